@@ -1,0 +1,76 @@
+"""Command line: ``python -m derivations count CONFIG [--arch ARCH] [--json]``.
+
+CONFIG is a Hugging Face config.json or the name of a bundled checkpoint. The table lists every
+component (a leaf of the derivation, with the copies above it folded in), its formula and its exact
+count; the components add up to the total. Bad input: one line on stderr, exit status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from . import compiled, configs
+
+EXIT_BAD_INPUT = 2
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # one line, not usage + message
+        raise configs.ConfigError(message)
+
+
+def components(config: dict, architecture: str | None) -> tuple[str, list[dict]]:
+    """The architecture and one row per component: dotted name, LaTeX, formula and exact count."""
+    kind = configs.model_type(config)
+    values = configs.read(config)
+    family = compiled.load()[kind]
+    name = architecture or configs.architecture(config, family["architectures"], family["base"])
+    configs.check_architecture(name, kind, family["architectures"])
+    return name, [{**row, "count": compiled.count(row["terms"], values)} for row in family["architectures"][name]]
+
+
+def table(architecture: str, rows: list[dict], total: int) -> str:
+    head = ("component", "formula", "parameters")
+    body = [(r["name"], r["formula"], f"{r['count']:,}") for r in rows]
+    foot = ("total", "", f"{total:,}")
+    widths = [max(len(line[i]) for line in (head, *body, foot)) for i in range(3)]
+
+    def line(cells: tuple[str, str, str]) -> str:
+        return f"{cells[0]:<{widths[0]}}  {cells[1]:<{widths[1]}}  {cells[2]:>{widths[2]}}".rstrip()
+
+    rule = "-" * (sum(widths) + 4)
+    return "\n".join([architecture, line(head), rule, *map(line, body), rule, line(foot)])
+
+
+def count(args: argparse.Namespace) -> str:
+    architecture, rows = components(configs.load(args.config), args.arch)
+    # The total is the sum of the components: each tensor is one leaf, a tied one counts 0.
+    total = sum(r["count"] for r in rows)
+    if args.json:
+        return json.dumps({"architecture": architecture, "total": total,
+                           "components": [{k: r[k] for k in ("name", "latex", "count")} for r in rows]}, indent=2)
+    return table(architecture, rows, total)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = _Parser(prog="python -m derivations", description=__doc__.split("\n\n")[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    p = sub.add_parser("count", help="count the parameters of a model, component by component")
+    p.add_argument("config", metavar="CONFIG",
+                   help="a config.json, or a bundled checkpoint name (" + ", ".join(configs.bundled()) + ")")
+    p.add_argument("--arch", metavar="ARCH", help="architecture class (default: architectures[0], else the base model)")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    try:
+        args = parser.parse_args(argv)
+        output = count(args)
+    except configs.ConfigError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    print(output)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

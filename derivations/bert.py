@@ -1,0 +1,233 @@
+"""BERT (Devlin et al. 2018), composed from the components, laid out as transformers' ``BertModel``.
+
+Every part names the module that holds it in transformers (``bert.encoder.layer.0.attention...``),
+so the tests compare each node with the reference implementation. The simplified forms assume the
+paper's shapes: ``F = 4D`` and ``H d_h = D`` (transformers' BERT requires the latter).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import replace
+
+import sympy
+
+from .claims import Miscount, Rounded
+from .components import (AttentionLayout, Part, attention, classifier, embedding, feed_forward, group,
+                         layer_norm, leaf, lm_prediction_head, pooler as _pooler)
+from . import symbols
+from .configs import read_bert
+from .symbols import C, D, F, H, L, P, T, V, d_h
+
+MODEL_TYPE = "bert"
+
+# The paper's shapes: F = 4D, and heads partition the width.
+STANDARD = {F: 4 * D, d_h: D / H}
+
+# ---------------------------------------------------------------------------------------------
+# Embeddings: word + position + token type, then LayerNorm
+# $$N_\mathrm{emb} = (V + P + T) D + 2D$$
+# ---------------------------------------------------------------------------------------------
+
+embeddings = group(
+    "embeddings", "embeddings",
+    embedding("word", "word (token) embeddings", V, D, "word_embeddings"),
+    embedding("position", "learned position embeddings", P, D, "position_embeddings"),
+    embedding("token_type", "token-type (segment) embeddings", T, D, "token_type_embeddings"),
+    layer_norm("norm", D, "LayerNorm", label="embedding LayerNorm"),
+    path="embeddings", symbol=r"N_{\mathrm{emb}}",
+)
+
+# ---------------------------------------------------------------------------------------------
+# One encoder layer (post-LN): attention, Add & LayerNorm, feed-forward, Add & LayerNorm
+# $$N_\mathrm{layer} = 4(D H d_h + H d_h) - 4 H d_h + 4D\ \dots = 12D^2 + 13D \text{ when } F = 4D,\ H d_h = D$$
+# ---------------------------------------------------------------------------------------------
+
+_BERT_ATTENTION = AttentionLayout(query="self.query", key="self.key", value="self.value", output="output.dense")
+
+layer = group(
+    "layer", "encoder layer",
+    attention(D, H, d_h, layout=_BERT_ATTENTION, path="attention"),
+    layer_norm("attention_norm", D, "attention.output.LayerNorm", label="LayerNorm after attention"),
+    feed_forward(D, F, up="intermediate.dense", down="output.dense"),
+    layer_norm("output_norm", D, "output.LayerNorm", label="LayerNorm after feed-forward"),
+    path="layer", symbol=r"N_{\mathrm{layer}}",
+)
+
+# L identical layers, each with its own weights: the layer times L.
+encoder = group("encoder", "encoder", replace(layer, repeat=L), path="encoder",
+                symbol=r"N_{\mathrm{enc}}")
+
+# The [CLS] pooler: one dense D x D with bias (then tanh). A sibling of the encoder, not part of it.
+pooler = _pooler(D)
+
+# ---------------------------------------------------------------------------------------------
+# Heads
+# ---------------------------------------------------------------------------------------------
+
+# Masked-LM head: transform (dense + LayerNorm), a decoder whose weight *is* the word embedding
+# table, and a bias of V (decoder.bias is the same tensor as predictions.bias).
+mlm_head = lm_prediction_head(D, V, tied_to="bert.embeddings.word_embeddings", path="predictions", name="mlm")
+# Next-sentence prediction: two logits from the pooled output.
+nsp_head = classifier(D, 2, "seq_relationship", name="nsp", label="next-sentence classifier")
+
+
+def _body(name: str, label: str, *, with_pooler: bool, path: str | None) -> Part:
+    """Embeddings, encoder and (optionally) the pooler: BertModel, or the ``bert`` inside a head model."""
+    parts = [embeddings, encoder] + ([pooler] if with_pooler else [])
+    return group(name, label, *parts, path=path, symbol=rf"N_{{\mathrm{{{name}}}}}")
+
+
+def _model(name: str, label: str, with_pooler: bool, *heads: Part, heads_path: str | None = None) -> Part:
+    """A head class: the body under ``bert.`` plus its heads (under ``cls.`` for the LM/NSP heads)."""
+    if heads_path is not None:
+        heads = (group("cls", "heads", *heads, path=heads_path),)
+    body = _body("bert", "BertModel" if with_pooler else "BertModel without pooler", with_pooler=with_pooler,
+                 path="bert")
+    return group(name, label, body, *heads, symbol=rf"N_{{\mathrm{{{name}}}}}")
+
+
+# The architectures, named as transformers names the classes.
+BertModel = _body("BertModel", "BertModel: embeddings, encoder, pooler", with_pooler=True, path=None)
+# BertModel(config, add_pooling_layer=False): the body that the token-level heads sit on.
+BertModelWithoutPooler = _body("BertModelWithoutPooler", "BertModel(add_pooling_layer=False): embeddings, encoder",
+                               with_pooler=False, path=None)
+BertForMaskedLM = _model("BertForMaskedLM", "BERT with the masked-LM head", False, mlm_head, heads_path="cls")
+BertLMHeadModel = _model("BertLMHeadModel", "BERT with a causal LM head", False, mlm_head, heads_path="cls")
+BertForPreTraining = _model("BertForPreTraining", "BERT with the MLM and NSP heads", True, mlm_head, nsp_head,
+                            heads_path="cls")
+BertForNextSentencePrediction = _model("BertForNextSentencePrediction", "BERT with the NSP head", True,
+                                       nsp_head, heads_path="cls")
+BertForSequenceClassification = _model("BertForSequenceClassification", "BERT with a sequence classifier",
+                                       True, classifier(D, C, "classifier"))
+BertForMultipleChoice = _model("BertForMultipleChoice", "BERT with a multiple-choice scorer", True,
+                               classifier(D, 1, "classifier", label="choice scorer (one logit per choice)"))
+BertForTokenClassification = _model("BertForTokenClassification", "BERT with a token classifier", False,
+                                    classifier(D, C, "classifier"))
+BertForQuestionAnswering = _model("BertForQuestionAnswering", "BERT with a span (start/end) head", False,
+                                  classifier(D, C, "qa_outputs", name="qa_outputs",
+                                             label="span logits (num_labels, 2 for start and end)"))
+
+ARCHITECTURES: dict[str, Part] = {
+    "BertModel": BertModel,
+    "BertModelWithoutPooler": BertModelWithoutPooler,
+    "BertForMaskedLM": BertForMaskedLM,
+    "BertLMHeadModel": BertLMHeadModel,
+    "BertForPreTraining": BertForPreTraining,
+    "BertForNextSentencePrediction": BertForNextSentencePrediction,
+    "BertForSequenceClassification": BertForSequenceClassification,
+    "BertForMultipleChoice": BertForMultipleChoice,
+    "BertForTokenClassification": BertForTokenClassification,
+    "BertForQuestionAnswering": BertForQuestionAnswering,
+}
+BASE_ARCHITECTURE = "BertModel"
+
+# ---------------------------------------------------------------------------------------------
+# Simplified forms under F = 4D and H d_h = D
+# ---------------------------------------------------------------------------------------------
+
+layer_standard = layer.subs(STANDARD)
+encoder_standard = encoder.subs(STANDARD)
+BertModel_standard = BertModel.subs(STANDARD)
+
+# ---------------------------------------------------------------------------------------------
+# From config.json
+# ---------------------------------------------------------------------------------------------
+
+
+def hyperparameters(config: Mapping) -> dict[sympy.Symbol, int]:
+    """Symbol values from a BERT config.json, with BertConfig's defaults for missing fields."""
+    return {getattr(symbols, name): value for name, value in read_bert(config).items()}
+
+
+# Bundled checkpoint configs (derivations/checkpoints/NAME.json), as published on the Hugging Face
+# hub under google-bert/NAME (see shared reference, section B, for the copies read). The last one is
+# the model of a popular derivation: 24 layers, 1024 wide, the Chinese 21,128-token vocabulary,
+# counted without pooler or heads (324,472,832).
+CHECKPOINTS = (
+    "bert-base-uncased", "bert-base-cased", "bert-base-chinese", "bert-base-multilingual-cased",
+    "bert-base-multilingual-uncased", "bert-large-uncased", "bert-large-cased", "bert-large-21128-vocab",
+)
+
+# Columns of the checkpoint table on the BERT page.
+TABLE_SYMBOLS = (V, D, L, H, F)
+TABLE_ARCHITECTURES = ("BertModel", "BertModelWithoutPooler", "BertForMaskedLM", "BertForPreTraining")
+
+# ---------------------------------------------------------------------------------------------
+# Published counts, reconciled (the common-mistakes page)
+# ---------------------------------------------------------------------------------------------
+
+_SEED = "a widely read Chinese-language derivation of bert-base's size"
+
+# 75,641,856 for bert-base-chinese: attention counted once instead of L times, every Q/K/V/O and
+# feed-forward bias left out, no pooler. Its arithmetic, term by term:
+#   (V + P + 2) W = 16,621,056;  768*64*3*12 + 768*768 = 2,359,296;  12 (768*3072 + 3072*768) = 56,623,104;
+#   768*2 + 768*2*12 + 768*2*12 = 38,400.
+chinese_75m = Miscount(
+    "chinese_75m", 75_641_856, "bert-base-chinese, \"about 75,641,856\" parameters",
+    _SEED, "bert-base-chinese", BertModel,
+    terms=(
+        leaf("attention_layers", "attention weights of the other L − 1 layers", 4 * D * H * d_h * (L - 1)),
+        leaf("attention_biases", "Q, K, V and O biases, every layer", L * (3 * H * d_h + D)),
+        leaf("ffn_biases", "feed-forward biases, every layer", L * (F + D)),
+        leaf("pooler", "the pooler (dense with bias)", D**2 + D),
+    ),
+    reconstruction=group(
+        "claimed", "the published sum",
+        leaf("embeddings", "embedding tables, no LayerNorm", (V + P + T) * D),
+        leaf("attention", "Q, K, V, O weights of one layer", 3 * D * d_h * H + H * d_h * D),
+        leaf("ffn", "feed-forward weights, L layers, no biases", L * 2 * D * F),
+        leaf("norms", "LayerNorms: embeddings and 2 per layer", 2 * D + L * 2 * 2 * D),
+    ),
+)
+
+# 85,645,056 printed as "encoder" in a notebook on bert-base-uncased: its loop adds the pooler's
+# parameters to the encoder's running total (and prints the pooler as 0).
+pooler_in_encoder = Miscount(
+    "pooler_in_encoder", 85_645_056, "bert-base-uncased encoder (with pooler 0)",
+    "a public notebook on bert-base-uncased's architecture", "bert-base-uncased", encoder,
+    terms=(leaf("pooler", "the pooler, added to the encoder's total", -(D**2 + D)),),
+    reconstruction=group("claimed", "the notebook's encoder", encoder, pooler),
+)
+
+# 102,290,312 for BertForMaskedLM on bert-base-chinese is right; the formula beside it calls the
+# masked-LM head's transform dense ("D*D") the pooler. BertForMaskedLM has no pooler.
+mlm_transform_as_pooler = Miscount(
+    "mlm_transform_as_pooler", 102_290_312, "BertForMaskedLM, bert-base-chinese: "
+    "V·D + L·D + 4D + 12(12D² + 13D) + V + D² + 3D, the D² + D labelled pooler",
+    _SEED, "bert-base-chinese", BertForMaskedLM,
+    reconstruction=group(
+        "claimed", "the published formula (its L is the sequence length, P here)",
+        leaf("word", "word embeddings", V * D), leaf("position", "positions", P * D),
+        leaf("types_and_norm", "token types (2D) and the embedding LayerNorm (2D)", 4 * D),
+        leaf("layers", "12 layers of 12D² + 13D", L * (12 * D**2 + 13 * D)),
+        leaf("head", "decoder bias, 'Pool_fc' dense, LayerNorm", V + D**2 + 3 * D),
+    ),
+)
+
+# state_dict() lists a tied tensor under every name it has; parameters() yields it once. Accelerate's
+# init_empty_weights() with transformers 5.x leaves the decoder untied and reports the same sum.
+tied_counted_twice = Miscount(
+    "tied_counted_twice", 118_537_744, "BertForMaskedLM on bert-base-chinese, summed over state_dict()",
+    "summing <code>state_dict()</code>, or building the model under accelerate's <code>init_empty_weights()</code> "
+    "with transformers 5.x", "bert-base-chinese", BertForMaskedLM,
+    terms=(leaf("decoder_weight", "cls.predictions.decoder.weight, the word embeddings again", -V * D),
+           leaf("decoder_bias", "cls.predictions.decoder.bias, the same tensor as cls.predictions.bias", -V)),
+)
+
+MISCOUNTS = (chinese_75m, pooler_in_encoder, mlm_transform_as_pooler, tied_counted_twice)
+
+# Rounded figures from the paper and Google's README, against every convention they could mean.
+_CONVENTIONS = (BertModelWithoutPooler, BertModel, BertForPreTraining)
+_PAPER = "Devlin et al. 2018, section 3"
+_README = "google-research/bert README, list of released models"
+base_110m = Rounded("base_110m", 110_000_000, "BERT-base: 110M", _PAPER, "bert-base-uncased", _CONVENTIONS)
+large_340m = Rounded("large_340m", 340_000_000, "BERT-large: 340M", _PAPER, "bert-large-uncased", _CONVENTIONS)
+chinese_110m = Rounded("chinese_110m", 110_000_000, "Chinese: 110M parameters", _README, "bert-base-chinese",
+                       _CONVENTIONS)
+multilingual_110m = Rounded("multilingual_110m", 110_000_000, "Multilingual Cased: 110M parameters", _README,
+                            "bert-base-multilingual-cased", _CONVENTIONS)
+ROUNDED = (base_110m, large_340m, chinese_110m, multilingual_110m)
+
+# Bytes are not parameters: 4 bytes each in fp32. The "72.1 MB" of the 75,641,856 derivation is the
+# count divided by 2^20, neither bytes nor MB.

@@ -1,0 +1,87 @@
+"""The derivations compiled to plain Python, so that the command line need not import SymPy.
+
+Importing SymPy takes about 0.3 s, several times everything else a ``count`` does. So the first run
+after any change to the package compiles every architecture's components (name, LaTeX, formula, and
+the count as a polynomial in the symbols) into a JSON file under ``__pycache__``; later runs evaluate
+those polynomials with Python integers. The file is named by a hash of the package's source, so a
+stale one is never read. Where ``__pycache__`` is not writable, every run compiles afresh.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Mapping
+from fractions import Fraction
+from math import prod
+from pathlib import Path
+
+PACKAGE = Path(__file__).parent
+
+
+def _key() -> str:
+    digest = hashlib.sha256()
+    for path in sorted(PACKAGE.glob("*.py")):
+        digest.update(path.name.encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def cache_file() -> Path:
+    return PACKAGE / "__pycache__" / f"compiled-{_key()}.json"
+
+
+def compile_families() -> dict:
+    """model_type -> base architecture and, per architecture, its component rows (SymPy needed)."""
+    import sympy
+
+    from . import configs, render
+
+    families = {}
+    for kind, family in configs.families().items():
+        architectures = {}
+        for name, part in family.ARCHITECTURES.items():
+            rows = []
+            for qualified, leaf, copies in part.leaves():
+                expr = sympy.expand(copies * leaf.expr)
+                shown = copies * leaf.expr
+                polynomial = sympy.Poly(expr, *sorted(expr.free_symbols, key=str)) if expr.free_symbols else None
+                terms = ([[str(c), {str(s): int(k) for s, k in zip(polynomial.gens, powers) if k}]
+                          for powers, c in polynomial.terms()] if polynomial else
+                         ([[str(expr), {}]] if expr != 0 else []))
+                rows.append({
+                    "name": qualified.split(".", 1)[1],
+                    "latex": render.latex(shown),
+                    # A tied tensor counts 0; say where it is counted instead.
+                    "formula": f"0 ({leaf.note})" if expr == 0 and leaf.note else str(shown),
+                    "terms": terms,
+                })
+            total = sympy.expand(sympy.Add(*(copies * leaf.expr for _, leaf, copies in part.leaves())))
+            assert sympy.expand(total - part.total) == 0, f"{name}: the components do not add up to the total"
+            architectures[name] = rows
+        families[kind] = {"base": family.BASE_ARCHITECTURE, "architectures": architectures}
+    return families
+
+
+def load() -> dict:
+    """The compiled families, from the cache when it matches the source, else compiled now."""
+    path = cache_file()
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        pass
+    families = compile_families()
+    try:
+        path.parent.mkdir(exist_ok=True)
+        temporary = path.with_suffix(f".{id(families)}.tmp")
+        temporary.write_text(json.dumps(families), encoding="utf-8")
+        temporary.replace(path)  # atomic: a concurrent reader sees the old file or the whole new one
+    except OSError:
+        pass
+    return families
+
+
+def count(terms: list, values: Mapping[str, int]) -> int:
+    """Evaluate a compiled polynomial exactly."""
+    total = sum(Fraction(c) * prod(values[s] ** k for s, k in powers.items()) for c, powers in terms)
+    assert total.denominator == 1, f"not an integer: {total}"
+    return int(total)

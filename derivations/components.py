@@ -1,0 +1,254 @@
+"""Building blocks: each returns a :class:`Part`, a named tree of SymPy expressions.
+
+A ``Part`` is either a leaf holding an expression (a weight matrix, a bias, a norm) or a sum of
+child parts, optionally repeated (``L`` identical layers). Each part may name the module that
+holds its parameters in the reference implementation (``path``, relative to the parent's module),
+so that the tests can compare every node of the tree with ``named_parameters()`` of the real model.
+
+The blocks are written for the families to come as well as for BERT: attention with ``K`` key/value
+heads and a head size that need not be ``D/H``, feed-forward with or without a gate, LayerNorm with
+or without bias and RMSNorm, linear layers with or without bias, tied tensors counted once.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field, replace
+
+import sympy
+
+Expr = sympy.Expr
+
+
+@dataclass(frozen=True)
+class Part:
+    """A named group of parameters and the expression that counts them."""
+
+    name: str
+    label: str
+    expr: Expr | None = None
+    children: tuple[Part, ...] = ()
+    repeat: Expr = sympy.Integer(1)
+    # Module path in the reference implementation, relative to the parent's module. ``None``
+    # groups children without a module of its own (they stay relative to the parent's module).
+    path: str | None = None
+    note: str = ""
+    symbol: str = field(default="", compare=False)
+
+    def __post_init__(self) -> None:
+        assert (self.expr is None) != (not self.children), f"{self.name}: a leaf or a sum, not both"
+        assert re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", self.name), f"not a Python name: {self.name!r}"
+        names = [c.name for c in self.children]
+        assert len(names) == len(set(names)), f"{self.name}: duplicate child names {names}"
+
+    # -- the expression -------------------------------------------------------------------------
+
+    @property
+    def per_copy(self) -> Expr:
+        """Parameters of one copy: the leaf expression, or the sum over the children."""
+        if self.expr is not None:
+            return self.expr
+        return sympy.Add(*(c.total for c in self.children))
+
+    @property
+    def total(self) -> Expr:
+        """Parameters of all copies: ``repeat`` times :attr:`per_copy`."""
+        return self.repeat * self.per_copy
+
+    def count(self, values: Mapping[sympy.Symbol, int]) -> int:
+        """The exact integer for given hyper-parameter values."""
+        return evaluate(self.total, values)
+
+    # -- navigation -------------------------------------------------------------------------------
+
+    def child(self, name: str) -> Part:
+        for c in self.children:
+            if c.name == name:
+                return c
+        raise LookupError(f"{self.name} has no part {name!r} (it has {[c.name for c in self.children]})")
+
+    def find(self, dotted: str) -> Part:
+        part = self
+        for name in dotted.split("."):
+            part = part.child(name)
+        return part
+
+    def walk(self, prefix: str = "", multiplier: Expr = sympy.Integer(1)) -> Iterator[tuple[str, Part, Expr]]:
+        """Yield ``(qualified name, part, copies of the enclosing parts)`` depth first."""
+        qualified = f"{prefix}.{self.name}" if prefix else self.name
+        yield qualified, self, multiplier
+        for c in self.children:
+            yield from c.walk(qualified, multiplier * self.repeat)
+
+    def leaves(self) -> Iterator[tuple[str, Part, Expr]]:
+        """The leaves below this part, each with the product of the repeats above it."""
+        for qualified, part, multiplier in self.walk():
+            if part.expr is not None:
+                yield qualified, part, multiplier * part.repeat
+
+    # -- rewriting --------------------------------------------------------------------------------
+
+    def subs(self, mapping: Mapping[sympy.Symbol, Expr]) -> Part:
+        """The same tree with a substitution applied (and expanded) at every leaf and repeat."""
+        if self.expr is not None:
+            return replace(self, expr=sympy.expand(self.expr.subs(mapping)), repeat=self.repeat.subs(mapping))
+        return replace(self, children=tuple(c.subs(mapping) for c in self.children),
+                       repeat=self.repeat.subs(mapping))
+
+    def renamed(self, name: str, label: str | None = None, path: str | None = None) -> Part:
+        return replace(self, name=name, label=label or self.label, path=path)
+
+
+def evaluate(expr: Expr, values: Mapping[sympy.Symbol, int]) -> int:
+    """Evaluate exactly; every free symbol must be given, and the result must be an integer."""
+    missing = expr.free_symbols - set(values)
+    assert not missing, f"no value for {sorted(map(str, missing))}"
+    result = expr.subs(values)
+    assert result.is_Integer, f"{expr} does not evaluate to an integer: {result}"
+    return int(result)
+
+
+def group(name: str, label: str, *children: Part, path: str | None = None, repeat: Expr = 1,
+          note: str = "", symbol: str = "") -> Part:
+    """A sum of parts."""
+    return Part(name, label, children=children, path=path, repeat=sympy.sympify(repeat), note=note,
+                symbol=symbol)
+
+
+def leaf(name: str, label: str, expr: Expr, path: str | None = None, note: str = "") -> Part:
+    return Part(name, label, expr=sympy.sympify(expr), path=path, note=note)
+
+
+# ---------------------------------------------------------------------------------------------
+# Tables and norms
+# ---------------------------------------------------------------------------------------------
+
+# $$N = n \cdot d$$  one learned d-vector per row (token, position or segment).
+def embedding(name: str, label: str, rows: Expr, dim: Expr, path: str | None = None, note: str = "") -> Part:
+    return leaf(name, label, rows * dim, path, note)
+
+
+# $$\mathrm{LN}(x) = \gamma \odot (x - \mu) / \sqrt{\sigma^2 + \epsilon} + \beta$$  gamma and beta: 2d.
+def layer_norm(name: str, dim: Expr, path: str | None = None, bias: bool = True, label: str = "LayerNorm") -> Part:
+    return leaf(name, label, (2 if bias else 1) * dim, path,
+                note="" if bias else "no bias: the scale gamma only")
+
+
+# $$\mathrm{RMSNorm}(x) = g \odot x / \sqrt{\mathrm{mean}(x^2) + \epsilon}$$  a scale only: d.
+def rms_norm(name: str, dim: Expr, path: str | None = None, label: str = "RMSNorm") -> Part:
+    return leaf(name, label, dim, path)
+
+
+# ---------------------------------------------------------------------------------------------
+# Linear maps
+# ---------------------------------------------------------------------------------------------
+
+# $$y = x W + b,\quad W \in \mathbb{R}^{n_\mathrm{in} \times n_\mathrm{out}},\ b \in \mathbb{R}^{n_\mathrm{out}}$$
+def linear(name: str, label: str, n_in: Expr, n_out: Expr, bias: bool = True, path: str | None = None,
+           note: str = "") -> Part:
+    return leaf(name, label, n_in * n_out + (n_out if bias else 0), path, note)
+
+
+def tied(name: str, label: str, to: str, path: str | None = None) -> Part:
+    """A tensor that *is* another one: counted once, where it is first defined."""
+    # 0 because the tensor is shared: parameters() yields it once, under its first name.
+    return leaf(name, label, sympy.Integer(0), path, note=f"tied to {to}: counted there")
+
+
+# ---------------------------------------------------------------------------------------------
+# Attention
+# ---------------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class AttentionLayout:
+    """Where the reference implementation keeps the four projections (paths, relative)."""
+
+    query: str
+    key: str
+    value: str
+    output: str
+
+
+def attention(D: Expr, H: Expr, d_h: Expr, K: Expr | None = None, *, bias: bool = True,
+              output_bias: bool | None = None, layout: AttentionLayout, path: str | None = None,
+              name: str = "attention", label: str = "multi-head attention", kv_dim: Expr | None = None) -> Part:
+    r"""Multi-head attention with ``H`` query heads of size ``d_h`` and ``K`` key/value heads.
+
+    $$\mathrm{head}_i = \mathrm{softmax}(Q_i K_i^\top / \sqrt{d_h}) V_i,\quad
+      \mathrm{MHA}(x) = [\mathrm{head}_1; \dots; \mathrm{head}_H] W_O + b_O$$
+
+    Q maps D to H d_h; K and V map ``kv_dim`` (D for self-attention; the encoder's width for
+    cross-attention) to K d_h; O maps H d_h back to D. The head count does not change the total
+    while H d_h = D: heads partition the width, they do not multiply it.
+    """
+    K = H if K is None else K
+    kv_dim = D if kv_dim is None else kv_dim
+    output_bias = bias if output_bias is None else output_bias
+    return group(
+        name, label,
+        linear("query", "query projection W_Q", D, H * d_h, bias, layout.query),
+        linear("key", "key projection W_K", kv_dim, K * d_h, bias, layout.key),
+        linear("value", "value projection W_V", kv_dim, K * d_h, bias, layout.value),
+        linear("output", "output projection W_O", H * d_h, D, output_bias, layout.output),
+        path=path,
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# Feed-forward
+# ---------------------------------------------------------------------------------------------
+
+def feed_forward(D: Expr, F: Expr, *, bias: bool = True, up: str, down: str, gate: str | None = None,
+                 path: str | None = None, name: str = "feed_forward", label: str = "feed-forward") -> Part:
+    r"""Position-wise feed-forward, plain or gated.
+
+    Plain: $$\mathrm{FFN}(x) = \phi(x W_1 + b_1) W_2 + b_2$$
+    Gated (SwiGLU, GeGLU): $$\mathrm{FFN}(x) = (\phi(x W_g) \odot x W_1) W_2$$, a third D-by-F matrix.
+    """
+    parts = []
+    if gate is not None:
+        parts.append(linear("gate", "gate projection", D, F, bias, gate))
+    parts.append(linear("up", "up projection W_1", D, F, bias, up))
+    parts.append(linear("down", "down projection W_2", F, D, bias, down))
+    return group(name, label, *parts, path=path)
+
+
+def mixture_of_experts(D: Expr, F: Expr, experts: Expr, *, router_path: str, experts_path: str,
+                       expert: Part | None = None, router_bias: bool = False, path: str | None = None,
+                       name: str = "moe") -> Part:
+    """A router (D to X logits) and X copies of a feed-forward; only the top-k run per token."""
+    expert = expert if expert is not None else feed_forward(D, F, bias=False, up="w3", down="w2", gate="w1")
+    return group(
+        name, "mixture of experts",
+        linear("router", "router", D, experts, router_bias, router_path),
+        replace(expert.renamed("expert", "one expert", path=experts_path), repeat=sympy.sympify(experts)),
+        path=path,
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# Heads
+# ---------------------------------------------------------------------------------------------
+
+def pooler(D: Expr, path: str | None = "pooler.dense", name: str = "pooler") -> Part:
+    """The [CLS] pooler: tanh(h_0 W + b), one D-by-D linear map with bias."""
+    return linear(name, "pooler", D, D, True, path)
+
+
+def classifier(D: Expr, C: Expr, path: str, name: str = "classifier", label: str = "classifier") -> Part:
+    """A linear map from the hidden state to C logits."""
+    return linear(name, label, D, C, True, path)
+
+
+def lm_prediction_head(D: Expr, V: Expr, *, tied_to: str, path: str | None, transform: bool = True,
+                       bias_path: str = "bias", name: str = "lm_head") -> Part:
+    """Masked-LM style head: optional transform (dense + LayerNorm), a decoder tied to the
+    input embedding, and one output bias per vocabulary entry."""
+    parts = []
+    if transform:
+        parts += [linear("transform", "transform dense", D, D, True, "transform.dense"),
+                  layer_norm("transform_norm", D, "transform.LayerNorm")]
+    parts += [tied("decoder", "decoder weight", tied_to, "decoder"),
+              leaf("bias", "decoder bias", V, bias_path, note="one per vocabulary entry; shared with decoder.bias")]
+    return group(name, "language-model head", *parts, path=path)

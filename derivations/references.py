@@ -1,0 +1,352 @@
+"""What a docs page can name, and the HTML each name expands to.
+
+A page writes ``<!-- KIND:REF -->``; the MkDocs hook calls :func:`expand` and fails the build on a
+``LookupError``. A REF is a Python name inside the package, optionally evaluated on a bundled
+checkpoint, with symbol overrides, and a unit::
+
+    bert.layer                                   the part (or expression) derivations.bert.layer
+    bert.BertModel.encoder.layer.attention       a part inside a model: all L copies of it
+    bert.BertModel @ bert-base-chinese           ... evaluated on that checkpoint's config
+    bert.layer.attention @ bert-base-uncased H=1 d_h=768
+    bert.BertModel @ bert-base-chinese | fp32_mib
+
+Kinds: ``eq`` (display formula), ``math`` (inline formula), ``sym`` (a symbol), ``num`` (a number),
+``parts`` (a part's children, one row each), ``leaves`` (every leaf of a model), ``checkpoints``
+(a family's checkpoint table), ``architectures`` (a family's classes on one checkpoint),
+``notation`` (the notation table), ``miscount`` and ``rounded`` (reconciliations of published counts).
+"""
+
+from __future__ import annotations
+
+import html
+import importlib
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from fractions import Fraction
+from types import ModuleType
+
+import sympy
+
+from . import configs, render, symbols
+from .claims import Miscount, Rounded
+from .components import Part
+
+Tex = Callable[[str, bool], str]
+
+# Unit conversions shown next to an exact count: name -> (bytes per parameter, bytes per unit, label).
+UNITS = {
+    "fp32_bytes": (4, 1, "bytes"),
+    "fp32_mb": (4, 10**6, "MB"),
+    "fp32_mib": (4, 2**20, "MiB"),
+    "mi": (1, 2**20, ""),  # the count divided by 2^20: what "MB" meant in one miscount
+}
+
+
+class UnknownReference(LookupError):
+    pass
+
+
+# ---------------------------------------------------------------------------------------------
+# Resolving a name
+# ---------------------------------------------------------------------------------------------
+
+@dataclass
+class Target:
+    """What a REF names: an object, how many copies of it, and the values to evaluate it on."""
+
+    ref: str
+    obj: object
+    multiplier: sympy.Expr = sympy.Integer(1)
+    values: dict | None = None
+    checkpoint: str | None = None
+    unit: str | None = None
+    path: list[str] = field(default_factory=list)
+
+    @property
+    def expression(self) -> sympy.Expr:
+        if isinstance(self.obj, Part):
+            return self.multiplier * self.obj.total
+        if isinstance(self.obj, (sympy.Expr, int)):
+            return self.multiplier * sympy.sympify(self.obj)
+        raise UnknownReference(f"{self.ref}: {type(self.obj).__name__} is not a part or an expression")
+
+    def value(self) -> int | Fraction:
+        expr = self.expression
+        missing = expr.free_symbols - set(self.values or {})
+        if missing:
+            raise UnknownReference(f"{self.ref}: needs values for {sorted(map(str, missing))}; "
+                                   f"add '@ CHECKPOINT'")
+        result = expr.subs(self.values or {})
+        if not result.is_Integer:
+            raise UnknownReference(f"{self.ref}: evaluates to {result}, not an integer")
+        count = int(result)
+        if self.unit is None:
+            return count
+        per_param, per_unit, _ = UNITS[self.unit]
+        return Fraction(count * per_param, per_unit)
+
+
+_REF = re.compile(r"^\s*(?P<name>[A-Za-z_][\w.]*)\s*(?:@\s*(?P<ckpt>[\w.-]+)(?P<overrides>(?:\s+\w+=\d+)*))?"
+                  r"\s*(?:\|\s*(?P<unit>\w+))?\s*$")
+
+
+def module(name: str) -> ModuleType:
+    try:
+        return importlib.import_module(f"{__package__}.{name}")
+    except ModuleNotFoundError:
+        raise UnknownReference(f"no module derivations.{name}") from None
+
+
+def resolve(ref: str) -> Target:
+    match = _REF.match(ref)
+    if not match:
+        raise UnknownReference(f"cannot parse reference {ref!r}")
+    first, *rest = match["name"].split(".")
+    target = Target(ref, module(first), path=[first])
+    for name in rest:
+        obj = target.obj
+        if isinstance(obj, Part) and not hasattr(obj, name):
+            try:
+                child = obj.child(name)
+            except LookupError as error:
+                raise UnknownReference(f"{ref}: {error}") from None
+            # A part reached through its parent counts every copy the parent holds.
+            target.multiplier *= obj.repeat
+            target.obj = child
+        elif isinstance(obj, dict) and name in obj:
+            target.obj = obj[name]
+        elif isinstance(obj, (list, tuple)) and name.isdigit() and int(name) < len(obj):
+            target.obj = obj[int(name)]
+        elif hasattr(obj, name):
+            target.obj = getattr(obj, name)
+        else:
+            raise UnknownReference(f"{ref}: {'.'.join(target.path)} has no {name!r}")
+        target.path.append(name)
+    if match["ckpt"]:
+        try:
+            resolved = configs.checkpoint(match["ckpt"])
+        except configs.ConfigError as error:
+            raise UnknownReference(f"{ref}: {error}") from None
+        target.checkpoint = match["ckpt"]
+        target.values = dict(resolved.values)
+        for assignment in (match["overrides"] or "").split():
+            name, value = assignment.split("=")
+            symbol = getattr(symbols, name, None)
+            if not isinstance(symbol, sympy.Symbol):
+                raise UnknownReference(f"{ref}: {name} is not a symbol")
+            target.values[symbol] = int(value)
+    if match["unit"]:
+        if match["unit"] not in UNITS:
+            raise UnknownReference(f"{ref}: unknown unit {match['unit']!r} (known: {', '.join(UNITS)})")
+        target.unit = match["unit"]
+    return target
+
+
+def number_text(ref: str) -> str:
+    """The text a ``num`` shortcode shows for ``ref``: the site test compares pages with it."""
+    target = resolve(ref)
+    value = target.value()
+    if isinstance(value, Fraction):
+        places = 0 if target.unit == "fp32_bytes" else 1
+        return render.number(int(value)) if places == 0 else render.decimal(value, places)
+    return render.number(value)
+
+
+# ---------------------------------------------------------------------------------------------
+# HTML
+# ---------------------------------------------------------------------------------------------
+
+def _num(ref: str) -> str:
+    return f'<span class="dv-num" data-ref="{html.escape(ref)}">{number_text(ref)}</span>'
+
+
+def _math(tex: Tex, source: str, display: bool, ref: str | None = None) -> str:
+    rendered = tex(source, display)
+    tag = "div" if display else "span"
+    attr = f' data-ref="{html.escape(ref)}"' if ref else ""
+    return f'<{tag} class="dv-{"eq" if display else "math"}"{attr}>{rendered}</{tag}>'
+
+
+def _table(head: list[str], rows: list[list[str]], caption: str = "") -> str:
+    out = ["<table>"]
+    if caption:
+        out.append(f"<caption>{caption}</caption>")
+    out.append("<thead><tr>" + "".join(f"<th>{h}</th>" for h in head) + "</tr></thead><tbody>")
+    out += ["<tr>" + "".join(f"<td>{c}</td>" for c in row) + "</tr>" for row in rows]
+    out.append("</tbody></table>")
+    return "\n".join(out)
+
+
+def formula(target: Target) -> str:
+    """LaTeX for a target: ``N = expression`` for a part, the expression itself otherwise."""
+    if isinstance(target.obj, Part):
+        lhs = render.symbol(target.obj)
+        return f"{lhs} = {render.latex(target.expression)}"
+    if isinstance(target.obj, dict):
+        return r",\quad ".join(f"{render.latex(k)} = {render.latex(v)}" for k, v in target.obj.items())
+    if isinstance(target.obj, sympy.Basic):
+        return render.latex(target.obj)
+    raise UnknownReference(f"{target.ref}: {type(target.obj).__name__} is not a formula")
+
+
+def _at(ref: str, target: Target) -> str:
+    """``ref`` re-aimed at the same checkpoint and overrides as ``target``."""
+    match = _REF.match(target.ref)
+    suffix = f" @ {match['ckpt']}{match['overrides'] or ''}" if match["ckpt"] else ""
+    return ref + suffix
+
+
+def expand_eq(ref: str, tex: Tex, display: bool = True) -> str:
+    target = resolve(ref)
+    source = formula(target)
+    if target.values is not None:
+        source += " = " + render.number(target.value()).replace(",", "{,}")
+    return _math(tex, source, display, ref)
+
+
+def expand_sym(ref: str, tex: Tex) -> str:
+    symbol = getattr(symbols, ref.strip(), None)
+    if not isinstance(symbol, sympy.Symbol):
+        raise UnknownReference(f"{ref}: not a symbol of derivations.symbols")
+    return _math(tex, render.latex(symbol), False)
+
+
+def expand_parts(ref: str, tex: Tex) -> str:
+    """One row per child of a part: what it is, its formula, and its count on a checkpoint."""
+    target = resolve(ref)
+    part = target.obj
+    if not isinstance(part, Part) or not part.children:
+        raise UnknownReference(f"{ref}: not a part with children")
+    base = ref.split("@")[0].strip()
+    with_values = target.values is not None
+    rows = []
+    for child in part.children:
+        child_ref = _at(f"{base}.{child.name}", target)
+        # A child reached through a repeated part counts every copy.
+        child_target = resolve(child_ref)
+        cells = [html.escape(child.label) + (f"<br><small>{html.escape(child.note)}</small>" if child.note else ""),
+                 _math(tex, render.latex(child_target.expression), False)]
+        if with_values:
+            cells.append(_num(child_ref))
+        rows.append(cells)
+    rows.append(["<strong>total</strong>", _math(tex, render.latex(target.expression), False)]
+                + ([f"<strong>{_num(ref)}</strong>"] if with_values else []))
+    head = ["part", "parameters"] + ([f"on {html.escape(target.checkpoint)}"] if with_values else [])
+    return _table(head, rows)
+
+
+def expand_leaves(ref: str, tex: Tex) -> str:
+    """Every leaf of a model, with the copies above it folded in: the command line's table."""
+    target = resolve(ref)
+    part = target.obj
+    if not isinstance(part, Part) or target.values is None:
+        raise UnknownReference(f"{ref}: needs a part and '@ CHECKPOINT'")
+    base = ref.split("@")[0].strip()
+    rows = []
+    for qualified, leaf, _ in part.leaves():
+        leaf_ref = _at(".".join([base] + qualified.split(".")[1:]), target)
+        rows.append([f"<code>{html.escape(qualified.split('.', 1)[1])}</code>",
+                     _math(tex, render.latex(resolve(leaf_ref).expression), False), _num(leaf_ref)])
+    rows.append(["<strong>total</strong>", "", f"<strong>{_num(ref)}</strong>"])
+    return _table(["component", "formula", f"on {html.escape(target.checkpoint)}"], rows)
+
+
+def _family(name: str) -> ModuleType:
+    family = module(name.strip())
+    if not hasattr(family, "MODEL_TYPE"):
+        raise UnknownReference(f"{name}: not a model family")
+    return family
+
+
+def expand_checkpoints(ref: str, tex: Tex) -> str:
+    """A family's bundled checkpoints: their sizes and the exact totals of its main classes."""
+    family = _family(ref)
+    shown = family.TABLE_ARCHITECTURES
+    symbols_shown = family.TABLE_SYMBOLS
+    head = ["checkpoint"] + [_math(tex, render.latex(s), False) for s in symbols_shown] + [
+        f"<code>{a}</code>" for a in shown]
+    rows = []
+    for name in family.CHECKPOINTS:
+        values = configs.checkpoint(name).values
+        rows.append([f"<code>{name}</code>"] + [render.number(values[s]) for s in symbols_shown]
+                    + [_num(f"{ref.strip()}.{a} @ {name}") for a in shown])
+    return _table(head, rows)
+
+
+def expand_architectures(ref: str, tex: Tex) -> str:
+    """Every class of a family on one checkpoint: what it adds to the body, and its total."""
+    match = re.fullmatch(r"\s*(\w+)\s*@\s*([\w.-]+)\s*", ref)
+    if not match:
+        raise UnknownReference(f"{ref}: write FAMILY @ CHECKPOINT")
+    family, checkpoint = _family(match[1]), match[2]
+    rows = []
+    for name, part in family.ARCHITECTURES.items():
+        rows.append([f"<code>{name}</code>", html.escape(part.label),
+                     _num(f"{match[1]}.{name} @ {checkpoint}")])
+    return _table(["class", "what it holds", f"parameters on {html.escape(checkpoint)}"], rows)
+
+
+def expand_notation(ref: str, tex: Tex) -> str:
+    rows = [[_math(tex, render.latex(n.symbol), False), html.escape(n.meaning),
+             ", ".join(f"<code>{f}</code>" for f in n.hf_fields), html.escape(n.elsewhere)]
+            for n in symbols.NOTATION]
+    return _table(["symbol", "meaning", "config.json", "elsewhere"], rows)
+
+
+def expand_miscount(ref: str, tex: Tex) -> str:
+    target = resolve(ref)
+    item = target.obj
+    if not isinstance(item, Miscount):
+        raise UnknownReference(f"{ref}: not a Miscount")
+    item.check()
+    at = f" @ {item.checkpoint}" + "".join(f" {s}={v}" for s, v in item.overrides)
+    rows = [["claimed", html.escape(item.what), _num(f"{ref}.claim")],
+            ["exact", html.escape(item.correct.label), _num(f"{ref}.correct{at}")]]
+    if item.reconstruction is not None:
+        rows.append(["the claim's arithmetic, rebuilt",
+                     _math(tex, render.terms(item.reconstruction), False),
+                     _num(f"{ref}.reconstruction{at}")])
+    parts = [_table(["", "what", "parameters"], rows)]
+    if item.terms:
+        term_rows = [[html.escape(t.label), _math(tex, render.latex(t.total), False), _num(f"{ref}.difference.{t.name}{at}")]
+                     for t in item.terms]
+        term_rows.append(["<strong>exact − claimed</strong>", "", f"<strong>{_num(f'{ref}.difference{at}')}</strong>"])
+        parts.append(_table(["the difference, term by term", "formula", "parameters"], term_rows))
+    return '<div class="dv-miscount">' + "\n".join(parts) + "</div>"
+
+
+def expand_rounded(ref: str, tex: Tex) -> str:
+    target = resolve(ref)
+    item = target.obj
+    if not isinstance(item, Rounded):
+        raise UnknownReference(f"{ref}: not a Rounded claim")
+    rows = []
+    for i, candidate in enumerate(item.candidates):
+        exact = f"{ref}.candidates.{i} @ {item.checkpoint}"
+        rows.append([f"<code>{html.escape(candidate.name)}</code> ({html.escape(candidate.label)})",
+                     _num(exact), _num(f"{ref}.gaps.{i} @ {item.checkpoint}")])
+    return _table([f"what could be counted on <code>{item.checkpoint}</code>", "exact",
+                   f"claim ({_num(f'{ref}.claim')}) − exact"], rows)
+
+
+EXPANDERS: dict[str, Callable[[str, Tex], str]] = {
+    "eq": lambda ref, tex: expand_eq(ref, tex, True),
+    "math": lambda ref, tex: expand_eq(ref, tex, False),
+    "sym": expand_sym,
+    "num": lambda ref, tex: _num(ref.strip()),
+    "parts": expand_parts,
+    "leaves": expand_leaves,
+    "checkpoints": expand_checkpoints,
+    "architectures": expand_architectures,
+    "notation": expand_notation,
+    "miscount": expand_miscount,
+    "rounded": expand_rounded,
+}
+
+
+def expand(kind: str, ref: str, tex: Tex) -> str:
+    """The HTML for a shortcode; ``LookupError`` for an unknown kind or name."""
+    if kind not in EXPANDERS:
+        raise UnknownReference(f"unknown shortcode kind {kind!r} (known: {', '.join(EXPANDERS)})")
+    return EXPANDERS[kind](ref, tex)

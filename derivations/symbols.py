@@ -1,0 +1,77 @@
+"""The notation: one SymPy symbol per hyper-parameter, stated once and used everywhere.
+
+Each symbol carries its meaning, the Hugging Face ``config.json`` field it is read from, and the
+names other well-known texts give the same quantity. The notation page of the site is generated
+from :data:`NOTATION`; nothing else in the project defines a symbol.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import sympy
+
+
+def _size(name: str, latex: str | None = None) -> sympy.Symbol:
+    # Sizes are positive integers; telling SymPy so lets it simplify D/H * H to D.
+    symbol = sympy.Symbol(name, integer=True, positive=True)
+    if latex is not None:
+        # NOTE: SymPy's latex printer honours a custom name through this mapping in render.py.
+        _LATEX_NAMES[symbol] = latex
+    return symbol
+
+
+_LATEX_NAMES: dict[sympy.Symbol, str] = {}
+
+V = _size("V")
+P = _size("P")
+T = _size("T")
+D = _size("D")
+F = _size("F")
+L = _size("L")
+H = _size("H")
+d_h = _size("d_h", r"d_{\mathrm{h}}")
+K = _size("K")
+C = _size("C")
+E = _size("E")
+
+
+@dataclass(frozen=True)
+class Notation:
+    """One hyper-parameter: its symbol, what it means, and where readers meet it."""
+
+    symbol: sympy.Symbol
+    meaning: str
+    hf_fields: tuple[str, ...]
+    elsewhere: str
+
+
+NOTATION: tuple[Notation, ...] = (
+    Notation(V, "vocabulary size: rows of the token embedding table", ("vocab_size",),
+             "V in most texts; GPT-2's n_vocab"),
+    Notation(P, "maximum sequence length: rows of the learned position table", ("max_position_embeddings", "n_positions"),
+             "one popular BERT derivation writes L; Kaplan et al. write n_ctx"),
+    Notation(T, "token types (segments): rows of the segment table", ("type_vocab_size",),
+             "usually 2 in BERT (sentence A and B)"),
+    Notation(D, "hidden size: width of the residual stream and of every embedding", ("hidden_size", "n_embd", "d_model"),
+             "BERT's paper writes H; Kaplan et al. d_model; one popular derivation W"),
+    Notation(F, "feed-forward inner size", ("intermediate_size", "n_inner", "d_ff"),
+             "Kaplan et al. d_ff; 4D in BERT and GPT-2"),
+    Notation(L, "number of layers (blocks)", ("num_hidden_layers", "n_layer"),
+             "BERT's paper writes L; Kaplan et al. n_layer; one popular derivation N"),
+    Notation(H, "attention heads", ("num_attention_heads", "n_head"),
+             "BERT's paper writes A; Vaswani et al. h"),
+    Notation(d_h, "size of one attention head; D/H in BERT", ("head_dim", "d_kv"),
+             "Vaswani et al. d_k = d_v"),
+    Notation(K, "key/value heads in grouped-query attention; K = H is ordinary multi-head attention",
+             ("num_key_value_heads",), "n_kv_heads in Meta's params.json"),
+    Notation(C, "labels of a classification head", ("num_labels", "id2label"),
+             "2 by default in transformers"),
+    Notation(E, "factorized embedding size (ALBERT); E = D when embeddings are not factorized",
+             ("embedding_size",), "ALBERT's paper writes E"),
+)
+
+
+def latex_name(symbol: sympy.Symbol) -> str:
+    """The LaTeX form of a symbol, declared where the symbol is defined."""
+    return _LATEX_NAMES.get(symbol, sympy.latex(symbol))
