@@ -252,3 +252,30 @@ def lm_prediction_head(D: Expr, V: Expr, *, tied_to: str, path: str | None, tran
     parts += [tied("decoder", "decoder weight", tied_to, "decoder"),
               leaf("bias", "decoder bias", V, bias_path, note="one per vocabulary entry; shared with decoder.bias")]
     return group(name, "language-model head", *parts, path=path)
+
+
+# ---------------------------------------------------------------------------------------------
+# The LayerNorm function (not its count)
+# ---------------------------------------------------------------------------------------------
+
+# Same 2d parameters, two functions. nn.LayerNorm (and GPT-2's norm) divide by the square root of
+# the biased variance plus eps; a widely copied variant divides by the unbiased (Bessel) standard
+# deviation plus eps.
+x, mu, sigma, s, epsilon, gamma, beta = sympy.symbols(r"x \mu \sigma s \epsilon \gamma \beta")
+layer_norm_function = sympy.Eq(sympy.Symbol(r"\mathrm{LN}(x)"), gamma * (x - mu) / sympy.sqrt(sigma**2 + epsilon) + beta)
+layer_norm_variant = sympy.Eq(sympy.Symbol(r"\mathrm{LN}'(x)"), gamma * (x - mu) / (s + epsilon) + beta)
+
+
+def normalized(values: list[int], unbiased: bool) -> list[Expr]:
+    """Exact output of either function with gamma = 1, beta = 0, eps = 0."""
+    n = len(values)
+    mean = sympy.Rational(sum(values), n)
+    squares = sum((sympy.Integer(v) - mean) ** 2 for v in values)
+    spread = sympy.sqrt(squares / (n - 1 if unbiased else n))
+    return [(v - mean) / spread for v in values]
+
+
+# On [1, 0, 0, 0] the first output is sqrt(3) with nn.LayerNorm and 3/2 with the variant.
+layer_norm_example = [1, 0, 0, 0]
+layer_norm_example_torch = normalized(layer_norm_example, unbiased=False)[0]
+layer_norm_example_variant = normalized(layer_norm_example, unbiased=True)[0]

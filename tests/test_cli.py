@@ -1,0 +1,118 @@
+"""The command line: its output form, its numbers, and one clear line for bad input."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from derivations import bert, compiled, configs
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def run(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "derivations", *args], capture_output=True, text=True, cwd=ROOT)
+
+
+def test_json_form_and_total():
+    result = run("count", "bert-base-chinese", "--json")
+    assert result.returncode == 0, result.stderr
+    out = json.loads(result.stdout)
+    assert set(out) == {"architecture", "total", "components"}
+    # config.json of bert-base-chinese lists BertForMaskedLM; seed note 000 prints 102,290,312 for it.
+    assert out["architecture"] == "BertForMaskedLM"
+    assert out["total"] == 102_290_312
+    assert sum(c["count"] for c in out["components"]) == out["total"]
+    assert all(set(c) == {"name", "latex", "count"} for c in out["components"])
+    assert {"name": "bert.embeddings.word", "latex": "D V", "count": 21128 * 768} in out["components"]
+
+
+def test_arch_option_and_table():
+    result = run("count", "bert-base-uncased", "--arch", "BertModel")
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0] == "BertModel"
+    assert lines[-1].split() == ["total", "109,482,240"]  # google-research/bert#1225
+    assert any(line.split()[:3] == ["pooler", "D**2", "+"] for line in lines)
+
+
+def test_minimal_config_takes_transformers_defaults(tmp_path):
+    # BertConfig() is bert-base-uncased's shape: BertModel 109,482,240 (google-research/bert#1225).
+    config = tmp_path / "config.json"
+    config.write_text(json.dumps({"model_type": "bert"}))
+    out = json.loads(run("count", str(config), "--json").stdout)
+    assert (out["architecture"], out["total"]) == ("BertModel", 109_482_240)
+
+
+def test_config_file_with_num_labels(tmp_path):
+    # seed note 002's config: bert-base-chinese with "num_labels": 18.
+    config = tmp_path / "config.json"
+    config.write_text(json.dumps({**configs.load("bert-base-chinese"), "num_labels": 18}))
+    out = json.loads(run("count", str(config), "--arch", "BertForSequenceClassification", "--json").stdout)
+    assert out["total"] == 102_267_648 + 768 * 18 + 18
+
+
+BAD = {
+    "missing file": (["count", "no/such/config.json"], "no such file"),
+    "unknown name": (["count", "bert-huge"], "not a bundled checkpoint"),
+    "invalid json": (["count", "{tmp}/bad.json"], "invalid JSON"),
+    "not an object": (["count", "{tmp}/list.json"], "must be a JSON object"),
+    "unknown model_type": (["count", "{tmp}/gpt9.json"], "unknown model_type"),
+    "no model_type": (["count", "{tmp}/untyped.json"], "no model_type"),
+    "unknown architecture": (["count", "bert-base-uncased", "--arch", "BertForCooking"], "unknown architecture"),
+    "non-integer size": (["count", "{tmp}/float.json"], "must be an integer"),
+    "string size": (["count", "{tmp}/string.json"], "must be an integer"),
+    "zero size": (["count", "{tmp}/zero.json"], "must be positive"),
+    "negative size": (["count", "{tmp}/negative.json"], "must be positive"),
+    "null size": (["count", "{tmp}/null.json"], "is missing"),
+    "heads do not divide": (["count", "{tmp}/heads.json"], "not a multiple of num_attention_heads"),
+    "directory": (["count", "{tmp}"], "is a directory"),
+    "no command": ([], "required"),
+    "unknown option": (["count", "bert-base-uncased", "--yaml"], "unrecognized arguments"),
+}
+FILES = {
+    "bad.json": "{not json", "list.json": "[1, 2]", "gpt9.json": '{"model_type": "gpt9"}',
+    "untyped.json": '{"hidden_size": 768}', "float.json": '{"model_type": "bert", "hidden_size": 768.0}',
+    "string.json": '{"model_type": "bert", "num_hidden_layers": "12"}',
+    "zero.json": '{"model_type": "bert", "num_hidden_layers": 0}',
+    "negative.json": '{"model_type": "bert", "vocab_size": -5}',
+    "null.json": '{"model_type": "bert", "vocab_size": null}',
+    "heads.json": '{"model_type": "bert", "hidden_size": 100, "num_attention_heads": 12}',
+}
+
+
+@pytest.mark.parametrize("case", BAD)
+def test_bad_input_is_one_line_and_exit_2(case, tmp_path):
+    for name, text in FILES.items():
+        (tmp_path / name).write_text(text)
+    args, message = BAD[case]
+    result = run(*(a.format(tmp=tmp_path) for a in args))
+    assert result.returncode == 2
+    assert result.stdout == ""
+    assert len(result.stderr.splitlines()) == 1, result.stderr
+    assert message in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_compiled_counts_equal_the_sympy_derivation():
+    families = compiled.load()
+    for name in bert.CHECKPOINTS:
+        config = configs.load(name)
+        values = configs.read(config)
+        for architecture, part in bert.ARCHITECTURES.items():
+            rows = families["bert"]["architectures"][architecture]
+            expected = configs.resolve(config, architecture).total
+            assert sum(compiled.count(r["terms"], values) for r in rows) == expected == part.count(
+                configs.resolve(config, architecture).values)
+
+
+def test_count_does_not_import_sympy_once_compiled():
+    compiled.load()  # writes the cache if needed
+    code = ("import sys, runpy; sys.argv = ['derivations', 'count', 'bert-base-uncased'];\n"
+            "try: runpy.run_module('derivations', run_name='__main__')\n"
+            "except SystemExit: pass\n"
+            "assert 'sympy' not in sys.modules, 'sympy imported'")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
+    assert result.returncode == 0, result.stderr
