@@ -157,7 +157,10 @@ TABLE_ARCHITECTURES = ("BertModel", "BertModelWithoutPooler", "BertForMaskedLM",
 # Published counts, reconciled (the common-mistakes page)
 # ---------------------------------------------------------------------------------------------
 
-_SEED = "a widely read Chinese-language derivation of bert-base's size"
+_SEED = "a widely read Chinese-language blog derivation of bert-base's size"
+_NOTEBOOK = ('the notebook <a href="https://github.com/stemgene/All-you-need-is-attention/blob/main/'
+             '03_bert_model_architecture_params.ipynb">03_bert_model_architecture_params.ipynb</a> '
+             "(stemgene/All-you-need-is-attention)")
 
 # 75,641,856 for bert-base-chinese: attention counted once instead of L times, every Q/K/V/O and
 # feed-forward bias left out, no pooler. Its arithmetic, term by term:
@@ -185,7 +188,7 @@ chinese_75m = Miscount(
 # parameters to the encoder's running total (and prints the pooler as 0).
 pooler_in_encoder = Miscount(
     "pooler_in_encoder", 85_645_056, "bert-base-uncased encoder (with pooler 0)",
-    "a public notebook on bert-base-uncased's architecture", "bert-base-uncased", encoder,
+    _NOTEBOOK, "bert-base-uncased", encoder,
     terms=(leaf("pooler", "the pooler, added to the encoder's total", -(D**2 + D)),),
     reconstruction=group("claimed", "the notebook's encoder", encoder, pooler),
 )
@@ -193,9 +196,9 @@ pooler_in_encoder = Miscount(
 # 102,290,312 for BertForMaskedLM on bert-base-chinese is right; the formula beside it calls the
 # masked-LM head's transform dense ("D*D") the pooler. BertForMaskedLM has no pooler.
 mlm_transform_as_pooler = Miscount(
-    "mlm_transform_as_pooler", 102_290_312, "BertForMaskedLM, bert-base-chinese: "
-    "V·D + L·D + 4D + 12(12D² + 13D) + V + D² + 3D, the D² + D labelled pooler",
-    _SEED, "bert-base-chinese", BertForMaskedLM,
+    "mlm_transform_as_pooler", 102_290_312,
+    "BertForMaskedLM on bert-base-chinese, with the head's square dense map labelled “Pool_fc”",
+    "a public note deriving BertForMaskedLM's size", "bert-base-chinese", BertForMaskedLM,
     reconstruction=group(
         "claimed", "the published formula (its L is the sequence length, P here)",
         leaf("word", "word embeddings", V * D), leaf("position", "positions", P * D),
@@ -219,8 +222,9 @@ MISCOUNTS = (chinese_75m, pooler_in_encoder, mlm_transform_as_pooler, tied_count
 
 # Rounded figures from the paper and Google's README, against every convention they could mean.
 _CONVENTIONS = (BertModelWithoutPooler, BertModel, BertForPreTraining)
-_PAPER = "Devlin et al. 2018, section 3"
-_README = "google-research/bert README, list of released models"
+_PAPER = 'Devlin et al. 2018, <a href="https://arxiv.org/abs/1810.04805">BERT</a>, section 3'
+_README = ('the <a href="https://github.com/google-research/bert/blob/master/README.md">google-research/bert README</a>, '
+           "list of released models")
 base_110m = Rounded("base_110m", 110_000_000, "BERT-base: 110M", _PAPER, "bert-base-uncased", _CONVENTIONS)
 large_340m = Rounded("large_340m", 340_000_000, "BERT-large: 340M", _PAPER, "bert-large-uncased", _CONVENTIONS)
 chinese_110m = Rounded("chinese_110m", 110_000_000, "Chinese: 110M parameters", _README, "bert-base-chinese",
@@ -231,3 +235,8 @@ ROUNDED = (base_110m, large_340m, chinese_110m, multilingual_110m)
 
 # Bytes are not parameters: 4 bytes each in fp32. The "72.1 MB" of the 75,641,856 derivation is the
 # count divided by 2^20, neither bytes nor MB.
+
+# "More heads, more parameters": a proposal to count each of W_Q, W_K, W_V as D^2 per head
+# (Infrasys-AI/AIInfra#376), against what the layer holds: H heads of size d_h share the width.
+qkv_weights_if_heads_multiplied = 3 * H * D**2
+qkv_weights = 3 * D * H * d_h

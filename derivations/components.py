@@ -279,3 +279,28 @@ def normalized(values: list[int], unbiased: bool) -> list[Expr]:
 layer_norm_example = [1, 0, 0, 0]
 layer_norm_example_torch = normalized(layer_norm_example, unbiased=False)[0]
 layer_norm_example_variant = normalized(layer_norm_example, unbiased=True)[0]
+
+
+# ---------------------------------------------------------------------------------------------
+# Each block in the project's notation, as the components page shows it
+# ---------------------------------------------------------------------------------------------
+
+from .symbols import C, D, F, H, K, V, X, d_h  # noqa: E402  (the blocks above take sizes as arguments)
+
+_GENERIC = AttentionLayout("q", "k", "v", "o")
+
+embedding_table = embedding("embedding", "embedding table", V, D)
+layer_norm_block = layer_norm("layer_norm", D)
+rms_norm_block = rms_norm("rms_norm", D)
+linear_with_bias = linear("linear", "linear map with bias", D, F)
+linear_without_bias = linear("linear_nobias", "linear map without bias", D, F, bias=False)
+multi_head_attention = attention(D, H, d_h, layout=_GENERIC)
+grouped_query_attention = attention(D, H, d_h, K, bias=False, layout=_GENERIC, name="gqa",
+                                    label="grouped-query attention, no biases")
+feed_forward_plain = feed_forward(D, F, up="up", down="down")
+feed_forward_gated = feed_forward(D, F, bias=False, up="up", down="down", gate="gate", name="gated",
+                                  label="gated feed-forward, no biases")
+experts = mixture_of_experts(D, F, X, router_path="router", experts_path="experts")
+pooler_block = pooler(D)
+classifier_block = classifier(D, C, "classifier")
+lm_head_block = lm_prediction_head(D, V, tied_to="the word embeddings", path=None, name="lm_head")

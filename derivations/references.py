@@ -288,9 +288,12 @@ def expand_architectures(ref: str, tex: Tex) -> str:
 
 
 def expand_notation(ref: str, tex: Tex) -> str:
+    notation = resolve(ref).obj
+    if not isinstance(notation, tuple) or not all(isinstance(n, symbols.Notation) for n in notation):
+        raise UnknownReference(f"{ref}: not a tuple of Notation")
     rows = [[_math(tex, render.latex(n.symbol), False), html.escape(n.meaning),
              ", ".join(f"<code>{f}</code>" for f in n.hf_fields), html.escape(n.elsewhere)]
-            for n in symbols.NOTATION]
+            for n in notation]
     return _table(["symbol", "meaning", "config.json", "elsewhere"], rows)
 
 
@@ -301,7 +304,7 @@ def expand_miscount(ref: str, tex: Tex) -> str:
         raise UnknownReference(f"{ref}: not a Miscount")
     item.check()
     at = f" @ {item.checkpoint}" + "".join(f" {s}={v}" for s, v in item.overrides)
-    rows = [["claimed", html.escape(item.what), _num(f"{ref}.claim")],
+    rows = [["claimed", f"{html.escape(item.what)}<br><small>source: {item.source}</small>", _num(f"{ref}.claim")],
             ["exact", html.escape(item.correct.label), _num(f"{ref}.correct{at}")]]
     if item.reconstruction is not None:
         rows.append(["the claim's arithmetic, rebuilt",
@@ -324,10 +327,11 @@ def expand_rounded(ref: str, tex: Tex) -> str:
     rows = []
     for i, candidate in enumerate(item.candidates):
         exact = f"{ref}.candidates.{i} @ {item.checkpoint}"
-        rows.append([f"<code>{html.escape(candidate.name)}</code> ({html.escape(candidate.label)})",
+        rows.append([f"<code>{html.escape(candidate.name)}</code>",
                      _num(exact), _num(f"{ref}.gaps.{i} @ {item.checkpoint}")])
+    caption = f"“{html.escape(item.what)}”, {item.source}"
     return _table([f"what could be counted on <code>{item.checkpoint}</code>", "exact",
-                   f"claim ({_num(f'{ref}.claim')}) − exact"], rows)
+                   f"claim ({_num(f'{ref}.claim')}) − exact"], rows, caption)
 
 
 EXPANDERS: dict[str, Callable[[str, Tex], str]] = {

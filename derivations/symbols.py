@@ -34,6 +34,7 @@ d_h = _size("d_h", r"d_{\mathrm{h}}")
 K = _size("K")
 C = _size("C")
 E = _size("E")
+X = _size("X")
 
 
 @dataclass(frozen=True)
@@ -69,6 +70,7 @@ NOTATION: tuple[Notation, ...] = (
              "2 by default in transformers"),
     Notation(E, "factorized embedding size (ALBERT); E = D when embeddings are not factorized",
              ("embedding_size",), "ALBERT's paper writes E"),
+    Notation(X, "experts in a mixture-of-experts layer", ("num_local_experts",), "Mixtral's paper writes n"),
 )
 
 
