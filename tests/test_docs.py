@@ -1,0 +1,46 @@
+"""The docs and the package describe the same things, and no formula is typed by hand in docs/."""
+
+import re
+from pathlib import Path
+
+import pytest
+
+from derivations import bert, symbols
+
+DOCS = Path(__file__).resolve().parents[1] / "docs"
+PAGES = sorted(DOCS.glob("*.md"))
+
+
+def text(name: str) -> str:
+    return (DOCS / name).read_text(encoding="utf-8")
+
+
+def shortcodes(page: str) -> list[str]:
+    return re.findall(r"<!--\s*[a-z]+:(.+?)\s*-->", text(page))
+
+
+def test_every_bert_class_is_on_the_bert_page():
+    page = text("bert.md")
+    named = set(re.findall(r"`(Bert\w+)`", page))
+    missing = set(bert.ARCHITECTURES) - named - {"BertModelWithoutPooler"}  # a BertModel option, named as such
+    assert not missing, f"BERT classes not on the page: {missing}"
+
+
+def test_every_reconciled_claim_is_on_the_mistakes_page_and_nothing_else():
+    shown = {r.split(".")[1] for r in shortcodes("mistakes.md") if r.startswith("bert.") and
+             re.match(r"bert\.\w+$", r)}
+    declared = {m.name for m in bert.MISCOUNTS + bert.ROUNDED}
+    assert declared <= shown
+
+
+def test_every_symbol_is_in_the_notation():
+    declared = {v for v in vars(symbols).values() if isinstance(v, type(symbols.D))}
+    assert declared == {n.symbol for n in symbols.NOTATION}
+
+
+@pytest.mark.parametrize("page", PAGES, ids=lambda p: p.name)
+def test_no_tex_typed_by_hand(page):
+    source = re.sub(r"```.*?```", "", page.read_text(encoding="utf-8"), flags=re.S)  # code blocks may show anything
+    source = re.sub(r"<!--.*?-->", "", source, flags=re.S)
+    for pattern in (r"\$", r"\\\(", r"\\\[", r"\\frac", r"\\left", r"\\cdot", r"\^\{", r"[A-Za-z]\^2", "²"):
+        assert not re.search(pattern, source), f"{page.name}: hand-typed math matching {pattern!r}"
