@@ -187,10 +187,10 @@ def attention(D: Expr, H: Expr, d_h: Expr, K: Expr | None = None, *, bias: bool 
     output_bias = bias if output_bias is None else output_bias
     return group(
         name, label,
-        linear("query", "query projection W_Q", D, H * d_h, bias, layout.query),
-        linear("key", "key projection W_K", kv_dim, K * d_h, bias, layout.key),
-        linear("value", "value projection W_V", kv_dim, K * d_h, bias, layout.value),
-        linear("output", "output projection W_O", H * d_h, D, output_bias, layout.output),
+        linear("query", "query projection", D, H * d_h, bias, layout.query),
+        linear("key", "key projection", kv_dim, K * d_h, bias, layout.key),
+        linear("value", "value projection", kv_dim, K * d_h, bias, layout.value),
+        linear("output", "output projection", H * d_h, D, output_bias, layout.output),
         path=path,
     )
 
@@ -209,8 +209,8 @@ def feed_forward(D: Expr, F: Expr, *, bias: bool = True, up: str, down: str, gat
     parts = []
     if gate is not None:
         parts.append(linear("gate", "gate projection", D, F, bias, gate))
-    parts.append(linear("up", "up projection W_1", D, F, bias, up))
-    parts.append(linear("down", "down projection W_2", F, D, bias, down))
+    parts.append(linear("up", "up projection", D, F, bias, up))
+    parts.append(linear("down", "down projection", F, D, bias, down))
     return group(name, label, *parts, path=path)
 
 

@@ -1,0 +1,267 @@
+"""The docs site: strict build, rendered math, offline by construction, numbers from the package.
+
+Reads the built HTML (no browser): what renders without error but wrong still needs eyes.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+import time
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+import yaml
+from bs4 import BeautifulSoup, Comment
+
+ROOT = Path(__file__).resolve().parent.parent
+DOCS = ROOT / "docs"
+KATEX = ROOT / "node_modules" / "katex" / "package.json"
+BUILD_BUDGET_S = 10.0
+SHORTCODE = re.compile(r"<!--\s*([a-z]+):(.+?)\s*-->")
+FORMULA_KINDS = {"eq", "math", "sym"}  # each renders exactly one formula; tables may hold many
+RAW_TEX = ("$$", r"\(", r"\[", r"\frac", r"\left", r"\begin", r"\cdot")
+LOCAL_HOSTS = {"127.0.0.1", "localhost"}
+
+
+def require_katex() -> None:
+    if KATEX.is_file():
+        return
+    reason = f"{KATEX.parent} is missing: run `npm ci` (or `make node_modules`)"
+    if os.environ.get("CI", "").lower() not in ("", "0", "false"):
+        pytest.fail(reason)  # under CI a missing renderer is a broken setup, not a skip
+    pytest.skip(reason)
+
+
+def mkdocs_build(config: Path, site_dir: Path) -> tuple[subprocess.CompletedProcess, float]:
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+    start = time.perf_counter()
+    proc = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "-f", str(config), "-d", str(site_dir)],
+        cwd=ROOT, env=env, capture_output=True, text=True,
+    )
+    return proc, time.perf_counter() - start
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory) -> Path:
+    require_katex()
+    out = tmp_path_factory.mktemp("site")
+    proc, seconds = mkdocs_build(ROOT / "mkdocs.yml", out)
+    assert proc.returncode == 0, f"mkdocs build --strict failed:\n{proc.stdout}{proc.stderr}"
+    assert seconds < BUILD_BUDGET_S, f"build took {seconds:.1f} s (budget {BUILD_BUDGET_S} s)"
+    return out
+
+
+def html_files(site: Path) -> list[Path]:
+    return sorted(site.rglob("*.html"))
+
+
+def soup(path: Path) -> BeautifulSoup:
+    return BeautifulSoup(path.read_text(encoding="utf-8"), "html.parser")
+
+
+def built_page(site: Path, md: Path) -> Path:
+    """docs/x.md -> site/x/index.html (use_directory_urls), docs/index.md -> site/index.html."""
+    rel = md.relative_to(DOCS).with_suffix("")
+    return site / (rel.parent if rel.name == "index" else rel) / "index.html"
+
+
+def pages_with_shortcodes() -> list[tuple[Path, list[str]]]:
+    pages = []
+    for md in sorted(DOCS.rglob("*.md")):
+        kinds = [m[1] for m in SHORTCODE.finditer(md.read_text(encoding="utf-8"))]
+        if kinds:
+            pages.append((md, kinds))
+    return pages
+
+
+# -- (a) math is rendered --------------------------------------------------------
+
+def test_docs_use_shortcodes():
+    assert pages_with_shortcodes(), "no page in docs/ uses a shortcode"
+
+
+def test_pages_with_shortcodes_have_katex(site):
+    for md, kinds in pages_with_shortcodes():
+        page = soup(built_page(site, md))
+        formulas = len(page.select(".katex"))
+        # A page of numbers only (num, architectures) has no formula to render.
+        expected = sum(k in FORMULA_KINDS for k in kinds)
+        assert formulas >= expected, f"{md.name}: {formulas} .katex elements for {expected} formulas"
+
+
+def test_formula_wrappers_hold_katex(site):
+    for path in html_files(site):
+        for el in soup(path).select(".dv-eq, .dv-math"):
+            assert el.select_one(".katex"), f"{path.relative_to(site)}: formula not rendered: {el}"
+
+
+def test_no_katex_errors(site):
+    for path in html_files(site):
+        assert not soup(path).select(".katex-error"), f"{path.relative_to(site)}: .katex-error"
+
+
+# -- (b) nothing left unrendered ------------------------------------------------------
+
+def visible_text(page: BeautifulSoup) -> str:
+    body = page.body or page
+    for hidden in body.find_all(["annotation", "code", "pre", "script", "style"]):
+        hidden.decompose()
+    return body.get_text(" ")
+
+
+def test_no_raw_tex_in_visible_text(site):
+    for path in html_files(site):
+        text = visible_text(soup(path))
+        left = [t for t in RAW_TEX if t in text]
+        assert not left, f"{path.relative_to(site)}: raw TeX {left} in visible text"
+
+
+def test_no_unexpanded_shortcodes(site):
+    for path in html_files(site):
+        html = path.read_text(encoding="utf-8")
+        comments = [c for c in soup(path).find_all(string=lambda s: isinstance(s, Comment))
+                    if re.match(r"\s*[A-Za-z]+\s*:", c)]
+        assert not comments, f"{path.relative_to(site)}: unexpanded shortcodes {comments}"
+        assert not re.search(r"DVSC\d+Z", html), f"{path.relative_to(site)}: shortcode placeholder left"
+
+
+# -- (c) offline: no resource from another host ----------------------------------------
+
+RESOURCE_ATTRS = ("src", "href", "srcset", "data", "poster", "xlink:href")
+CSS_EXTERNAL = re.compile(r"""url\(\s*['"]?\s*(?:https?:)?//|@import""", re.I)
+
+
+def is_external(url: str) -> bool:
+    for candidate in url.split(","):  # srcset lists
+        parts = urlsplit(candidate.strip().split(" ")[0])
+        if parts.netloc and parts.hostname not in LOCAL_HOSTS:
+            return True
+    return False
+
+
+def test_no_external_resources_in_html(site):
+    for path in html_files(site):
+        page = soup(path)
+        for tag in page.find_all(True):
+            if tag.name in ("a", "area"):  # links are citations, not requests
+                continue
+            for attr in RESOURCE_ATTRS:
+                value = tag.get(attr)
+                if isinstance(value, str) and is_external(value):
+                    pytest.fail(f"{path.relative_to(site)}: <{tag.name} {attr}={value!r}>")
+            style = tag.get("style") or ""
+            assert not CSS_EXTERNAL.search(style), f"{path.relative_to(site)}: external url in style {style!r}"
+        for block in page.find_all("style"):
+            assert not CSS_EXTERNAL.search(block.get_text()), f"{path.relative_to(site)}: external CSS in <style>"
+
+
+def test_no_external_resources_in_css(site):
+    for path in sorted(site.rglob("*.css")):
+        match = CSS_EXTERNAL.search(path.read_text(encoding="utf-8"))
+        assert not match, f"{path.relative_to(site)}: {match[0]!r}"
+
+
+def test_no_mermaid(site):
+    # Material's bundle loads mermaid from unpkg, but only on a page with a diagram.
+    for path in html_files(site):
+        page = soup(path)
+        assert not page.select(".mermaid, .language-mermaid"), f"{path.relative_to(site)} uses mermaid"
+
+
+# -- (d) KaTeX's CSS and fonts ship with the site -------------------------------------
+
+def test_katex_css_and_fonts_exist(site):
+    css = site / "css" / "katex" / "katex.min.css"
+    assert css.is_file()
+    fonts = re.findall(r"url\(\s*['\"]?([^'\")]+)", css.read_text(encoding="utf-8"))
+    assert fonts, "katex.min.css references no fonts"
+    for font in fonts:
+        assert font.endswith(".woff2"), f"katex.min.css asks for {font}, which the site does not ship"
+        assert (css.parent / font).is_file(), f"katex.min.css references missing {font}"
+
+
+def test_every_page_links_katex_css(site):
+    for path in html_files(site):
+        hrefs = [(site / href.lstrip("/") if href.startswith("/") else path.parent / href).resolve()
+                 for href in (link["href"] for link in soup(path).select('link[rel="stylesheet"][href]'))]
+        assert (site / "css/katex/katex.min.css").resolve() in hrefs, f"{path.relative_to(site)}"
+
+
+# -- (e) the numbers on the pages are the package's -----------------------------------
+
+def test_numbers_match_package(site):
+    from derivations.references import number_text
+
+    seen = 0
+    for path in html_files(site):
+        # Formulas carry data-ref too (the name they render); numbers are .dv-num.
+        for el in soup(path).select(".dv-num[data-ref]"):
+            seen += 1
+            assert el.get_text() == number_text(el["data-ref"]), f"{path.relative_to(site)}: {el}"
+    assert seen, "no page shows a number from the package"
+
+
+# -- (f) errors fail the build ------------------------------------------------------
+
+def build_single_page(tmp_path: Path, markdown: str) -> subprocess.CompletedProcess:
+    """Build the site's own config on a one-page docs dir."""
+    require_katex()
+    config = yaml.safe_load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"))
+    config.pop("nav", None)
+    config["docs_dir"] = str(tmp_path / "docs")
+    config["hooks"] = [str(ROOT / h) for h in config["hooks"]]
+    config["extra_css"] = [c for c in config["extra_css"] if c.startswith("css/katex/")]
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "index.md").write_text(markdown, encoding="utf-8")
+    (tmp_path / "mkdocs.yml").write_text(yaml.safe_dump(config), encoding="utf-8")
+    proc, _ = mkdocs_build(tmp_path / "mkdocs.yml", tmp_path / "site")
+    return proc
+
+
+@pytest.mark.parametrize(
+    "shortcode",
+    ["<!-- eq:bert.no_such_thing -->", "<!-- nosuchkind:bert.layer -->"],
+)
+def test_unknown_shortcode_fails_build(tmp_path, shortcode):
+    proc = build_single_page(tmp_path, f"# Page\n\n{shortcode}\n")
+    assert proc.returncode != 0, "build succeeded despite an unknown shortcode"
+    assert shortcode in proc.stdout + proc.stderr
+
+
+def test_unexpanded_shortcode_like_comment_fails_build(tmp_path):
+    # The reference on the next line: the shortcode pattern misses it, the leftover check must not.
+    proc = build_single_page(tmp_path, "# Page\n\n<!-- eq:\nbert.layer -->\n")
+    assert proc.returncode != 0
+    assert "unexpanded shortcode" in proc.stdout + proc.stderr
+
+
+@pytest.fixture()
+def katex_render():
+    require_katex()
+    sys.path.insert(0, str(ROOT / "hooks"))
+    try:
+        import katex_render
+    finally:
+        sys.path.remove(str(ROOT / "hooks"))
+    yield katex_render
+    katex_render.close()
+
+
+def test_unparsable_tex_raises(katex_render):
+    with pytest.raises(katex_render.KatexError, match="parse error"):
+        katex_render.render("\\frac{", True)
+
+
+def test_sympy_style_tex_renders(katex_render):
+    # What SymPy's latex() and hand-written derivations emit must pass KaTeX's strict mode.
+    tex = (
+        r"\begin{aligned} N &= \underbrace{\left(V + P + T\right) H}_{\text{embeddings}} \\"
+        r" &+ L \cdot \left(4 H^{2} + \operatorname{LN}{\left(H \right)}\right) \end{aligned}"
+    )
+    for display in (True, False):
+        assert 'class="katex"' in katex_render.render(tex, display)
