@@ -1,0 +1,122 @@
+"""The BERT derivation against transformers' BERT classes: the total and every node of the tree.
+
+The expected numbers are transformers' own, measured on the meta device (see reference.py); the
+derivation is evaluated on the same config dict, through ``derivations.bert.hyperparameters``.
+"""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import reference  # skips this module without torch/transformers (fails under CI)
+from derivations import bert, configs
+
+# Nodes of the tree that disagree with the module they name: derivation bugs reported to the lead.
+# check() leaves them out so that every other node stays checked; test_known_mismatch checks each
+# (strict xfail on AssertionError only: once fixed it passes, fails as XPASS, and the entry goes; a
+# renamed node is a KeyError, a real failure, not a silent xfail).
+KNOWN_MISMATCHES = {
+    # The group names the module `attention`, but transformers' BertAttention also holds
+    # output.LayerNorm, which the tree counts in the sibling leaf `attention_norm` (2D per layer).
+    "encoder.layer.attention": "the attention group's module `attention` also holds the LayerNorm "
+                               "counted in its sibling attention_norm",
+}
+
+
+def known(qualified: str) -> bool:
+    return any(qualified.endswith("." + node) for node in KNOWN_MISMATCHES)
+
+
+def check(architecture: str, config: dict) -> None:
+    """The derivation equals transformers for ``architecture`` built from ``config``: total and nodes."""
+    part, values = bert.ARCHITECTURES[architecture], bert.hyperparameters(config)
+    model = reference.build(architecture, config)
+    assert part.count(values) == reference.total(model)
+    derived, measured = reference.derived_counts(part, values), reference.reference_counts(part, model)
+    assert derived.keys() == measured.keys()
+    mismatched = {q: (derived[q], measured[q]) for q in derived if derived[q] != measured[q] and not known(q)}
+    assert not mismatched, "node: (derivation, transformers)"
+
+
+@pytest.mark.parametrize("architecture", bert.ARCHITECTURES)
+@pytest.mark.parametrize("checkpoint", bert.CHECKPOINTS)
+def test_checkpoint(checkpoint: str, architecture: str) -> None:
+    check(architecture, configs.load(checkpoint))
+
+
+@pytest.mark.parametrize("architecture", bert.ARCHITECTURES)
+def test_defaults(architecture: str) -> None:
+    # A config.json with no sizes: the derivation's defaults must be BertConfig's.
+    check(architecture, {"model_type": "bert"})
+
+
+@pytest.mark.parametrize("node", [
+    pytest.param(node, marks=pytest.mark.xfail(strict=True, raises=AssertionError, reason=reason))
+    for node, reason in KNOWN_MISMATCHES.items()])
+def test_known_mismatch(node: str) -> None:
+    config = configs.load("bert-base-uncased")
+    part, model = bert.BertModel, reference.build("BertModel", config)
+    qualified = f"{part.name}.{node}"
+    derived = reference.derived_counts(part, bert.hyperparameters(config))[qualified]
+    assert derived == reference.reference_counts(part, model)[qualified]
+
+
+@pytest.mark.xfail(strict=True, raises=AssertionError,
+                   reason="the derivation ignores add_cross_attention: transformers adds a cross-attention "
+                          "block to every layer (28,366,848 for bert-base)")
+@pytest.mark.parametrize("architecture", ["BertModel", "BertLMHeadModel"])
+def test_cross_attention(architecture: str) -> None:
+    # A decoder with cross-attention (as inside an EncoderDecoderModel) has more parameters than the
+    # derivation's tree; the config must be counted right or rejected, not silently undercounted.
+    config = {"model_type": "bert", "is_decoder": True, "add_cross_attention": True}
+    try:
+        values = bert.hyperparameters(config)
+    except configs.ConfigError:
+        return
+    part = bert.ARCHITECTURES[architecture]
+    assert part.count(values) == reference.total(reference.build(architecture, config))
+
+
+@st.composite
+def bert_configs(draw: st.DrawFn) -> dict:
+    heads, head_size = draw(st.integers(1, 16)), draw(st.integers(1, 64))
+    config = {
+        "model_type": "bert",
+        "vocab_size": draw(st.integers(1, 60000)),
+        "hidden_size": heads * head_size,  # BertSelfAttention requires heads to divide the width
+        "num_attention_heads": heads,
+        "num_hidden_layers": draw(st.integers(1, 4)),
+        "intermediate_size": draw(st.integers(1, 4096)),
+        "max_position_embeddings": draw(st.integers(1, 1024)),
+        "type_vocab_size": draw(st.integers(1, 4)),
+    }
+    labels = draw(st.integers(1, 20))
+    # config.json gives the classes either as num_labels or as an id2label map (string keys, as in JSON).
+    if draw(st.booleans()):
+        config["num_labels"] = labels
+    else:
+        config["id2label"] = {str(i): f"LABEL_{i}" for i in range(labels)}
+    return config
+
+
+# Meta-device builds take ~20 ms each: 100 examples cost ~2 s. No deadline: the first build is slow.
+@settings(max_examples=100, deadline=None)
+@given(architecture=st.sampled_from(sorted(bert.ARCHITECTURES)), config=bert_configs())
+def test_random_configs(architecture: str, config: dict) -> None:
+    check(architecture, config)
+
+
+def test_tying_is_real() -> None:
+    # BertForMaskedLM on bert-base-chinese: 102,290,312 parameters, as transformers counts them
+    # (seed note 000: AutoModelForMaskedLM.from_pretrained("bert-base-chinese"), "Total parameters:
+    # 102290312"). Untied, the decoder weight would add a second 21128 x 768 table.
+    model = reference.build("BertForMaskedLM", configs.load("bert-base-chinese"))
+    assert reference.total(model) == 102_290_312
+    # The state dict lists each tied tensor under both names: + 21128 * 768 (decoder.weight)
+    # + 21128 (decoder.bias) = 118,537,744, the figure accelerate's untied build reports (design notes).
+    listed = sum(t.numel() for t in model.state_dict().values())
+    assert listed == 118_537_744 == 102_290_312 + 21128 * 768 + 21128
+    # And the decoder weight is the embedding table itself, not a copy of the same shape.
+    assert model.cls.predictions.decoder.weight is model.bert.embeddings.word_embeddings.weight
