@@ -26,9 +26,10 @@ def components(config: dict, architecture: str | None) -> tuple[str, list[dict]]
     kind = configs.model_type(config)
     values = configs.read(config)
     family = compiled.load()[kind]
-    name = architecture or configs.architecture(config, family["architectures"], family["base"])
-    configs.check_architecture(name, kind, family["architectures"])
-    return name, [{**row, "count": compiled.count(row["terms"], values)} for row in family["architectures"][name]]
+    architectures = family["variants"][configs.variant(config)]
+    name = architecture or configs.architecture(config, architectures, family["base"])
+    configs.check_architecture(name, kind, architectures)
+    return name, [{**row, "count": compiled.count(row["terms"], values)} for row in architectures[name]]
 
 
 def table(architecture: str, rows: list[dict], total: int) -> str:

@@ -40,23 +40,42 @@ embeddings = group(
 
 # ---------------------------------------------------------------------------------------------
 # One encoder layer (post-LN): attention, Add & LayerNorm, feed-forward, Add & LayerNorm
-# $$N_\mathrm{layer} = 4(D H d_h + H d_h) - 4 H d_h + 4D\ \dots = 12D^2 + 13D \text{ when } F = 4D,\ H d_h = D$$
+# $$N_\mathrm{layer} = (4 D H d_h + 3 H d_h + D) + 2D + (2 D F + F + D) + 2D = 12D^2 + 13D$$
+# when F = 4D and H d_h = D.
 # ---------------------------------------------------------------------------------------------
 
-_BERT_ATTENTION = AttentionLayout(query="self.query", key="self.key", value="self.value", output="output.dense")
+def _attention_block(module: str, name: str, label: str) -> tuple[Part, Part]:
+    """BertAttention at ``module``: Q, K, V, O (in ``module.self`` / ``module.output.dense``), and the
+    LayerNorm that BertAttention also holds (``module.output.LayerNorm``), kept as its own part."""
+    layout = AttentionLayout(query=f"{module}.self.query", key=f"{module}.self.key",
+                             value=f"{module}.self.value", output=f"{module}.output.dense")
+    return (attention(D, H, d_h, layout=layout, name=name, label=label),
+            layer_norm(f"{name}_norm", D, f"{module}.output.LayerNorm", label=f"LayerNorm after {label}"))
 
-layer = group(
-    "layer", "encoder layer",
-    attention(D, H, d_h, layout=_BERT_ATTENTION, path="attention"),
-    layer_norm("attention_norm", D, "attention.output.LayerNorm", label="LayerNorm after attention"),
-    feed_forward(D, F, up="intermediate.dense", down="output.dense"),
-    layer_norm("output_norm", D, "output.LayerNorm", label="LayerNorm after feed-forward"),
-    path="layer", symbol=r"N_{\mathrm{layer}}",
-)
 
-# L identical layers, each with its own weights: the layer times L.
-encoder = group("encoder", "encoder", replace(layer, repeat=L), path="encoder",
-                symbol=r"N_{\mathrm{enc}}")
+def _layer(cross_attention: bool) -> Part:
+    parts = [*_attention_block("attention", "attention", "self-attention")]
+    if cross_attention:
+        # A decoder layer (is_decoder and add_cross_attention) attends to the encoder's states too:
+        # a second BertAttention, same shapes (keys and values come from the hidden size D).
+        parts += _attention_block("crossattention", "cross_attention", "cross-attention")
+    parts += [feed_forward(D, F, up="intermediate.dense", down="output.dense"),
+              layer_norm("output_norm", D, "output.LayerNorm", label="LayerNorm after feed-forward")]
+    return group("layer", "decoder layer with cross-attention" if cross_attention else "encoder layer", *parts,
+                 path="layer", symbol=r"N_{\mathrm{layer}}")
+
+
+layer = _layer(cross_attention=False)
+# The layer of a BERT decoder (is_decoder and add_cross_attention in config.json).
+decoder_layer = _layer(cross_attention=True)
+
+
+def _encoder(layer: Part) -> Part:
+    # L identical layers, each with its own weights: the layer times L.
+    return group("encoder", "encoder", replace(layer, repeat=L), path="encoder", symbol=r"N_{\mathrm{enc}}")
+
+
+encoder = _encoder(layer)
 
 # The [CLS] pooler: one dense D x D with bias (then tanh). A sibling of the encoder, not part of it.
 pooler = _pooler(D)
@@ -72,55 +91,59 @@ mlm_head = lm_prediction_head(D, V, tied_to="bert.embeddings.word_embeddings", p
 nsp_head = classifier(D, 2, "seq_relationship", name="nsp", label="next-sentence classifier")
 
 
-def _body(name: str, label: str, *, with_pooler: bool, path: str | None) -> Part:
-    """Embeddings, encoder and (optionally) the pooler: BertModel, or the ``bert`` inside a head model."""
-    parts = [embeddings, encoder] + ([pooler] if with_pooler else [])
-    return group(name, label, *parts, path=path, symbol=rf"N_{{\mathrm{{{name}}}}}")
+def _architectures(encoder: Part) -> dict[str, Part]:
+    """Every BERT class of transformers, named as transformers names it, around one encoder."""
+
+    def body(name: str, label: str, with_pooler: bool, path: str | None) -> Part:
+        parts = [embeddings, encoder] + ([pooler] if with_pooler else [])
+        return group(name, label, *parts, path=path, symbol=rf"N_{{\mathrm{{{name}}}}}")
+
+    def model(name: str, label: str, with_pooler: bool, *heads: Part, in_cls: bool = False) -> Part:
+        """The body under ``bert.`` plus the heads (under ``cls.`` for the LM and NSP heads)."""
+        if in_cls:
+            heads = (group("cls", "heads", *heads, path="cls"),)
+        inner = body("bert", "BertModel" if with_pooler else "BertModel without pooler", with_pooler, "bert")
+        return group(name, label, inner, *heads, symbol=rf"N_{{\mathrm{{{name}}}}}")
+
+    return {
+        "BertModel": body("BertModel", "BertModel: embeddings, encoder, pooler", True, None),
+        # BertModel(config, add_pooling_layer=False): the body the token-level heads sit on.
+        "BertModelWithoutPooler": body("BertModelWithoutPooler",
+                                       "BertModel(add_pooling_layer=False): embeddings, encoder", False, None),
+        "BertForMaskedLM": model("BertForMaskedLM", "BERT with the masked-LM head", False, mlm_head, in_cls=True),
+        "BertLMHeadModel": model("BertLMHeadModel", "BERT with a causal LM head", False, mlm_head, in_cls=True),
+        "BertForPreTraining": model("BertForPreTraining", "BERT with the MLM and NSP heads", True, mlm_head,
+                                    nsp_head, in_cls=True),
+        "BertForNextSentencePrediction": model("BertForNextSentencePrediction", "BERT with the NSP head", True,
+                                               nsp_head, in_cls=True),
+        "BertForSequenceClassification": model("BertForSequenceClassification", "BERT with a sequence classifier",
+                                               True, classifier(D, C, "classifier")),
+        "BertForMultipleChoice": model("BertForMultipleChoice", "BERT with a multiple-choice scorer", True,
+                                       classifier(D, 1, "classifier", label="choice scorer (one logit per choice)")),
+        "BertForTokenClassification": model("BertForTokenClassification", "BERT with a token classifier", False,
+                                            classifier(D, C, "classifier")),
+        "BertForQuestionAnswering": model("BertForQuestionAnswering", "BERT with a span (start/end) head", False,
+                                          classifier(D, C, "qa_outputs", name="qa_outputs",
+                                                     label="span logits (num_labels, 2 for start and end)")),
+    }
 
 
-def _model(name: str, label: str, with_pooler: bool, *heads: Part, heads_path: str | None = None) -> Part:
-    """A head class: the body under ``bert.`` plus its heads (under ``cls.`` for the LM/NSP heads)."""
-    if heads_path is not None:
-        heads = (group("cls", "heads", *heads, path=heads_path),)
-    body = _body("bert", "BertModel" if with_pooler else "BertModel without pooler", with_pooler=with_pooler,
-                 path="bert")
-    return group(name, label, body, *heads, symbol=rf"N_{{\mathrm{{{name}}}}}")
-
-
-# The architectures, named as transformers names the classes.
-BertModel = _body("BertModel", "BertModel: embeddings, encoder, pooler", with_pooler=True, path=None)
-# BertModel(config, add_pooling_layer=False): the body that the token-level heads sit on.
-BertModelWithoutPooler = _body("BertModelWithoutPooler", "BertModel(add_pooling_layer=False): embeddings, encoder",
-                               with_pooler=False, path=None)
-BertForMaskedLM = _model("BertForMaskedLM", "BERT with the masked-LM head", False, mlm_head, heads_path="cls")
-BertLMHeadModel = _model("BertLMHeadModel", "BERT with a causal LM head", False, mlm_head, heads_path="cls")
-BertForPreTraining = _model("BertForPreTraining", "BERT with the MLM and NSP heads", True, mlm_head, nsp_head,
-                            heads_path="cls")
-BertForNextSentencePrediction = _model("BertForNextSentencePrediction", "BERT with the NSP head", True,
-                                       nsp_head, heads_path="cls")
-BertForSequenceClassification = _model("BertForSequenceClassification", "BERT with a sequence classifier",
-                                       True, classifier(D, C, "classifier"))
-BertForMultipleChoice = _model("BertForMultipleChoice", "BERT with a multiple-choice scorer", True,
-                               classifier(D, 1, "classifier", label="choice scorer (one logit per choice)"))
-BertForTokenClassification = _model("BertForTokenClassification", "BERT with a token classifier", False,
-                                    classifier(D, C, "classifier"))
-BertForQuestionAnswering = _model("BertForQuestionAnswering", "BERT with a span (start/end) head", False,
-                                  classifier(D, C, "qa_outputs", name="qa_outputs",
-                                             label="span logits (num_labels, 2 for start and end)"))
-
-ARCHITECTURES: dict[str, Part] = {
-    "BertModel": BertModel,
-    "BertModelWithoutPooler": BertModelWithoutPooler,
-    "BertForMaskedLM": BertForMaskedLM,
-    "BertLMHeadModel": BertLMHeadModel,
-    "BertForPreTraining": BertForPreTraining,
-    "BertForNextSentencePrediction": BertForNextSentencePrediction,
-    "BertForSequenceClassification": BertForSequenceClassification,
-    "BertForMultipleChoice": BertForMultipleChoice,
-    "BertForTokenClassification": BertForTokenClassification,
-    "BertForQuestionAnswering": BertForQuestionAnswering,
-}
+ARCHITECTURES = _architectures(encoder)
 BASE_ARCHITECTURE = "BertModel"
+# config.json variants that change the layout: a BERT decoder with add_cross_attention.
+VARIANTS = {"": ARCHITECTURES, "cross_attention": _architectures(_encoder(decoder_layer))}
+
+# The classes as module-level names, for the docs and the tests.
+BertModel = ARCHITECTURES["BertModel"]
+BertModelWithoutPooler = ARCHITECTURES["BertModelWithoutPooler"]
+BertForMaskedLM = ARCHITECTURES["BertForMaskedLM"]
+BertLMHeadModel = ARCHITECTURES["BertLMHeadModel"]
+BertForPreTraining = ARCHITECTURES["BertForPreTraining"]
+BertForNextSentencePrediction = ARCHITECTURES["BertForNextSentencePrediction"]
+BertForSequenceClassification = ARCHITECTURES["BertForSequenceClassification"]
+BertForMultipleChoice = ARCHITECTURES["BertForMultipleChoice"]
+BertForTokenClassification = ARCHITECTURES["BertForTokenClassification"]
+BertForQuestionAnswering = ARCHITECTURES["BertForQuestionAnswering"]
 
 # ---------------------------------------------------------------------------------------------
 # Simplified forms under F = 4D and H d_h = D

@@ -31,35 +31,41 @@ def cache_file() -> Path:
 
 
 def compile_families() -> dict:
-    """model_type -> base architecture and, per architecture, its component rows (SymPy needed)."""
+    """model_type -> base architecture and, per layout variant and architecture, its component rows."""
+    from . import configs
+
+    return {kind: {"base": family.BASE_ARCHITECTURE,
+                   "variants": {variant: {name: rows(part) for name, part in architectures.items()}
+                                for variant, architectures in family.VARIANTS.items()}}
+            for kind, family in configs.families().items()}
+
+
+def rows(part) -> list[dict]:
+    """One row per leaf of ``part``: dotted name, LaTeX, formula, and the count as a polynomial."""
     import sympy
 
-    from . import configs, render
+    from . import render
 
-    families = {}
-    for kind, family in configs.families().items():
-        architectures = {}
-        for name, part in family.ARCHITECTURES.items():
-            rows = []
-            for qualified, leaf, copies in part.leaves():
-                expr = sympy.expand(copies * leaf.expr)
-                shown = copies * leaf.expr
-                polynomial = sympy.Poly(expr, *sorted(expr.free_symbols, key=str)) if expr.free_symbols else None
-                terms = ([[str(c), {str(s): int(k) for s, k in zip(polynomial.gens, powers) if k}]
-                          for powers, c in polynomial.terms()] if polynomial else
-                         ([[str(expr), {}]] if expr != 0 else []))
-                rows.append({
-                    "name": qualified.split(".", 1)[1],
-                    "latex": render.latex(shown),
-                    # A tied tensor counts 0; say where it is counted instead.
-                    "formula": f"0 ({leaf.note})" if expr == 0 and leaf.note else str(shown),
-                    "terms": terms,
-                })
-            total = sympy.expand(sympy.Add(*(copies * leaf.expr for _, leaf, copies in part.leaves())))
-            assert sympy.expand(total - part.total) == 0, f"{name}: the components do not add up to the total"
-            architectures[name] = rows
-        families[kind] = {"base": family.BASE_ARCHITECTURE, "architectures": architectures}
-    return families
+    out = []
+    for qualified, leaf, copies in part.leaves():
+        shown = copies * leaf.expr
+        expr = sympy.expand(shown)
+        if expr.free_symbols:
+            polynomial = sympy.Poly(expr, *sorted(expr.free_symbols, key=str))
+            terms = [[str(c), {str(s): int(k) for s, k in zip(polynomial.gens, powers) if k}]
+                     for powers, c in polynomial.terms()]
+        else:
+            terms = [[str(expr), {}]] if expr != 0 else []
+        out.append({
+            "name": qualified.split(".", 1)[1],
+            "latex": render.latex(shown),
+            # A tied tensor counts 0; say where it is counted instead.
+            "formula": f"0 ({leaf.note})" if expr == 0 and leaf.note else str(shown),
+            "terms": terms,
+        })
+    total = sympy.Add(*(copies * leaf.expr for _, leaf, copies in part.leaves()))
+    assert sympy.expand(total - part.total) == 0, f"{part.name}: the components do not add up to the total"
+    return out
 
 
 def load() -> dict:

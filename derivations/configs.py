@@ -84,6 +84,23 @@ BERT_DEFAULTS = {
 }
 
 
+def flag(config: Mapping, field: str) -> bool:
+    value = config.get(field, False)
+    if not isinstance(value, bool):
+        raise ConfigError(f"{field} must be true or false, got {json.dumps(value)}")
+    return value
+
+
+def bert_variant(config: Mapping) -> str:
+    """"cross_attention" for a BERT decoder with cross-attention layers, else "" (the plain layout)."""
+    if not flag(config, "add_cross_attention"):
+        return ""
+    if not flag(config, "is_decoder"):
+        # BertLayer raises the same: cross-attention needs a decoder.
+        raise ConfigError("add_cross_attention needs is_decoder: true")
+    return "cross_attention"
+
+
 def read_bert(config: Mapping) -> dict[str, int]:
     def get(field: str) -> int:
         return size(config, field, BERT_DEFAULTS)
@@ -98,7 +115,8 @@ def read_bert(config: Mapping) -> dict[str, int]:
     }
 
 
-READERS = {"bert": read_bert}
+# model_type -> (symbol values, layout variant), both plain Python.
+READERS = {"bert": (read_bert, bert_variant)}
 
 
 def model_type(config: Mapping) -> str:
@@ -112,7 +130,12 @@ def model_type(config: Mapping) -> str:
 
 def read(config: Mapping) -> dict[str, int]:
     """Symbol name -> value, with the transformers defaults for missing fields."""
-    return READERS[model_type(config)](config)
+    return READERS[model_type(config)][0](config)
+
+
+def variant(config: Mapping) -> str:
+    """Which of the family's layouts the config asks for ("" for the plain one)."""
+    return READERS[model_type(config)][1](config)
 
 
 def architecture(config: Mapping, known: Mapping, base: str) -> str:
@@ -180,9 +203,10 @@ def resolve(config: Mapping, architecture_name: str | None = None) -> Resolved:
     kind = model_type(config)
     family = families()[kind]
     values = {getattr(symbols, name): value for name, value in read(config).items()}
-    name = architecture_name or architecture(config, family.ARCHITECTURES, family.BASE_ARCHITECTURE)
-    check_architecture(name, kind, family.ARCHITECTURES)
-    return Resolved(name, family.ARCHITECTURES[name], values)
+    architectures = family.VARIANTS[variant(config)]
+    name = architecture_name or architecture(config, architectures, family.BASE_ARCHITECTURE)
+    check_architecture(name, kind, architectures)
+    return Resolved(name, architectures[name], values)
 
 
 def checkpoint(name: str, architecture: str | None = None) -> Resolved:

@@ -102,7 +102,7 @@ def test_compiled_counts_equal_the_sympy_derivation():
         config = configs.load(name)
         values = configs.read(config)
         for architecture, part in bert.ARCHITECTURES.items():
-            rows = families["bert"]["architectures"][architecture]
+            rows = families["bert"]["variants"][""][architecture]
             expected = configs.resolve(config, architecture).total
             assert sum(compiled.count(r["terms"], values) for r in rows) == expected == part.count(
                 configs.resolve(config, architecture).values)

@@ -13,30 +13,16 @@ from hypothesis import strategies as st
 import reference  # skips this module without torch/transformers (fails under CI)
 from derivations import bert, configs
 
-# Nodes of the tree that disagree with the module they name: derivation bugs reported to the lead.
-# check() leaves them out so that every other node stays checked; test_known_mismatch checks each
-# (strict xfail on AssertionError only: once fixed it passes, fails as XPASS, and the entry goes; a
-# renamed node is a KeyError, a real failure, not a silent xfail).
-KNOWN_MISMATCHES = {
-    # The group names the module `attention`, but transformers' BertAttention also holds
-    # output.LayerNorm, which the tree counts in the sibling leaf `attention_norm` (2D per layer).
-    "encoder.layer.attention": "the attention group's module `attention` also holds the LayerNorm "
-                               "counted in its sibling attention_norm",
-}
-
-
-def known(qualified: str) -> bool:
-    return any(qualified.endswith("." + node) for node in KNOWN_MISMATCHES)
-
-
 def check(architecture: str, config: dict) -> None:
     """The derivation equals transformers for ``architecture`` built from ``config``: total and nodes."""
-    part, values = bert.ARCHITECTURES[architecture], bert.hyperparameters(config)
+    resolved = configs.resolve(config, architecture)
+    part, values = resolved.part, resolved.values
+    assert values == bert.hyperparameters(config)
     model = reference.build(architecture, config)
     assert part.count(values) == reference.total(model)
     derived, measured = reference.derived_counts(part, values), reference.reference_counts(part, model)
     assert derived.keys() == measured.keys()
-    mismatched = {q: (derived[q], measured[q]) for q in derived if derived[q] != measured[q] and not known(q)}
+    mismatched = {q: (derived[q], measured[q]) for q in derived if derived[q] != measured[q]}
     assert not mismatched, "node: (derivation, transformers)"
 
 
@@ -52,31 +38,19 @@ def test_defaults(architecture: str) -> None:
     check(architecture, {"model_type": "bert"})
 
 
-@pytest.mark.parametrize("node", [
-    pytest.param(node, marks=pytest.mark.xfail(strict=True, raises=AssertionError, reason=reason))
-    for node, reason in KNOWN_MISMATCHES.items()])
-def test_known_mismatch(node: str) -> None:
-    config = configs.load("bert-base-uncased")
-    part, model = bert.BertModel, reference.build("BertModel", config)
-    qualified = f"{part.name}.{node}"
-    derived = reference.derived_counts(part, bert.hyperparameters(config))[qualified]
-    assert derived == reference.reference_counts(part, model)[qualified]
-
-
-@pytest.mark.xfail(strict=True, raises=AssertionError,
-                   reason="the derivation ignores add_cross_attention: transformers adds a cross-attention "
-                          "block to every layer (28,366,848 for bert-base)")
-@pytest.mark.parametrize("architecture", ["BertModel", "BertLMHeadModel"])
+@pytest.mark.parametrize("architecture", bert.ARCHITECTURES)
 def test_cross_attention(architecture: str) -> None:
-    # A decoder with cross-attention (as inside an EncoderDecoderModel) has more parameters than the
-    # derivation's tree; the config must be counted right or rejected, not silently undercounted.
-    config = {"model_type": "bert", "is_decoder": True, "add_cross_attention": True}
-    try:
-        values = bert.hyperparameters(config)
-    except configs.ConfigError:
-        return
-    part = bert.ARCHITECTURES[architecture]
-    assert part.count(values) == reference.total(reference.build(architecture, config))
+    # A BERT decoder with cross-attention (as inside an EncoderDecoderModel): every layer gains a
+    # second attention block, which transformers builds and the derivation must count.
+    check(architecture, {"model_type": "bert", "is_decoder": True, "add_cross_attention": True})
+
+
+def test_cross_attention_without_decoder_is_rejected_by_both() -> None:
+    config = {"model_type": "bert", "add_cross_attention": True}
+    with pytest.raises(ValueError, match="decoder"):
+        reference.build("BertModel", config)
+    with pytest.raises(configs.ConfigError, match="is_decoder"):
+        configs.resolve(config)
 
 
 @st.composite
@@ -92,6 +66,9 @@ def bert_configs(draw: st.DrawFn) -> dict:
         "max_position_embeddings": draw(st.integers(1, 1024)),
         "type_vocab_size": draw(st.integers(1, 4)),
     }
+    if draw(st.booleans()):
+        config["is_decoder"] = True
+        config["add_cross_attention"] = draw(st.booleans())
     labels = draw(st.integers(1, 20))
     # config.json gives the classes either as num_labels or as an id2label map (string keys, as in JSON).
     if draw(st.booleans()):
