@@ -18,7 +18,7 @@ all: test
 .venv: $(VENV_STAMP)
 $(VENV_STAMP): pyproject.toml $(wildcard constraints.txt)
 	$(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --upgrade pip
+	$(PY) -m pip install $(CONSTRAINTS) pip
 	$(PY) -m pip install $(CONSTRAINTS) -e '.[docs,test,verify]'
 	touch $@
 
