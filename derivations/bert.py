@@ -173,8 +173,10 @@ CHECKPOINTS = (
 )
 
 # Columns of the checkpoint table on the BERT page.
-TABLE_SYMBOLS = (V, D, L, H, F)
-TABLE_ARCHITECTURES = ("BertModel", "BertModelWithoutPooler", "BertForMaskedLM", "BertForPreTraining")
+TABLE_SYMBOLS = (V, D, L, F)
+# class -> column header
+TABLE_ARCHITECTURES = {"BertModel": "BertModel", "BertModelWithoutPooler": "without pooler",
+                       "BertForMaskedLM": "ForMaskedLM", "BertForPreTraining": "ForPreTraining"}
 
 # ---------------------------------------------------------------------------------------------
 # Published counts, reconciled (the common-mistakes page)

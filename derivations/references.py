@@ -265,7 +265,7 @@ def expand_checkpoints(ref: str, tex: Tex) -> str:
     shown = family.TABLE_ARCHITECTURES
     symbols_shown = family.TABLE_SYMBOLS
     head = ["checkpoint"] + [_math(tex, render.latex(s), False) for s in symbols_shown] + [
-        f"<code>{a}</code>" for a in shown]
+        f"<code>{header}</code>" for header in shown.values()]
     rows = []
     for name in family.CHECKPOINTS:
         values = configs.checkpoint(name).values
