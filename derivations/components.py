@@ -140,6 +140,20 @@ def rms_norm(name: str, dim: Expr, path: str | None = None, label: str = "RMSNor
     return leaf(name, label, dim, path)
 
 
+# $$N = V E + (E D + D)$$  ALBERT factorizes the table: V rows of width E, then one projection to D.
+def factorized_embedding(V: Expr, E: Expr, D: Expr, *, table: str, projection: str,
+                         name: str = "factorized_embedding") -> Part:
+    return group(name, "factorized word embeddings",
+                 embedding("table", "word embeddings of width E", V, E, table),
+                 linear("projection", "projection from E to D", E, D, True, projection))
+
+
+def shared(part: Part, times: Expr) -> Part:
+    """One part applied ``times`` times with the same weights (ALBERT's layers): stored, so counted, once."""
+    # repeat stays 1 because of parameter sharing; the note keeps the depth visible.
+    return replace(part, note=f"shared: applied {times} times, stored once")
+
+
 # ---------------------------------------------------------------------------------------------
 # Linear maps
 # ---------------------------------------------------------------------------------------------
@@ -285,7 +299,7 @@ layer_norm_example_variant = normalized(layer_norm_example, unbiased=True)[0]
 # Each block in the project's notation, as the components page shows it
 # ---------------------------------------------------------------------------------------------
 
-from .symbols import C, D, F, H, K, V, X, d_h  # noqa: E402  (the blocks above take sizes as arguments)
+from .symbols import C, D, E, F, H, K, V, X, d_h  # noqa: E402  (the blocks above take sizes as arguments)
 
 _GENERIC = AttentionLayout("q", "k", "v", "o")
 
@@ -304,3 +318,4 @@ experts = mixture_of_experts(D, F, X, router_path="router", experts_path="expert
 pooler_block = pooler(D)
 classifier_block = classifier(D, C, "classifier")
 lm_head_block = lm_prediction_head(D, V, tied_to="the word embeddings", path=None, name="lm_head")
+factorized_embedding_block = factorized_embedding(V, E, D, table="word_embeddings", projection="projection")
