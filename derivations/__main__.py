@@ -27,8 +27,7 @@ def components(config: dict, architecture: str | None) -> tuple[str, list[dict]]
     values = configs.read(config)
     family = compiled.load()[kind]
     architectures = family["variants"][configs.variant(config)]
-    name = architecture or configs.architecture(config, architectures, family["base"])
-    configs.check_architecture(name, kind, architectures)
+    name = configs.architecture(config, architecture, architectures, family["base"])
     return name, [{**row, "count": compiled.count(row["terms"], values)} for row in architectures[name]]
 
 

@@ -123,7 +123,7 @@ def model_type(config: Mapping) -> str:
     kind = config.get("model_type")
     if kind is None:
         raise ConfigError("the config has no model_type")
-    if kind not in READERS:
+    if not isinstance(kind, str) or kind not in READERS:
         raise ConfigError(f"unknown model_type {json.dumps(kind)} (known: {', '.join(sorted(READERS))})")
     return kind
 
@@ -138,17 +138,16 @@ def variant(config: Mapping) -> str:
     return READERS[model_type(config)][1](config)
 
 
-def architecture(config: Mapping, known: Mapping, base: str) -> str:
-    """``architectures[0]`` of the config, else the family's base model; it must be one of ``known``."""
+def architecture(config: Mapping, requested: str | None, known: Mapping, base: str) -> str:
+    """The requested class, else ``architectures[0]`` of the config, else the family's base model."""
     listed = config.get("architectures")
     if listed is not None and (not isinstance(listed, list) or not all(isinstance(a, str) for a in listed)):
         raise ConfigError("architectures must be a list of class names")
-    return listed[0] if listed else base
-
-
-def check_architecture(name: str, kind: str, known) -> None:
+    name = requested or (listed[0] if listed else base)
     if name not in known:
-        raise ConfigError(f"unknown architecture {name!r} for model_type {kind!r} (known: {', '.join(known)})")
+        raise ConfigError(f"unknown architecture {name!r} for model_type {config['model_type']!r} "
+                          f"(known: {', '.join(known)})")
+    return name
 
 
 # ---------------------------------------------------------------------------------------------
@@ -204,8 +203,7 @@ def resolve(config: Mapping, architecture_name: str | None = None) -> Resolved:
     family = families()[kind]
     values = {getattr(symbols, name): value for name, value in read(config).items()}
     architectures = family.VARIANTS[variant(config)]
-    name = architecture_name or architecture(config, architectures, family.BASE_ARCHITECTURE)
-    check_architecture(name, kind, architectures)
+    name = architecture(config, architecture_name, architectures, family.BASE_ARCHITECTURE)
     return Resolved(name, architectures[name], values)
 
 

@@ -60,6 +60,9 @@ BAD = {
     "invalid json": (["count", "{tmp}/bad.json"], "invalid JSON"),
     "not an object": (["count", "{tmp}/list.json"], "must be a JSON object"),
     "unknown model_type": (["count", "{tmp}/gpt9.json"], "unknown model_type"),
+    "model_type not a string": (["count", "{tmp}/typelist.json"], "unknown model_type"),
+    "architectures not a list": (["count", "{tmp}/archs.json"], "architectures must be a list"),
+    "cross-attention without decoder": (["count", "{tmp}/cross.json"], "needs is_decoder"),
     "no model_type": (["count", "{tmp}/untyped.json"], "no model_type"),
     "unknown architecture": (["count", "bert-base-uncased", "--arch", "BertForCooking"], "unknown architecture"),
     "non-integer size": (["count", "{tmp}/float.json"], "must be an integer"),
@@ -74,7 +77,9 @@ BAD = {
 }
 FILES = {
     "bad.json": "{not json", "list.json": "[1, 2]", "gpt9.json": '{"model_type": "gpt9"}',
-    "untyped.json": '{"hidden_size": 768}', "float.json": '{"model_type": "bert", "hidden_size": 768.0}',
+    "untyped.json": '{"hidden_size": 768}', "typelist.json": '{"model_type": ["bert"]}',
+    "archs.json": '{"model_type": "bert", "architectures": "BertModel"}',
+    "cross.json": '{"model_type": "bert", "add_cross_attention": true}', "float.json": '{"model_type": "bert", "hidden_size": 768.0}',
     "string.json": '{"model_type": "bert", "num_hidden_layers": "12"}',
     "zero.json": '{"model_type": "bert", "num_hidden_layers": 0}',
     "negative.json": '{"model_type": "bert", "vocab_size": -5}',
