@@ -197,12 +197,17 @@ def _at(ref: str, target: Target) -> str:
     return ref + suffix
 
 
-def expand_eq(ref: str, tex: Tex, display: bool = True) -> str:
+def formula_text(ref: str) -> str:
+    """The TeX an ``eq`` or ``math`` shortcode renders for ``ref``: the site test compares pages with it."""
     target = resolve(ref)
     source = formula(target)
     if target.values is not None:
         source += " = " + render.number(target.value()).replace(",", "{,}")
-    return _math(tex, source, display, ref)
+    return source
+
+
+def expand_eq(ref: str, tex: Tex, display: bool = True) -> str:
+    return _math(tex, formula_text(ref), display, ref)
 
 
 def expand_sym(ref: str, tex: Tex) -> str:

@@ -206,6 +206,18 @@ def test_numbers_match_package(site):
     assert seen, "no page shows a number from the package"
 
 
+def test_formulas_match_package(site):
+    from derivations.references import formula_text
+
+    seen = 0
+    for path in html_files(site):
+        for el in soup(path).select(".dv-eq[data-ref], .dv-math[data-ref]"):
+            seen += 1
+            shown = el.select_one('annotation[encoding="application/x-tex"]').get_text()
+            assert shown.strip() == formula_text(el["data-ref"]), f"{path.relative_to(site)}: {el['data-ref']}"
+    assert seen, "no page shows a formula from the package"
+
+
 # -- (f) errors fail the build ------------------------------------------------------
 
 def build_single_page(tmp_path: Path, markdown: str) -> subprocess.CompletedProcess:
