@@ -23,12 +23,15 @@ class _Parser(argparse.ArgumentParser):
 
 def components(config: dict, architecture: str | None) -> tuple[str, list[dict]]:
     """The architecture and one row per component: dotted name, LaTeX, formula and exact count."""
-    kind = configs.model_type(config)
-    values = configs.read(config)
-    family = compiled.load()[kind]
-    architectures = family["variants"][configs.variant(config)]
-    name = configs.architecture(config, architecture, architectures, family["base"])
-    return name, [{**row, "count": compiled.count(row["terms"], values)} for row in architectures[name]]
+    families = compiled.load()
+
+    def known(kind: str, layout: str) -> dict[str, set[str]]:
+        return {name: {symbol for row in rows for _, powers in row["terms"] for symbol in powers}
+                for name, rows in families[kind]["variants"][layout].items()}
+
+    chosen = configs.select(config, architecture, known, lambda kind: families[kind]["base"])
+    rows = families[chosen.model_type]["variants"][chosen.layout][chosen.architecture]
+    return chosen.architecture, [{**row, "count": compiled.count(row["terms"], chosen.values)} for row in rows]
 
 
 def table(architecture: str, rows: list[dict], total: int) -> str:

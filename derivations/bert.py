@@ -7,7 +7,6 @@ paper's shapes: ``F = 4D`` and ``H d_h = D`` (transformers' BERT requires the la
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import replace
 
 import sympy
@@ -15,8 +14,6 @@ import sympy
 from .claims import Miscount, Rounded
 from .components import (AttentionLayout, Part, attention, classifier, embedding, feed_forward, group,
                          layer_norm, leaf, lm_prediction_head, pooler as _pooler)
-from . import symbols
-from .configs import read_bert
 from .symbols import C, D, F, H, L, P, T, V, d_h
 
 MODEL_TYPE = "bert"
@@ -40,7 +37,7 @@ embeddings = group(
 
 # ---------------------------------------------------------------------------------------------
 # One encoder layer (post-LN): attention, Add & LayerNorm, feed-forward, Add & LayerNorm
-# $$N_\mathrm{layer} = (4 D H d_h + 3 H d_h + D) + 2D + (2 D F + F + D) + 2D = 12D^2 + 13D$$
+# $$N_\mathrm{layer} = (3 D H d_h + 3 H d_h + D^2 + D) + 2D + (2 D F + F + D) + 2D = 12D^2 + 13D$$
 # when F = 4D and H d_h = D.
 # ---------------------------------------------------------------------------------------------
 
@@ -49,7 +46,8 @@ def _attention_block(module: str, name: str, label: str) -> tuple[Part, Part]:
     LayerNorm that BertAttention also holds (``module.output.LayerNorm``), kept as its own part."""
     layout = AttentionLayout(query=f"{module}.self.query", key=f"{module}.self.key",
                              value=f"{module}.self.value", output=f"{module}.output.dense")
-    return (attention(D, H, d_h, layout=layout, name=name, label=label),
+    # BertSelfOutput's dense is hidden x hidden, whatever the heads cover: O is D x D.
+    return (attention(D, H, d_h, layout=layout, name=name, label=label, output_in=D),
             layer_norm(f"{name}_norm", D, f"{module}.output.LayerNorm", label=f"LayerNorm after {label}"))
 
 
@@ -87,11 +85,13 @@ pooler = _pooler(D)
 # Masked-LM head: transform (dense + LayerNorm), a decoder whose weight *is* the word embedding
 # table, and a bias of V (decoder.bias is the same tensor as predictions.bias).
 mlm_head = lm_prediction_head(D, V, tied_to="bert.embeddings.word_embeddings", path="predictions", name="mlm")
+# With tie_word_embeddings false, the decoder has a weight and a bias of its own.
+mlm_head_untied = lm_prediction_head(D, V, tied_to="", path="predictions", name="mlm", tied=False)
 # Next-sentence prediction: two logits from the pooled output.
 nsp_head = classifier(D, 2, "seq_relationship", name="nsp", label="next-sentence classifier")
 
 
-def _architectures(encoder: Part) -> dict[str, Part]:
+def _architectures(encoder: Part, mlm_head: Part = mlm_head) -> dict[str, Part]:
     """Every BERT class of transformers, named as transformers names it, around one encoder."""
 
     def body(name: str, label: str, with_pooler: bool, path: str | None) -> Part:
@@ -130,8 +130,14 @@ def _architectures(encoder: Part) -> dict[str, Part]:
 
 ARCHITECTURES = _architectures(encoder)
 BASE_ARCHITECTURE = "BertModel"
-# config.json variants that change the layout: a BERT decoder with add_cross_attention.
-VARIANTS = {"": ARCHITECTURES, "cross_attention": _architectures(_encoder(decoder_layer))}
+# Layouts a config.json can ask for (configs.bert_layout): a decoder with cross-attention
+# (is_decoder, add_cross_attention), an untied masked-LM decoder (tie_word_embeddings false), both.
+VARIANTS = {
+    "": ARCHITECTURES,
+    "cross_attention": _architectures(_encoder(decoder_layer)),
+    "untied": _architectures(encoder, mlm_head_untied),
+    "cross_attention+untied": _architectures(_encoder(decoder_layer), mlm_head_untied),
+}
 
 # The classes as module-level names, for the docs and the tests.
 BertModel = ARCHITECTURES["BertModel"]
@@ -154,19 +160,14 @@ encoder_standard = encoder.subs(STANDARD)
 BertModel_standard = BertModel.subs(STANDARD)
 
 # ---------------------------------------------------------------------------------------------
-# From config.json
+# Checkpoints (configs.read_bert reads their config.json)
 # ---------------------------------------------------------------------------------------------
 
-
-def hyperparameters(config: Mapping) -> dict[sympy.Symbol, int]:
-    """Symbol values from a BERT config.json, with BertConfig's defaults for missing fields."""
-    return {getattr(symbols, name): value for name, value in read_bert(config).items()}
-
-
-# Bundled checkpoint configs (derivations/checkpoints/NAME.json), as published on the Hugging Face
-# hub under google-bert/NAME (see shared reference, section B, for the copies read). The last one is
-# the model of a popular derivation: 24 layers, 1024 wide, the Chinese 21,128-token vocabulary,
-# counted without pooler or heads (324,472,832).
+# Bundled checkpoint configs (derivations/checkpoints/NAME.json): the first seven as published on
+# the Hugging Face hub under google-bert/NAME (the copies read are listed in the shared reference,
+# section B). The last is not a published checkpoint: it is the model a popular derivation counts,
+# 24 layers, 1024 wide, the Chinese 21,128-token vocabulary, without pooler or heads, and its config
+# names the pseudo-class BertModelWithoutPooler (BertModel with add_pooling_layer=False).
 CHECKPOINTS = (
     "bert-base-uncased", "bert-base-cased", "bert-base-chinese", "bert-base-multilingual-cased",
     "bert-base-multilingual-uncased", "bert-large-uncased", "bert-large-cased", "bert-large-21128-vocab",
@@ -195,7 +196,7 @@ chinese_75m = Miscount(
     "chinese_75m", 75_641_856, "bert-base-chinese, \"about 75,641,856\" parameters",
     _SEED, "bert-base-chinese", BertModel,
     terms=(
-        leaf("attention_layers", "attention weights of the other L − 1 layers", 4 * D * H * d_h * (L - 1)),
+        leaf("attention_layers", "attention weights of the other L − 1 layers", (3 * D * H * d_h + D**2) * (L - 1)),
         leaf("attention_biases", "Q, K, V and O biases, every layer", L * (3 * H * d_h + D)),
         leaf("ffn_biases", "feed-forward biases, every layer", L * (F + D)),
         leaf("pooler", "the pooler (dense with bias)", D**2 + D),
@@ -203,7 +204,7 @@ chinese_75m = Miscount(
     reconstruction=group(
         "claimed", "the published sum",
         leaf("embeddings", "embedding tables, no LayerNorm", (V + P + T) * D),
-        leaf("attention", "Q, K, V, O weights of one layer", 3 * D * d_h * H + H * d_h * D),
+        leaf("attention", "Q, K, V, O weights of one layer", 3 * D * d_h * H + D**2),
         leaf("ffn", "feed-forward weights, L layers, no biases", L * 2 * D * F),
         leaf("norms", "LayerNorms: embeddings and 2 per layer", 2 * D + L * 2 * 2 * D),
     ),

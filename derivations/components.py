@@ -96,8 +96,9 @@ class Part:
         return replace(self, children=tuple(c.subs(mapping) for c in self.children),
                        repeat=self.repeat.subs(mapping))
 
-    def renamed(self, name: str, label: str | None = None, path: str | None = None) -> Part:
-        return replace(self, name=name, label=label or self.label, path=path)
+    def renamed(self, name: str, label: str, path: str | None) -> Part:
+        """The same part under another name, label and module path (all three given: no silent default)."""
+        return replace(self, name=name, label=label, path=path)
 
 
 def evaluate(expr: Expr, values: Mapping[sympy.Symbol, int]) -> int:
@@ -164,7 +165,7 @@ def linear(name: str, label: str, n_in: Expr, n_out: Expr, bias: bool = True, pa
     return leaf(name, label, n_in * n_out + (n_out if bias else 0), path, note)
 
 
-def tied(name: str, label: str, to: str, path: str | None = None) -> Part:
+def tied_tensor(name: str, label: str, to: str, path: str | None = None) -> Part:
     """A tensor that *is* another one: counted once, where it is first defined."""
     # 0 because the tensor is shared: parameters() yields it once, under its first name.
     return leaf(name, label, sympy.Integer(0), path, note=f"tied to {to}: counted there")
@@ -186,25 +187,28 @@ class AttentionLayout:
 
 def attention(D: Expr, H: Expr, d_h: Expr, K: Expr | None = None, *, bias: bool = True,
               output_bias: bool | None = None, layout: AttentionLayout, path: str | None = None,
-              name: str = "attention", label: str = "multi-head attention", kv_dim: Expr | None = None) -> Part:
+              name: str = "attention", label: str = "multi-head attention", kv_dim: Expr | None = None,
+              output_in: Expr | None = None) -> Part:
     r"""Multi-head attention with ``H`` query heads of size ``d_h`` and ``K`` key/value heads.
 
     $$\mathrm{head}_i = \mathrm{softmax}(Q_i K_i^\top / \sqrt{d_h}) V_i,\quad
       \mathrm{MHA}(x) = [\mathrm{head}_1; \dots; \mathrm{head}_H] W_O + b_O$$
 
     Q maps D to H d_h; K and V map ``kv_dim`` (D for self-attention; the encoder's width for
-    cross-attention) to K d_h; O maps H d_h back to D. The head count does not change the total
-    while H d_h = D: heads partition the width, they do not multiply it.
+    cross-attention) to K d_h; O maps H d_h back to D (``output_in`` where an implementation sizes it
+    otherwise). The head count does not change the total while H d_h = D: heads partition the width,
+    they do not multiply it.
     """
     K = H if K is None else K
     kv_dim = D if kv_dim is None else kv_dim
+    output_in = H * d_h if output_in is None else output_in
     output_bias = bias if output_bias is None else output_bias
     return group(
         name, label,
         linear("query", "query projection", D, H * d_h, bias, layout.query),
         linear("key", "key projection", kv_dim, K * d_h, bias, layout.key),
         linear("value", "value projection", kv_dim, K * d_h, bias, layout.value),
-        linear("output", "output projection", H * d_h, D, output_bias, layout.output),
+        linear("output", "output projection", output_in, D, output_bias, layout.output),
         path=path,
     )
 
@@ -256,15 +260,20 @@ def classifier(D: Expr, C: Expr, path: str, name: str = "classifier", label: str
 
 
 def lm_prediction_head(D: Expr, V: Expr, *, tied_to: str, path: str | None, transform: bool = True,
-                       bias_path: str = "bias", name: str = "lm_head") -> Part:
-    """Masked-LM style head: optional transform (dense + LayerNorm), a decoder tied to the
-    input embedding, and one output bias per vocabulary entry."""
+                       tied: bool = True, name: str = "lm_head") -> Part:
+    """Masked-LM style head: optional transform (dense + LayerNorm), a decoder to V logits, and one
+    output bias per vocabulary entry. Tied (the default), the decoder's weight is the input
+    embedding and its bias is the output bias: both counted where they are first defined. Untied
+    (tie_word_embeddings false), the decoder is a linear map of its own, bias included."""
     parts = []
     if transform:
         parts += [linear("transform", "transform dense", D, D, True, "transform.dense"),
                   layer_norm("transform_norm", D, "transform.LayerNorm")]
-    parts += [tied("decoder", "decoder weight", tied_to, "decoder"),
-              leaf("bias", "decoder bias", V, bias_path, note="one per vocabulary entry; shared with decoder.bias")]
+    if tied:
+        parts.append(tied_tensor("decoder", "decoder weight", tied_to, "decoder"))
+    else:
+        parts.append(linear("decoder", "decoder (untied: weight and bias of its own)", D, V, True, "decoder"))
+    parts.append(leaf("bias", "output bias", V, "bias", note="shared with decoder.bias" if tied else ""))
     return group(name, "language-model head", *parts, path=path)
 
 

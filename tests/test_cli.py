@@ -1,12 +1,14 @@
 """The command line: its output form, its numbers, and one clear line for bad input."""
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
+import derivations.__main__ as cli
 from derivations import bert, compiled, configs
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -46,6 +48,21 @@ def test_minimal_config_takes_transformers_defaults(tmp_path):
     assert (out["architecture"], out["total"]) == ("BertModel", 109_482_240)
 
 
+def test_zero_labels_are_fine_without_a_classifier(tmp_path):
+    # transformers builds BertModel from {"num_labels": 0}: the labels do not enter it.
+    config = tmp_path / "config.json"
+    config.write_text(json.dumps({"model_type": "bert", "num_labels": 0}))
+    assert json.loads(run("count", str(config), "--json").stdout)["total"] == 109_482_240
+
+
+def test_fifo_is_not_read(tmp_path):
+    fifo = tmp_path / "pipe.json"
+    os.mkfifo(fifo)
+    result = subprocess.run([sys.executable, "-m", "derivations", "count", str(fifo)], capture_output=True,
+                            text=True, cwd=ROOT, timeout=20)
+    assert (result.returncode, result.stdout) == (2, "") and "not a regular file" in result.stderr
+
+
 def test_config_file_with_num_labels(tmp_path):
     # seed note 002's config: bert-base-chinese with "num_labels": 18.
     config = tmp_path / "config.json"
@@ -73,6 +90,17 @@ BAD = {
     "heads do not divide": (["count", "{tmp}/heads.json"], "not a multiple of num_attention_heads"),
     "directory": (["count", "{tmp}"], "is a directory"),
     "no command": ([], "required"),
+    "empty architecture": (["count", "bert-base-uncased", "--arch", ""], "unknown architecture"),
+    "empty config name": (["count", ""], "CONFIG is empty"),
+    "name with a newline": (["count", "bert\nbase"], "not a bundled checkpoint"),
+    "name too long for the filesystem": (["count", "b" * 5000], "File name too long"),
+    "integer of thousands of digits": (["count", "{tmp}/digits.json"], "invalid JSON"),
+    "size beyond int64": (["count", "{tmp}/huge.json"], "too large"),
+    "nesting too deep": (["count", "{tmp}/deep.json"], "invalid JSON"),
+    "zero labels for a classifier": (["count", "{tmp}/nolabels.json", "--arch", "BertForSequenceClassification"],
+                                     "needs C >= 1"),
+    "id2label not an object": (["count", "{tmp}/id2label.json"], "id2label must be an object"),
+    "flag not a boolean": (["count", "{tmp}/flag.json"], "must be true or false"),
     "unknown option": (["count", "bert-base-uncased", "--yaml"], "unrecognized arguments"),
 }
 FILES = {
@@ -85,6 +113,12 @@ FILES = {
     "negative.json": '{"model_type": "bert", "vocab_size": -5}',
     "null.json": '{"model_type": "bert", "vocab_size": null}',
     "heads.json": '{"model_type": "bert", "hidden_size": 100, "num_attention_heads": 12}',
+    "digits.json": '{"model_type": "bert", "vocab_size": ' + "9" * 5000 + "}",
+    "huge.json": '{"model_type": "bert", "vocab_size": ' + str(2**64) + "}",
+    "deep.json": "[" * 100_000 + "]" * 100_000,
+    "nolabels.json": '{"model_type": "bert", "num_labels": 0}',
+    "id2label.json": '{"model_type": "bert", "id2label": ["a", "b"]}',
+    "flag.json": '{"model_type": "bert", "tie_word_embeddings": "no"}',
 }
 
 
@@ -101,16 +135,21 @@ def test_bad_input_is_one_line_and_exit_2(case, tmp_path):
     assert "Traceback" not in result.stderr
 
 
-def test_compiled_counts_equal_the_sympy_derivation():
-    families = compiled.load()
+LAYOUT_FLAGS = [{}, {"is_decoder": True, "add_cross_attention": True}, {"tie_word_embeddings": False},
+                {"is_decoder": True, "add_cross_attention": True, "tie_word_embeddings": False}]
+
+
+@pytest.mark.parametrize("flags", LAYOUT_FLAGS, ids=["plain", "cross", "untied", "cross+untied"])
+def test_compiled_counts_equal_the_sympy_derivation(flags):
+    # The command line evaluates compiled polynomials; they must equal the SymPy trees everywhere.
     for name in bert.CHECKPOINTS:
-        config = configs.load(name)
-        values = configs.read(config)
-        for architecture, part in bert.ARCHITECTURES.items():
-            rows = families["bert"]["variants"][""][architecture]
-            expected = configs.resolve(config, architecture).total
-            assert sum(compiled.count(r["terms"], values) for r in rows) == expected == part.count(
-                configs.resolve(config, architecture).values)
+        config = {**configs.load(name), **flags}
+        for architecture in bert.ARCHITECTURES:
+            shown, rows = cli.components(config, architecture)
+            resolved = configs.resolve(config, architecture)
+            assert shown == resolved.architecture == architecture
+            assert [r["count"] for r in rows] == [
+                int((copies * leaf.expr).subs(resolved.values)) for _, leaf, copies in resolved.part.leaves()]
 
 
 def test_count_does_not_import_sympy_once_compiled():

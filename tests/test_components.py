@@ -56,7 +56,7 @@ def test_mixture_of_experts_replicates_only_the_feed_forward():
 
 
 def test_tied_tensor_counts_zero_and_says_where():
-    part = c.tied("decoder", "decoder weight", "word embeddings")
+    part = c.tied_tensor("decoder", "decoder weight", "word embeddings")
     assert part.total == 0 and "word embeddings" in part.note
 
 

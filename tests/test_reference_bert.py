@@ -1,7 +1,8 @@
 """The BERT derivation against transformers' BERT classes: the total and every node of the tree.
 
 The expected numbers are transformers' own, measured on the meta device (see reference.py); the
-derivation is evaluated on the same config dict, through ``derivations.bert.hyperparameters``.
+derivation is evaluated on the same config dict, through ``derivations.configs.resolve`` (config
+reading, layout and class selection included).
 """
 
 from __future__ import annotations
@@ -17,7 +18,6 @@ def check(architecture: str, config: dict) -> None:
     """The derivation equals transformers for ``architecture`` built from ``config``: total and nodes."""
     resolved = configs.resolve(config, architecture)
     part, values = resolved.part, resolved.values
-    assert values == bert.hyperparameters(config)
     model = reference.build(architecture, config)
     assert part.count(values) == reference.total(model)
     derived, measured = reference.derived_counts(part, values), reference.reference_counts(part, model)
@@ -45,6 +45,17 @@ def test_cross_attention(architecture: str) -> None:
     check(architecture, {"model_type": "bert", "is_decoder": True, "add_cross_attention": True})
 
 
+@pytest.mark.parametrize("architecture", ["BertForMaskedLM", "BertForPreTraining", "BertLMHeadModel"])
+def test_untied_head(architecture: str) -> None:
+    # tie_word_embeddings false: the decoder gets a weight and a bias of its own.
+    check(architecture, {"model_type": "bert", "tie_word_embeddings": False})
+
+
+def test_heads_narrower_than_the_hidden_size() -> None:
+    # hidden 100, 12 heads of 8: transformers allows it when embedding_size is set.
+    check("BertModel", {"model_type": "bert", "hidden_size": 100, "num_attention_heads": 12, "embedding_size": 7})
+
+
 def test_cross_attention_without_decoder_is_rejected_by_both() -> None:
     config = {"model_type": "bert", "add_cross_attention": True}
     with pytest.raises(ValueError, match="decoder"):
@@ -69,6 +80,13 @@ def bert_configs(draw: st.DrawFn) -> dict:
     if draw(st.booleans()):
         config["is_decoder"] = True
         config["add_cross_attention"] = draw(st.booleans())
+    if draw(st.booleans()):
+        config["tie_word_embeddings"] = draw(st.booleans())
+    if draw(st.booleans()):
+        # With embedding_size present, transformers lets the heads cover less than the hidden size
+        # (each head gets the floor of hidden / heads): H d_h != D.
+        config["embedding_size"] = config["hidden_size"]
+        config["hidden_size"] += draw(st.integers(0, heads - 1))
     labels = draw(st.integers(1, 20))
     # config.json gives the classes either as num_labels or as an id2label map (string keys, as in JSON).
     if draw(st.booleans()):
