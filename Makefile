@@ -6,8 +6,8 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 VENV_STAMP := $(VENV)/.installed.stamp
 NODE_STAMP := node_modules/.installed.stamp
-# constraints.txt pins every transitive version; tolerated missing while it is being written.
-CONSTRAINTS := $(if $(wildcard constraints.txt),-c constraints.txt)
+# constraints.txt pins every transitive version, pip and setuptools included.
+CONSTRAINTS := -c constraints.txt
 
 # Material 9.8 prints an end-of-life notice for MkDocs 1.x on every build.
 export NO_MKDOCS_2_WARNING := 1
@@ -16,10 +16,11 @@ export NO_MKDOCS_2_WARNING := 1
 all: test
 
 .venv: $(VENV_STAMP)
-$(VENV_STAMP): pyproject.toml $(wildcard constraints.txt)
+$(VENV_STAMP): pyproject.toml constraints.txt
 	$(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install $(CONSTRAINTS) pip
-	$(PY) -m pip install $(CONSTRAINTS) -e '.[docs,test,verify]'
+	$(PY) -m pip install $(CONSTRAINTS) pip setuptools
+	# No build isolation: the package is built with the pinned setuptools just installed.
+	$(PY) -m pip install $(CONSTRAINTS) --no-build-isolation -e '.[docs,test,verify]'
 	touch $@
 
 node_modules: $(NODE_STAMP)
@@ -30,7 +31,7 @@ $(NODE_STAMP): package.json package-lock.json
 site: .venv node_modules
 	$(PY) -m mkdocs build --strict -d site
 
-serve: site
+serve: .venv node_modules
 	$(PY) -m mkdocs serve --strict -a 127.0.0.1:8000
 
 test: .venv node_modules

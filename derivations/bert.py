@@ -193,7 +193,7 @@ _NOTEBOOK = ('the notebook <a href="https://github.com/stemgene/All-you-need-is-
 #   (V + P + 2) W = 16,621,056;  768*64*3*12 + 768*768 = 2,359,296;  12 (768*3072 + 3072*768) = 56,623,104;
 #   768*2 + 768*2*12 + 768*2*12 = 38,400.
 chinese_75m = Miscount(
-    "chinese_75m", 75_641_856, "bert-base-chinese, \"about 75,641,856\" parameters",
+    "chinese_75m", 75_641_856, "bert-base-chinese: “大约有 75641856 个” (about 75,641,856)",
     _SEED, "bert-base-chinese", BertModel,
     terms=(
         leaf("attention_layers", "attention weights of the other L − 1 layers", (3 * D * H * d_h + D**2) * (L - 1)),
@@ -251,13 +251,20 @@ _CONVENTIONS = (BertModelWithoutPooler, BertModel, BertForPreTraining)
 _PAPER = 'Devlin et al. 2018, <a href="https://arxiv.org/abs/1810.04805">BERT</a>, section 3'
 _README = ('the <a href="https://github.com/google-research/bert/blob/master/README.md">google-research/bert README</a>, '
            "list of released models")
-base_110m = Rounded("base_110m", 110_000_000, "BERT-base: 110M", _PAPER, "bert-base-uncased", _CONVENTIONS)
-large_340m = Rounded("large_340m", 340_000_000, "BERT-large: 340M", _PAPER, "bert-large-uncased", _CONVENTIONS)
-chinese_110m = Rounded("chinese_110m", 110_000_000, "Chinese: 110M parameters", _README, "bert-base-chinese",
-                       _CONVENTIONS)
-multilingual_110m = Rounded("multilingual_110m", 110_000_000, "Multilingual Cased: 110M parameters", _README,
+base_110m = Rounded("base_110m", 110_000_000, "BERT_BASE (L=12, H=768, A=12, Total Parameters=110M)", _PAPER,
+                    "bert-base-uncased", _CONVENTIONS)
+large_340m = Rounded("large_340m", 340_000_000, "BERT_LARGE (L=24, H=1024, A=16, Total Parameters=340M)", _PAPER,
+                     "bert-large-uncased", _CONVENTIONS)
+chinese_110m = Rounded("chinese_110m", 110_000_000, "BERT-Base, Chinese: Chinese Simplified and Traditional, "
+                       "12-layer, 768-hidden, 12-heads, 110M parameters", _README, "bert-base-chinese", _CONVENTIONS)
+multilingual_110m = Rounded("multilingual_110m", 110_000_000, "BERT-Base, Multilingual Cased (New, recommended): "
+                            "104 languages, 12-layer, 768-hidden, 12-heads, 110M parameters", _README,
                             "bert-base-multilingual-cased", _CONVENTIONS)
-ROUNDED = (base_110m, large_340m, chinese_110m, multilingual_110m)
+multilingual_uncased_110m = Rounded("multilingual_uncased_110m", 110_000_000,
+                                    "BERT-Base, Multilingual Uncased (Orig, not recommended): 102 languages, "
+                                    "12-layer, 768-hidden, 12-heads, 110M parameters", _README,
+                                    "bert-base-multilingual-uncased", _CONVENTIONS)
+ROUNDED = (base_110m, large_340m, chinese_110m, multilingual_110m, multilingual_uncased_110m)
 
 # Bytes are not parameters: 4 bytes each in fp32. The "72.1 MB" of the 75,641,856 derivation is the
 # count divided by 2^20, neither bytes nor MB.

@@ -30,7 +30,8 @@ class Miscount:
     overrides: tuple[tuple[sympy.Symbol, int], ...] = ()
 
     @property
-    def difference(self) -> Part:
+    def difference(self) -> Part | None:
+        """The terms as one part (None when the claim is right and only its labels are not)."""
         return group("difference", "difference", *self.terms) if self.terms else None
 
     def values(self) -> dict[sympy.Symbol, int]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import tempfile
 from collections.abc import Mapping
 from fractions import Fraction
 from math import prod
@@ -78,9 +79,12 @@ def load() -> dict:
     families = compile_families()
     try:
         path.parent.mkdir(exist_ok=True)
-        temporary = path.with_suffix(f".{id(families)}.tmp")
-        temporary.write_text(json.dumps(families), encoding="utf-8")
-        temporary.replace(path)  # atomic: a concurrent reader sees the old file or the whole new one
+        with tempfile.NamedTemporaryFile("w", dir=path.parent, suffix=".tmp", delete=False, encoding="utf-8") as out:
+            json.dump(families, out)
+        Path(out.name).replace(path)  # atomic: a concurrent reader sees no file or the whole file
+        for stale in path.parent.glob("compiled-*.json"):
+            if stale != path:
+                stale.unlink(missing_ok=True)
     except OSError:
         pass
     return families

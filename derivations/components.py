@@ -81,6 +81,19 @@ class Part:
         for c in self.children:
             yield from c.walk(qualified, multiplier * self.repeat)
 
+    def modules(self, prefix: str = "") -> Iterator[tuple[str, str]]:
+        """Yield ``(qualified name, module path in the reference implementation)`` for every part
+        that has one; a repeated part's copies are numbered ``<i>`` (``encoder.layer.<i>``)."""
+        yield from self._modules(prefix, "")
+
+    def _modules(self, prefix: str, module: str) -> Iterator[tuple[str, str]]:
+        qualified = f"{prefix}.{self.name}" if prefix else self.name
+        if self.path is not None:
+            module = ".".join(filter(None, [module, self.path] + (["<i>"] if self.repeat != 1 else [])))
+            yield qualified, module
+        for c in self.children:
+            yield from c._modules(qualified, module)
+
     def leaves(self) -> Iterator[tuple[str, Part, Expr]]:
         """The leaves below this part, each with the product of the repeats above it."""
         for qualified, part, multiplier in self.walk():
@@ -240,7 +253,8 @@ def mixture_of_experts(D: Expr, F: Expr, experts: Expr, *, router_path: str, exp
     return group(
         name, "mixture of experts",
         linear("router", "router", D, experts, router_bias, router_path),
-        replace(expert.renamed("expert", "one expert", path=experts_path), repeat=sympy.sympify(experts)),
+        replace(expert.renamed("expert", "the experts: X copies of one feed-forward", experts_path),
+                repeat=sympy.sympify(experts)),
         path=path,
     )
 
@@ -285,8 +299,11 @@ def lm_prediction_head(D: Expr, V: Expr, *, tied_to: str, path: str | None, tran
 # the biased variance plus eps; a widely copied variant divides by the unbiased (Bessel) standard
 # deviation plus eps.
 x, mu, sigma, s, epsilon, gamma, beta = sympy.symbols(r"x \mu \sigma s \epsilon \gamma \beta")
-layer_norm_function = sympy.Eq(sympy.Symbol(r"\mathrm{LN}(x)"), gamma * (x - mu) / sympy.sqrt(sigma**2 + epsilon) + beta)
-layer_norm_variant = sympy.Eq(sympy.Symbol(r"\mathrm{LN}'(x)"), gamma * (x - mu) / (s + epsilon) + beta)
+# Unevaluated sums keep the order in which the papers write them (scale, then shift).
+layer_norm_function = sympy.Eq(sympy.Symbol(r"\mathrm{LN}(x)"),
+                               sympy.Add(gamma * (x - mu) / sympy.sqrt(sigma**2 + epsilon), beta, evaluate=False))
+layer_norm_variant = sympy.Eq(sympy.Symbol(r"\mathrm{LN}'(x)"),
+                              sympy.Add(gamma * (x - mu) / (s + epsilon), beta, evaluate=False))
 
 
 def normalized(values: list[int], unbiased: bool) -> list[Expr]:

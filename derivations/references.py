@@ -34,12 +34,12 @@ from .components import Part
 
 Tex = Callable[[str, bool], str]
 
-# Unit conversions shown next to an exact count: name -> (bytes per parameter, bytes per unit, label).
+# Unit conversions shown next to an exact count: name -> (bytes per parameter, bytes per unit, decimals).
 UNITS = {
-    "fp32_bytes": (4, 1, "bytes"),
-    "fp32_mb": (4, 10**6, "MB"),
-    "fp32_mib": (4, 2**20, "MiB"),
-    "mi": (1, 2**20, ""),  # the count divided by 2^20: what "MB" meant in one miscount
+    "fp32_bytes": (4, 1, 0),
+    "fp32_mb": (4, 10**6, 1),
+    "fp32_mib": (4, 2**20, 1),
+    "mi": (1, 2**20, 1),  # the count divided by 2^20: what "MB" meant in one miscount
 }
 
 
@@ -86,6 +86,10 @@ class Target:
         per_param, per_unit, _ = UNITS[self.unit]
         return Fraction(count * per_param, per_unit)
 
+    @property
+    def decimals(self) -> int:
+        return UNITS[self.unit][2] if self.unit else 0
+
 
 _REF = re.compile(r"^\s*(?P<name>[A-Za-z_][\w.]*)\s*(?:@\s*(?P<ckpt>[\w.-]+)(?P<overrides>(?:\s+\w+=\d+)*))?"
                   r"\s*(?:\|\s*(?P<unit>\w+))?\s*$")
@@ -106,14 +110,10 @@ def resolve(ref: str) -> Target:
     target = Target(ref, module(first), path=[first])
     for name in rest:
         obj = target.obj
-        if isinstance(obj, Part) and not hasattr(obj, name):
-            try:
-                child = obj.child(name)
-            except LookupError as error:
-                raise UnknownReference(f"{ref}: {error}") from None
+        if isinstance(obj, Part) and any(c.name == name for c in obj.children):
             # A part reached through its parent counts every copy the parent holds.
             target.multiplier *= obj.repeat
-            target.obj = child
+            target.obj = obj.child(name)
         elif isinstance(obj, dict) and name in obj:
             target.obj = obj[name]
         elif isinstance(obj, (list, tuple)) and name.isdigit() and int(name) < len(obj):
@@ -147,10 +147,9 @@ def number_text(ref: str) -> str:
     """The text a ``num`` shortcode shows for ``ref``: the site test compares pages with it."""
     target = resolve(ref)
     value = target.value()
-    if isinstance(value, Fraction):
-        places = 0 if target.unit == "fp32_bytes" else 1
-        return render.number(int(value)) if places == 0 else render.decimal(value, places)
-    return render.number(value)
+    if target.decimals:
+        return render.decimal(value, target.decimals)
+    return render.number(int(value))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -248,13 +247,16 @@ def expand_leaves(ref: str, tex: Tex) -> str:
     if not isinstance(part, Part) or target.values is None:
         raise UnknownReference(f"{ref}: needs a part and '@ CHECKPOINT'")
     base = ref.split("@")[0].strip()
+    modules = dict(part.modules())
     rows = []
     for qualified, leaf, _ in part.leaves():
         leaf_ref = _at(".".join([base] + qualified.split(".")[1:]), target)
+        module = modules.get(qualified, "")
         rows.append([f"<code>{html.escape(qualified.split('.', 1)[1])}</code>",
+                     f"<code>{html.escape(module)}</code>" if module else "",
                      _math(tex, render.latex(resolve(leaf_ref).expression), False), _num(leaf_ref)])
-    rows.append(["<strong>total</strong>", "", f"<strong>{_num(ref)}</strong>"])
-    return _table(["component", "formula", f"on {html.escape(target.checkpoint)}"], rows)
+    rows.append(["<strong>total</strong>", "", "", f"<strong>{_num(ref)}</strong>"])
+    return _table(["component", "in transformers", "formula", f"on {html.escape(target.checkpoint)}"], rows)
 
 
 def _family(name: str) -> ModuleType:

@@ -11,8 +11,13 @@ from .symbols import _LATEX_NAMES
 
 
 def latex(expr: sympy.Expr) -> str:
-    """LaTeX of an expression in the project's notation (d_h printed as d_{\\mathrm{h}}, ...)."""
-    return sympy.latex(sympy.sympify(expr), symbol_names=_LATEX_NAMES)
+    """LaTeX of an expression in the project's notation (d_h printed as d_{\\mathrm{h}}, ...).
+
+    Counts print in SymPy's canonical order; an equation (a function, not a count) keeps the order
+    it was written in."""
+    expr = sympy.sympify(expr)
+    order = "none" if isinstance(expr, sympy.Equality) else None
+    return sympy.latex(expr, symbol_names=_LATEX_NAMES, order=order)
 
 
 def symbol(part: Part) -> str:

@@ -4,55 +4,46 @@ import pytest
 import sympy
 
 from derivations import components as c
-from derivations.symbols import D, F, H, K, L, V, d_h
+from derivations.symbols import D, F, H, K, L, V, X, d_h
 
-MHA = c.AttentionLayout("q_proj", "k_proj", "v_proj", "o_proj")
-
+# The blocks as the components page shows them are the ones tested here.
 
 @pytest.mark.parametrize("heads", [1, 8, 64])
 def test_head_count_does_not_change_attention(heads):
     # nn.MultiheadAttention(512, num_heads) has 1,050,624 parameters for any num_heads
     # (pytorch/pytorch#60853): the heads partition the width.
-    part = c.attention(D, H, d_h, layout=MHA)
-    assert part.count({D: 512, H: heads, d_h: 512 // heads}) == 1_050_624
+    assert c.multi_head_attention.count({D: 512, H: heads, d_h: 512 // heads}) == 1_050_624
 
 
 def test_attention_is_4d2_plus_4d_when_heads_partition_the_width():
-    part = c.attention(D, H, d_h, layout=MHA)
-    assert sympy.expand(part.total.subs(d_h, D / H)) == 4 * D**2 + 4 * D
+    assert sympy.expand(c.multi_head_attention.total.subs(d_h, D / H)) == 4 * D**2 + 4 * D
+
+
+def llama_layer(attention):
+    return c.group("layer", "decoder layer", attention, c.feed_forward_gated,
+                   c.rms_norm("input_norm", D), c.rms_norm("post_norm", D))
 
 
 def test_llama_layer_from_gated_ffn_rmsnorm_and_no_biases():
     # LLaMA-7B / Llama-2-7B: 202,383,360 parameters per decoder layer (shared reference A9);
-    # dims from the config: D 4096, 32 heads of 128, F 11,008, no biases, RMSNorm weights only.
-    layer = c.group(
-        "layer", "decoder layer",
-        c.attention(D, H, d_h, layout=MHA, bias=False),
-        c.feed_forward(D, F, bias=False, up="up_proj", down="down_proj", gate="gate_proj"),
-        c.rms_norm("input_norm", D), c.rms_norm("post_norm", D),
-    )
-    assert layer.count({D: 4096, H: 32, d_h: 128, F: 11008}) == 202_383_360
+    # dims from the config: D 4096, 32 heads of 128 (K = H), F 11,008, no biases, RMSNorm weights only.
+    layer = llama_layer(c.grouped_query_attention)
+    assert layer.count({D: 4096, H: 32, K: 32, d_h: 128, F: 11008}) == 202_383_360
 
 
 def test_grouped_query_attention_shrinks_k_and_v_only():
     # Llama-2-70B: 855,654,400 per layer (shared reference A9): D 8192, 64 query heads, 8 kv heads
     # of 128, gated F 28,672, no biases, two RMSNorms.
-    layer = c.group(
-        "layer", "decoder layer",
-        c.attention(D, H, d_h, K, layout=MHA, bias=False),
-        c.feed_forward(D, F, bias=False, up="up_proj", down="down_proj", gate="gate_proj"),
-        c.rms_norm("input_norm", D), c.rms_norm("post_norm", D),
-    )
+    layer = llama_layer(c.grouped_query_attention)
     assert layer.count({D: 8192, H: 64, K: 8, d_h: 128, F: 28672}) == 855_654_400
 
 
 def test_mixture_of_experts_replicates_only_the_feed_forward():
     # Mixtral-8x7B: one expert 176,160,768; the routers of its 32 layers 1,048,576 (shared reference A9).
-    moe = c.mixture_of_experts(D, F, 8, router_path="gate", experts_path="experts")
-    values = {D: 4096, F: 14336}
-    assert moe.child("expert").per_copy.subs(values) == 176_160_768
-    assert 32 * moe.child("router").count(values) == 1_048_576
-    assert moe.count(values) == 1_048_576 // 32 + 8 * 176_160_768
+    values = {D: 4096, F: 14336, X: 8}
+    assert c.experts.child("expert").per_copy.subs(values) == 176_160_768
+    assert 32 * c.experts.child("router").count(values) == 1_048_576
+    assert c.experts.count(values) == 1_048_576 // 32 + 8 * 176_160_768
 
 
 def test_tied_tensor_counts_zero_and_says_where():

@@ -23,7 +23,7 @@ KATEX = ROOT / "node_modules" / "katex" / "package.json"
 BUILD_BUDGET_S = 10.0
 SHORTCODE = re.compile(r"<!--\s*([a-z]+):(.+?)\s*-->")
 FORMULA_KINDS = {"eq", "math", "sym"}  # each renders exactly one formula; tables may hold many
-RAW_TEX = ("$$", r"\(", r"\[", r"\frac", r"\left", r"\begin", r"\cdot")
+RAW_TEX = ("$$", r"\(", r"\[", r"\frac", r"\left", r"\begin", r"\cdot", "^")
 LOCAL_HOSTS = {"127.0.0.1", "localhost"}
 
 
