@@ -275,8 +275,7 @@ def expand_checkpoints(ref: str, tex: Tex) -> str:
         f"<code>{header}</code>" for header in shown.values()]
     rows = []
     for name in family.CHECKPOINTS:
-        values = configs.checkpoint(name).values
-        rows.append([f"<code>{name}</code>"] + [render.number(values[s]) for s in symbols_shown]
+        rows.append([f"<code>{name}</code>"] + [_num(f"symbols.{s} @ {name}") for s in symbols_shown]
                     + [_num(f"{ref.strip()}.{a} @ {name}") for a in shown])
     return _table(head, rows)
 

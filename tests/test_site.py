@@ -206,6 +206,23 @@ def test_numbers_match_package(site):
     assert seen, "no page shows a number from the package"
 
 
+# Numbers printed outside the project, as the home page's table must show them (sources in test_bert).
+OUTSIDE = {
+    "bert.BertModel @ bert-base-uncased": "109,482,240",  # google-research/bert#1225
+    "bert.BertModel @ bert-base-multilingual-cased": "177,853,440",  # google-research/bert#1225
+    "bert.BertForMaskedLM @ bert-base-chinese": "102,290,312",  # seed note 000
+    "bert.BertModelWithoutPooler @ bert-large-21128-vocab": "324,472,832",  # seed note 003
+    "symbols.V @ bert-base-chinese": "21,128",  # its config.json
+}
+
+
+def test_home_table_shows_the_published_counts(site):
+    page = soup(site / "index.html")
+    for ref, text in OUTSIDE.items():
+        cell = page.select_one(f'.dv-num[data-ref="{ref}"]')
+        assert cell is not None and cell.get_text() == text, ref
+
+
 def test_formulas_match_package(site):
     from derivations.references import formula_text
 
