@@ -40,19 +40,28 @@ def test_arch_option_and_table():
     assert any(line.split()[:3] == ["pooler", "D**2", "+"] for line in lines)
 
 
+def count_json(tmp_path, config: dict, *args: str) -> dict:
+    path = tmp_path / "config.json"
+    path.write_text(json.dumps(config))
+    return json.loads(run("count", str(path), *args, "--json").stdout)
+
+
 def test_minimal_config_takes_transformers_defaults(tmp_path):
     # BertConfig() is bert-base-uncased's shape: BertModel 109,482,240 (google-research/bert#1225).
-    config = tmp_path / "config.json"
-    config.write_text(json.dumps({"model_type": "bert"}))
-    out = json.loads(run("count", str(config), "--json").stdout)
+    out = count_json(tmp_path, {"model_type": "bert"})
     assert (out["architecture"], out["total"]) == ("BertModel", 109_482_240)
 
 
 def test_zero_labels_are_fine_without_a_classifier(tmp_path):
     # transformers builds BertModel from {"num_labels": 0}: the labels do not enter it.
-    config = tmp_path / "config.json"
-    config.write_text(json.dumps({"model_type": "bert", "num_labels": 0}))
-    assert json.loads(run("count", str(config), "--json").stdout)["total"] == 109_482_240
+    assert count_json(tmp_path, {"model_type": "bert", "num_labels": 0})["total"] == 109_482_240
+
+
+def test_config_file_with_num_labels(tmp_path):
+    # seed note 002's config: bert-base-chinese with "num_labels": 18.
+    out = count_json(tmp_path, {**configs.load("bert-base-chinese"), "num_labels": 18},
+                     "--arch", "BertForSequenceClassification")
+    assert out["total"] == 102_267_648 + 768 * 18 + 18
 
 
 def test_fifo_is_not_read(tmp_path):
@@ -61,14 +70,6 @@ def test_fifo_is_not_read(tmp_path):
     result = subprocess.run([sys.executable, "-m", "derivations", "count", str(fifo)], capture_output=True,
                             text=True, cwd=ROOT, timeout=20)
     assert (result.returncode, result.stdout) == (2, "") and "not a regular file" in result.stderr
-
-
-def test_config_file_with_num_labels(tmp_path):
-    # seed note 002's config: bert-base-chinese with "num_labels": 18.
-    config = tmp_path / "config.json"
-    config.write_text(json.dumps({**configs.load("bert-base-chinese"), "num_labels": 18}))
-    out = json.loads(run("count", str(config), "--arch", "BertForSequenceClassification", "--json").stdout)
-    assert out["total"] == 102_267_648 + 768 * 18 + 18
 
 
 BAD = {
