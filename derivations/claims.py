@@ -27,7 +27,6 @@ class Miscount:
     terms: tuple[Part, ...] = ()
     # The published arithmetic, rebuilt as an expression, where the source shows it.
     reconstruction: Part | None = None
-    overrides: tuple[tuple[sympy.Symbol, int], ...] = ()
 
     @property
     def difference(self) -> Part | None:
@@ -36,7 +35,7 @@ class Miscount:
 
     def values(self) -> dict[sympy.Symbol, int]:
         from .configs import checkpoint
-        return {**checkpoint(self.checkpoint).values, **dict(self.overrides)}
+        return checkpoint(self.checkpoint).values
 
     def check(self) -> None:
         """The reconciliation is exact: the terms add up, and the rebuilt formula gives the claim."""

@@ -309,7 +309,7 @@ def expand_miscount(ref: str, tex: Tex) -> str:
     if not isinstance(item, Miscount):
         raise UnknownReference(f"{ref}: not a Miscount")
     item.check()
-    at = f" @ {item.checkpoint}" + "".join(f" {s}={v}" for s, v in item.overrides)
+    at = f" @ {item.checkpoint}"
     rows = [["claimed", f"{html.escape(item.what)}<br><small>source: {item.source}</small>", _num(f"{ref}.claim")],
             ["exact", html.escape(item.correct.label), _num(f"{ref}.correct{at}")]]
     if item.reconstruction is not None:
