@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from derivations import bert, symbols
+from derivations import configs, symbols
 
 DOCS = Path(__file__).resolve().parents[1] / "docs"
 PAGES = sorted(DOCS.glob("*.md"))
@@ -19,18 +19,22 @@ def shortcodes(page: str) -> list[str]:
     return re.findall(r"<!--\s*[a-z]+:(.+?)\s*-->", text(page))
 
 
-def test_every_bert_class_is_on_the_bert_page():
-    page = text("bert.md")
-    named = set(re.findall(r"`(Bert\w+)`", page))
-    missing = set(bert.ARCHITECTURES) - named - {"BertModelWithoutPooler"}  # a BertModel option, named as such
-    assert not missing, f"BERT classes not on the page: {missing}"
+FAMILIES = sorted({module.__name__.split(".")[-1]: module for module in configs.families().values()}.items())
 
 
-def test_every_reconciled_claim_is_on_the_mistakes_page():
-    shown = {r.split(".")[1] for r in shortcodes("mistakes.md") if r.startswith("bert.") and
-             re.match(r"bert\.\w+$", r)}
-    declared = {m.name for m in bert.MISCOUNTS + bert.ROUNDED}
-    assert declared <= shown
+@pytest.mark.parametrize("name, family", FAMILIES, ids=[name for name, _ in FAMILIES])
+def test_every_class_is_on_its_family_page(name, family):
+    page = text(f"{name}.md")
+    named = set(re.findall(r"`(\w+)`", page))
+    missing = {architecture for variants in family.VARIANTS.values() for architecture in variants} - named
+    assert not missing, f"classes not on {name}.md: {missing}"
+
+
+@pytest.mark.parametrize("name, family", FAMILIES, ids=[name for name, _ in FAMILIES])
+def test_every_reconciled_claim_is_on_the_mistakes_page(name, family):
+    shown = {r.strip() for r in shortcodes("mistakes.md")}
+    declared = {f"{name}.{claim.name}" for claim in family.MISCOUNTS + family.ROUNDED}
+    assert declared <= shown, f"not on mistakes.md: {declared - shown}"
 
 
 def test_every_symbol_is_in_the_notation():
@@ -50,7 +54,7 @@ def test_no_tex_typed_by_hand(page):
 def test_no_count_typed_by_hand(page):
     # Counts in prose come from shortcodes; the only ones typed are published claims being quoted,
     # and each of those is declared, with its source, as a claim in the package.
-    claims = {c.claim for c in bert.MISCOUNTS + bert.ROUNDED}
+    claims = {c.claim for _, family in FAMILIES for c in family.MISCOUNTS + family.ROUNDED}
     source = re.sub(r"```.*?```|`[^`]*`|<!--.*?-->", "", page.read_text(encoding="utf-8"), flags=re.S)
     for match in re.finditer(r"\b\d{1,3}(?:,\d{3})+\b", source):
         assert int(match[0].replace(",", "")) in claims, f"{page.name}: {match[0]} typed by hand"
