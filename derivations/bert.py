@@ -174,7 +174,7 @@ CHECKPOINTS = (
 )
 
 # Columns of the checkpoint table on the BERT page.
-TABLE_SYMBOLS = (V, D, L, F)
+TABLE_SYMBOLS = (V, D, L)
 # class -> column header
 TABLE_ARCHITECTURES = {"BertModel": "BertModel", "BertModelWithoutPooler": "without pooler",
                        "BertForMaskedLM": "ForMaskedLM", "BertForPreTraining": "ForPreTraining"}

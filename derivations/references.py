@@ -252,11 +252,12 @@ def expand_leaves(ref: str, tex: Tex) -> str:
     for qualified, leaf, _ in part.leaves():
         leaf_ref = _at(".".join([base] + qualified.split(".")[1:]), target)
         module = modules.get(qualified, "")
-        rows.append([f"<code>{html.escape(qualified.split('.', 1)[1])}</code>",
-                     f"<code>{html.escape(module)}</code>" if module else "",
+        name = f"<code>{html.escape(qualified.split('.', 1)[1])}</code>"
+        rows.append([name + (f'<br><small class="dv-module">{html.escape(module)}</small>' if module else ""),
                      _math(tex, render.latex(resolve(leaf_ref).expression), False), _num(leaf_ref)])
-    rows.append(["<strong>total</strong>", "", "", f"<strong>{_num(ref)}</strong>"])
-    return _table(["component", "in transformers", "formula", f"on {html.escape(target.checkpoint)}"], rows)
+    rows.append(["<strong>total</strong>", "", f"<strong>{_num(ref)}</strong>"])
+    return _table(["component<br><small>module in transformers</small>", "formula",
+                   f"on {html.escape(target.checkpoint)}"], rows)
 
 
 def _family(name: str) -> ModuleType:
