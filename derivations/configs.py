@@ -71,16 +71,33 @@ def flag(config: Mapping, field: str, default: bool = False) -> bool:
 
 
 def num_labels(config: Mapping) -> int:
-    """As transformers: num_labels if given, else the length of id2label, else 2. Zero is allowed
-    here (transformers builds it); a class with a classifier rejects it in :func:`select`."""
-    if config.get("num_labels") is not None:
+    """As transformers: num_labels if given, else the distinct integer keys of id2label, else 2. Zero
+    is allowed here (transformers builds it); a class with a classifier rejects it in :func:`select`."""
+    if "num_labels" in config:
+        if config["num_labels"] is None:  # transformers fails on it too
+            raise ConfigError("num_labels must be an integer, got null")
         return size(config, "num_labels", {}, minimum=0)
     labels = config.get("id2label")
     if labels is None:
         return 2
     if not isinstance(labels, dict):
         raise ConfigError(f"id2label must be an object, got {_json_type(labels)}")
-    return len(labels)
+    try:
+        # transformers turns the keys into integers: "0" and "00" are one label.
+        return len({int(key) for key in labels})
+    except ValueError:
+        raise ConfigError("id2label keys must be integers") from None
+
+
+def padding_index(config: Mapping, vocabulary: int, default: int | None) -> None:
+    """pad_token_id must index the word embeddings (nn.Embedding accepts -V to V - 1), or be null."""
+    value = config.get("pad_token_id", default)
+    if value is None:
+        return
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ConfigError(f"pad_token_id must be an integer or null, got {_shown(value)}")
+    if not -vocabulary <= value < vocabulary:
+        raise ConfigError(f"pad_token_id ({value}) is outside the vocabulary (vocab_size {vocabulary})")
 
 
 def head_size(config: Mapping, hidden: int, heads: int) -> int:
@@ -106,9 +123,11 @@ def read_bert(config: Mapping) -> dict[str, int]:
     def get(field: str) -> int:
         return size(config, field, BERT_DEFAULTS)
 
-    hidden, heads = get("hidden_size"), get("num_attention_heads")
+    hidden, heads, vocabulary = get("hidden_size"), get("num_attention_heads"), get("vocab_size")
+    padding_index(config, vocabulary, default=0)
+    flag(config, "is_decoder")
     return {
-        "V": get("vocab_size"), "P": get("max_position_embeddings"), "T": get("type_vocab_size"),
+        "V": vocabulary, "P": get("max_position_embeddings"), "T": get("type_vocab_size"),
         "D": hidden, "H": heads, "d_h": head_size(config, hidden, heads),
         "F": get("intermediate_size"), "L": get("num_hidden_layers"), "C": num_labels(config),
     }
@@ -126,15 +145,18 @@ def bert_layout(config: Mapping) -> str:
 
 @dataclass(frozen=True)
 class Family:
-    """How to read one model_type: its module in this package, its values and its layout."""
+    """How to read one model_type: its module in this package, its values, its layout, and the
+    config field behind each symbol (for error messages)."""
 
     module: str
     read: Callable[[Mapping], dict[str, int]]
     layout: Callable[[Mapping], str]
+    fields: Mapping[str, str]
 
 
 # model_type -> family. A new family adds its line here and its module beside this one.
-FAMILIES = {"bert": Family("bert", read_bert, bert_layout)}
+FAMILIES = {"bert": Family("bert", read_bert, bert_layout,
+                           {"C": "num_labels", "d_h": "hidden_size / num_attention_heads"})}
 
 
 def families() -> dict[str, ModuleType]:
@@ -225,7 +247,7 @@ def select(config: Mapping, requested: str | None, architectures: Callable[[str,
         raise ConfigError(f"unknown architecture {_shown(name)} for model_type {kind!r} (known: {', '.join(known)})")
     for symbol in sorted(known[name]):
         if values[symbol] < 1:  # e.g. num_labels 0 for a class that has a classifier
-            raise ConfigError(f"{name} needs {symbol} >= 1, got {values[symbol]}")
+            raise ConfigError(f"{name} needs {family.fields.get(symbol, symbol)} >= 1, got {values[symbol]}")
     return Selection(kind, layout, name, values)
 
 

@@ -46,11 +46,6 @@ def test_mixture_of_experts_replicates_only_the_feed_forward():
     assert c.experts.count(values) == 1_048_576 // 32 + 8 * 176_160_768
 
 
-def test_tied_tensor_counts_zero_and_says_where():
-    part = c.tied_tensor("decoder", "decoder weight", "word embeddings")
-    assert part.total == 0 and "word embeddings" in part.note
-
-
 def test_part_is_a_leaf_or_a_sum():
     with pytest.raises(AssertionError):
         c.Part("x", "x", expr=D, children=(c.leaf("y", "y", D),))

@@ -87,12 +87,18 @@ def bert_configs(draw: st.DrawFn) -> dict:
         # (each head gets the floor of hidden / heads): H d_h != D.
         config["embedding_size"] = config["hidden_size"]
         config["hidden_size"] += draw(st.integers(0, heads - 1))
-    labels = draw(st.integers(1, 20))
-    # config.json gives the classes either as num_labels or as an id2label map (string keys, as in JSON).
+    # config.json gives the classes as num_labels, as an id2label map (string keys, as in JSON; "0"
+    # and "00" are one label to transformers), or both, where num_labels wins.
+    labels = draw(st.lists(st.integers(0, 30), min_size=1, max_size=20))
+    how = draw(st.sampled_from(["num_labels", "id2label", "both"]))
+    if how in ("id2label", "both"):
+        config["id2label"] = {("0" if draw(st.booleans()) else "") + str(i): f"LABEL_{i}" for i in labels}
+    if how in ("num_labels", "both"):
+        config["num_labels"] = draw(st.integers(1, 20))
     if draw(st.booleans()):
-        config["num_labels"] = labels
-    else:
-        config["id2label"] = {str(i): f"LABEL_{i}" for i in range(labels)}
+        # Any index into the word embeddings, negative ones included, or no padding at all.
+        vocabulary = config["vocab_size"]
+        config["pad_token_id"] = draw(st.one_of(st.none(), st.integers(-vocabulary, vocabulary - 1)))
     return config
 
 
