@@ -7,7 +7,7 @@ from fractions import Fraction
 import sympy
 
 from .components import Part
-from .symbols import _LATEX_NAMES
+from .symbols import LATEX_NAMES
 
 
 def latex(expr: sympy.Expr) -> str:
@@ -17,7 +17,7 @@ def latex(expr: sympy.Expr) -> str:
     it was written in."""
     expr = sympy.sympify(expr)
     order = "none" if isinstance(expr, sympy.Equality) else None
-    return sympy.latex(expr, symbol_names=_LATEX_NAMES, order=order)
+    return sympy.latex(expr, symbol_names=LATEX_NAMES, order=order)
 
 
 def symbol(part: Part) -> str:
@@ -25,11 +25,6 @@ def symbol(part: Part) -> str:
     if part.symbol:
         return part.symbol
     return r"N_{\mathrm{" + part.name.replace("_", r"\_") + "}}"
-
-
-def equation(part: Part) -> str:
-    """``N_part = <expression>``."""
-    return f"{symbol(part)} = {latex(part.total)}"
 
 
 def number(value: int) -> str:

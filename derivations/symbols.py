@@ -16,12 +16,12 @@ def _size(name: str, latex: str | None = None) -> sympy.Symbol:
     # Sizes are positive integers; telling SymPy so lets it simplify D/H * H to D.
     symbol = sympy.Symbol(name, integer=True, positive=True)
     if latex is not None:
-        # NOTE: SymPy's latex printer honours a custom name through this mapping in render.py.
-        _LATEX_NAMES[symbol] = latex
+        # NOTE: render.latex passes this mapping to SymPy's printer.
+        LATEX_NAMES[symbol] = latex
     return symbol
 
 
-_LATEX_NAMES: dict[sympy.Symbol, str] = {}
+LATEX_NAMES: dict[sympy.Symbol, str] = {}
 
 V = _size("V")
 P = _size("P")
@@ -73,7 +73,3 @@ NOTATION: tuple[Notation, ...] = (
     Notation(X, "experts in a mixture-of-experts layer", ("num_local_experts",), "Mixtral's paper writes n"),
 )
 
-
-def latex_name(symbol: sympy.Symbol) -> str:
-    """The LaTeX form of a symbol, declared where the symbol is defined."""
-    return _LATEX_NAMES.get(symbol, sympy.latex(symbol))
