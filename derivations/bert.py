@@ -130,7 +130,7 @@ def _architectures(encoder: Part, mlm_head: Part = mlm_head) -> dict[str, Part]:
 
 ARCHITECTURES = _architectures(encoder)
 BASE_ARCHITECTURE = "BertModel"
-# Layouts a config.json can ask for (configs.bert_layout): a decoder with cross-attention
+# Layouts a config.json can ask for (readers.bert.layout): a decoder with cross-attention
 # (is_decoder, add_cross_attention), an untied masked-LM decoder (tie_word_embeddings false), both.
 VARIANTS = {
     "": ARCHITECTURES,
@@ -160,7 +160,7 @@ encoder_standard = encoder.subs(STANDARD)
 BertModel_standard = BertModel.subs(STANDARD)
 
 # ---------------------------------------------------------------------------------------------
-# Checkpoints (configs.read_bert reads their config.json)
+# Checkpoints (readers.bert.read reads their config.json)
 # ---------------------------------------------------------------------------------------------
 
 # Bundled checkpoint configs (derivations/checkpoints/NAME.json): the first seven as published on

@@ -22,8 +22,8 @@ PACKAGE = Path(__file__).parent
 
 def _key() -> str:
     digest = hashlib.sha256()
-    for path in sorted(PACKAGE.glob("*.py")):
-        digest.update(path.name.encode() + b"\0" + path.read_bytes())
+    for path in sorted(PACKAGE.rglob("*.py")):
+        digest.update(str(path.relative_to(PACKAGE)).encode() + b"\0" + path.read_bytes())
     return digest.hexdigest()[:16]
 
 

@@ -226,6 +226,25 @@ def attention(D: Expr, H: Expr, d_h: Expr, K: Expr | None = None, *, bias: bool 
     )
 
 
+def fused_attention(D: Expr, *, qkv: str, output: str, bias: bool = True, qkv_bias: str | None = None,
+                    path: str | None = None, name: str = "attention", label: str = "multi-head attention") -> Part:
+    r"""Multi-head attention whose Q, K and V are one D-by-3D map (GPT's ``c_attn``, torch's ``in_proj``).
+
+    $$[Q; K; V] = x W_{QKV} + b_{QKV},\quad W_{QKV} \in \mathbb{R}^{D \times 3D}$$
+
+    The same count as :func:`attention` with H d_h = D and K = H, stored as one tensor. ``qkv`` is
+    the module (weight and bias) or, with ``qkv_bias``, the weight parameter and the bias parameter
+    apart (``nn.MultiheadAttention`` keeps ``in_proj_weight`` and ``in_proj_bias`` on itself).
+    """
+    if qkv_bias is None:
+        fused = [linear("qkv", "query, key and value (one fused D-by-3D map)", D, 3 * D, bias, qkv)]
+    else:
+        assert bias, "a separate bias path only makes sense with a bias"
+        fused = [leaf("qkv", "query, key and value weights (one fused matrix)", 3 * D * D, qkv),
+                 leaf("qkv_bias", "query, key and value biases", 3 * D, qkv_bias)]
+    return group(name, label, *fused, linear("output", "output projection", D, D, bias, output), path=path)
+
+
 # ---------------------------------------------------------------------------------------------
 # Feed-forward
 # ---------------------------------------------------------------------------------------------

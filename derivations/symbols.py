@@ -29,6 +29,7 @@ T = _size("T")
 D = _size("D")
 F = _size("F")
 L = _size("L")
+L_d = _size("L_d", r"L_{\mathrm{dec}}")
 H = _size("H")
 d_h = _size("d_h", r"d_{\mathrm{h}}")
 K = _size("K")
@@ -58,8 +59,11 @@ NOTATION: tuple[Notation, ...] = (
              "BERT's paper writes H; Kaplan et al. d_model; one popular derivation W"),
     Notation(F, "feed-forward inner size", ("intermediate_size", "n_inner", "d_ff"),
              "Kaplan et al. d_ff; 4D in BERT and GPT-2"),
-    Notation(L, "number of layers (blocks)", ("num_hidden_layers", "n_layer"),
-             "BERT's paper writes L; Kaplan et al. n_layer; one popular derivation N"),
+    Notation(L, "number of layers (blocks); the encoder's in an encoder-decoder", ("num_hidden_layers", "n_layer",
+                                                                                  "encoder_layers", "num_layers"),
+             "BERT's paper writes L; Kaplan et al. n_layer; Vaswani et al. N; one popular derivation N"),
+    Notation(L_d, "decoder layers of an encoder-decoder (equal to L in the original Transformer and T5)",
+             ("decoder_layers", "num_decoder_layers"), "Vaswani et al. N (the same N for both stacks)"),
     Notation(H, "attention heads", ("num_attention_heads", "n_head"),
              "BERT's paper writes A; Vaswani et al. h"),
     Notation(d_h, "size of one attention head; D/H in BERT", ("head_dim", "d_kv"),

@@ -115,7 +115,9 @@ def reference_counts(root: Part, model: torch.nn.Module) -> dict[str, int]:
     derivation, none counted twice.
     """
     nodes, leaves = patterns(root)
-    named = dict(model.named_parameters())  # tied tensors once, under the name met first
+    # Tied tensors once, under the name met first; frozen ones (Marian's sinusoidal tables, which it
+    # registers as parameters with requires_grad off) are not learned, so no derivation counts them.
+    named = {name: p for name, p in model.named_parameters() if p.requires_grad}
     for name in named:
         owners = [q for q, pattern in leaves.items() if matches(pattern, name)]
         assert len(owners) == 1, f"{name} is covered by {len(owners)} leaves: {owners}"
