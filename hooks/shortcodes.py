@@ -133,7 +133,12 @@ def on_page_content(html: str, page, config, files):
 
 def _substitute(html: str, token: str, result: str, fail) -> str:
     if not BLOCK_HTML.match(result):
-        return html.replace(token, result)
+        # Punctuation right after an inline formula stays with it: KaTeX's inline-block boxes would
+        # otherwise let a line break fall between the formula and its full stop.
+        def inline(match: re.Match) -> str:
+            return f'<span class="dv-nowrap">{result}{match[1]}</span>' if match[1] else result
+
+        return re.sub(re.escape(token) + r"([.,;:!?)]*)", inline, html)
     # Markdown wraps a shortcode standing alone in <p>; a block result replaces that <p>.
     alone = f"<p>{token}</p>"
     if alone in html:

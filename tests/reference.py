@@ -125,6 +125,25 @@ def reference_counts(root: Part, model: torch.nn.Module) -> dict[str, int]:
             for q, pats in nodes.items()}
 
 
+def compare(part: Part, values: Mapping[sympy.Symbol, int], model: torch.nn.Module) -> None:
+    """The derivation equals the model: in total, and at every node that reaches a module."""
+    assert part.count(values) == total(model)
+    derived, measured = derived_counts(part, values), reference_counts(part, model)
+    assert derived.keys() == measured.keys()
+    mismatched = {q: (derived[q], measured[q]) for q in derived if derived[q] != measured[q]}
+    assert not mismatched, f"node: (derivation, transformers) {mismatched}"
+
+
+def check(architecture: str, config: Mapping) -> None:
+    """The derivation equals transformers for ``architecture`` built from the config.json dict ``config``,
+    in total and node by node; the derivation is reached through ``derivations.configs.resolve``,
+    config reading, layout and class selection included."""
+    from derivations import configs
+
+    resolved = configs.resolve(config, architecture)
+    compare(resolved.part, resolved.values, build(architecture, config))
+
+
 def derived_counts(root: Part, values: Mapping[sympy.Symbol, int]) -> dict[str, int]:
     """Per node that :func:`patterns` lists, the derivation's count: all copies of all enclosing parts."""
     nodes, _ = patterns(root)

@@ -14,16 +14,7 @@ from hypothesis import strategies as st
 import reference  # skips this module without torch/transformers (fails under CI)
 from derivations import bert, configs
 
-def check(architecture: str, config: dict) -> None:
-    """The derivation equals transformers for ``architecture`` built from ``config``: total and nodes."""
-    resolved = configs.resolve(config, architecture)
-    part, values = resolved.part, resolved.values
-    model = reference.build(architecture, config)
-    assert part.count(values) == reference.total(model)
-    derived, measured = reference.derived_counts(part, values), reference.reference_counts(part, model)
-    assert derived.keys() == measured.keys()
-    mismatched = {q: (derived[q], measured[q]) for q in derived if derived[q] != measured[q]}
-    assert not mismatched, "node: (derivation, transformers)"
+check = reference.check
 
 
 @pytest.mark.parametrize("architecture", bert.ARCHITECTURES)
