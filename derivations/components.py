@@ -201,7 +201,7 @@ class AttentionLayout:
 def attention(D: Expr, H: Expr, d_h: Expr, K: Expr | None = None, *, bias: bool = True,
               output_bias: bool | None = None, layout: AttentionLayout, path: str | None = None,
               name: str = "attention", label: str = "multi-head attention", kv_dim: Expr | None = None,
-              output_in: Expr | None = None) -> Part:
+              output_in: Expr | None = None, key_size: Expr | None = None) -> Part:
     r"""Multi-head attention with ``H`` query heads of size ``d_h`` and ``K`` key/value heads.
 
     $$\mathrm{head}_i = \mathrm{softmax}(Q_i K_i^\top / \sqrt{d_h}) V_i,\quad
@@ -209,17 +209,19 @@ def attention(D: Expr, H: Expr, d_h: Expr, K: Expr | None = None, *, bias: bool 
 
     Q maps D to H d_h; K and V map ``kv_dim`` (D for self-attention; the encoder's width for
     cross-attention) to K d_h; O maps H d_h back to D (``output_in`` where an implementation sizes it
-    otherwise). The head count does not change the total while H d_h = D: heads partition the width,
-    they do not multiply it.
+    otherwise). Queries and keys may be narrower than values (``key_size``, Vaswani et al.'s d_k
+    against d_v). The head count does not change the total while H d_h = D: heads partition the
+    width, they do not multiply it.
     """
     K = H if K is None else K
     kv_dim = D if kv_dim is None else kv_dim
     output_in = H * d_h if output_in is None else output_in
     output_bias = bias if output_bias is None else output_bias
+    key_size = d_h if key_size is None else key_size
     return group(
         name, label,
-        linear("query", "query projection", D, H * d_h, bias, layout.query),
-        linear("key", "key projection", kv_dim, K * d_h, bias, layout.key),
+        linear("query", "query projection", D, H * key_size, bias, layout.query),
+        linear("key", "key projection", kv_dim, K * key_size, bias, layout.key),
         linear("value", "value projection", kv_dim, K * d_h, bias, layout.value),
         linear("output", "output projection", output_in, D, output_bias, layout.output),
         path=path,

@@ -20,7 +20,7 @@ from types import ModuleType
 from typing import TYPE_CHECKING
 
 from .reading import ConfigError, Family, json_type, shown
-from .readers import bert
+from .readers import bert, gpt1, gpt2, transformer
 
 if TYPE_CHECKING:
     import sympy
@@ -32,8 +32,19 @@ CHECKPOINTS_DIR = Path(__file__).with_name("checkpoints")
 
 # model_type -> family. A new family adds its reader module to derivations/readers/ and its line here.
 FAMILIES: dict[str, Family] = {family.model_type: family for family in (
-    bert.FAMILY,
+    bert.FAMILY, gpt1.FAMILY, gpt2.FAMILY, transformer.FAMILY,
 )}
+
+
+def family_modules() -> dict[str, ModuleType]:
+    """Every derivation module with a page of its own (docs/<name>.md): those that define MODEL_TYPE,
+    the model_type of their configs (gpt3 reuses GPT-2's, and has no reader of its own)."""
+    import pkgutil
+
+    package = importlib.import_module(__package__)
+    names = [m.name for m in pkgutil.iter_modules(package.__path__) if not m.name.startswith("_") and not m.ispkg]
+    modules = {name: importlib.import_module(f"{__package__}.{name}") for name in sorted(names)}
+    return {name: module for name, module in modules.items() if hasattr(module, "MODEL_TYPE")}
 
 
 def families() -> dict[str, ModuleType]:
@@ -125,6 +136,7 @@ def select(config: Mapping, requested: str | None, architectures: Callable[[str,
     for symbol in sorted(known[name]):
         if values[symbol] < 1:  # e.g. num_labels 0 for a class that has a classifier
             raise ConfigError(f"{name} needs {family.fields.get(symbol, symbol)} >= 1, got {values[symbol]}")
+    family.check(config, name)
     return Selection(kind, layout, name, values)
 
 

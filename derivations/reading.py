@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 # Tensor sizes are int64 in PyTorch; anything larger describes no model.
 LARGEST = 2**63 - 1
@@ -33,8 +33,14 @@ def shown(value: object) -> str:
 # Reading fields
 # ---------------------------------------------------------------------------------------------
 
-def size(config: Mapping, field: str, defaults: Mapping[str, int], minimum: int = 1) -> int:
-    """An integer field of at least ``minimum``, or the transformers default when the field is absent."""
+def size(config: Mapping, field: str, defaults: Mapping[str, int], minimum: int = 1, alias: str | None = None) -> int:
+    """An integer field of at least ``minimum``, or the transformers default when the field is absent.
+
+    ``alias`` is a name that the config class's ``attribute_map`` maps onto ``field`` (GPT-2's
+    ``hidden_size`` for ``n_embd``): when the config has it, it wins over ``field``, as in transformers.
+    """
+    if alias is not None and alias in config:
+        field = alias  # errors name the field the config wrote
     value = config.get(field, defaults.get(field))
     if value is None:
         raise ConfigError(f"{field} is missing")
@@ -46,6 +52,23 @@ def size(config: Mapping, field: str, defaults: Mapping[str, int], minimum: int 
     if value > LARGEST:
         raise ConfigError(f"{field} is too large for a tensor size ({len(str(value))} digits)")
     return value
+
+
+@dataclass(frozen=True)
+class Fields:
+    """A config class's integer fields: transformers' defaults, and the names its ``attribute_map``
+    maps onto them (GPT2Config reads ``hidden_size`` as ``n_embd``)."""
+
+    defaults: Mapping[str, int]
+    aliases: Mapping[str, str] = field(default_factory=dict)
+
+    def size(self, config: Mapping, name: str, minimum: int = 1) -> int:
+        return size(config, name, self.defaults, minimum, alias=self.aliases.get(name))
+
+    def written(self, config: Mapping, name: str) -> str:
+        """The name the config gives the field: its alias when it uses one (for error messages)."""
+        alias = self.aliases.get(name)
+        return alias if alias in config else name
 
 
 def flag(config: Mapping, field: str, default: bool = False) -> bool:
@@ -74,15 +97,23 @@ def num_labels(config: Mapping) -> int:
         raise ConfigError("id2label keys must be integers") from None
 
 
-def padding_index(config: Mapping, vocabulary: int, default: int | None) -> None:
-    """pad_token_id must index the word embeddings (nn.Embedding accepts -V to V - 1), or be null."""
+def padding_index(config: Mapping, vocabulary: int, default: int | None, field: str = "vocab_size") -> None:
+    """pad_token_id must index the word embeddings (nn.Embedding accepts -V to V - 1), or be null;
+    ``field`` names the config field that sized the table."""
     value = config.get("pad_token_id", default)
     if value is None:
         return
     if isinstance(value, bool) or not isinstance(value, int):
         raise ConfigError(f"pad_token_id must be an integer or null, got {shown(value)}")
     if not -vocabulary <= value < vocabulary:
-        raise ConfigError(f"pad_token_id ({value}) is outside the vocabulary (vocab_size {vocabulary})")
+        raise ConfigError(f"pad_token_id ({value}) is outside the vocabulary ({field} {vocabulary})")
+
+
+def divides(heads: int, hidden: int, heads_field: str, hidden_field: str) -> int:
+    """hidden / heads, which the attention of most families requires to be exact: the head size."""
+    if hidden % heads:
+        raise ConfigError(f"{hidden_field} ({hidden}) is not a multiple of {heads_field} ({heads})")
+    return hidden // heads
 
 
 def head_size(config: Mapping, hidden: int, heads: int) -> int:
@@ -104,3 +135,35 @@ class Family:
     read: Callable[[Mapping], dict[str, int]]
     layout: Callable[[Mapping], str]
     fields: Mapping[str, str]
+    # Checks that only one class makes (a head that transformers refuses to build from this config).
+    check: Callable[[Mapping, str], None] = lambda config, architecture: None
+
+
+# ---------------------------------------------------------------------------------------------
+# Shapes that several families read the same way
+# ---------------------------------------------------------------------------------------------
+
+def layout_name(summary: str = "", **flags: bool) -> str:
+    """The key of a family's VARIANTS for a set of layout flags, in the order given, then the summary
+    shape: layout_name(cross_attention=True, untied=False) == "cross_attention". Readers and family
+    modules both name layouts with it, so that the two agree."""
+    return "+".join([name for name, on in flags.items() if on] + ([summary] if summary else []))
+
+
+def sequence_summary(config: Mapping) -> str:
+    """The projection of transformers' SequenceSummary (GPT's and GPT-2's multiple-choice head): to the
+    labels (one logit; the default), to the hidden size (summary_proj_to_labels false), or none
+    (summary_use_proj false). Names a layout variant of the family module."""
+    if not flag(config, "summary_use_proj", default=True):
+        return "no_summary"
+    return "" if flag(config, "summary_proj_to_labels", default=True) else "summary_hidden"
+
+
+def summary_type(config: Mapping, architecture: str) -> None:
+    """SequenceSummary raises NotImplementedError for summary_type "attn": the double-heads classes
+    cannot be built from such a config (the other classes ignore the field)."""
+    kind = config.get("summary_type", "cls_index")
+    if not isinstance(kind, str):
+        raise ConfigError(f"summary_type must be a string, got {shown(kind)}")
+    if kind == "attn" and architecture.endswith("DoubleHeadsModel"):
+        raise ConfigError(f'{architecture} cannot be built with summary_type "attn" (transformers does not implement it)')

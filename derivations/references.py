@@ -9,11 +9,14 @@ checkpoint, with symbol overrides, and a unit::
     bert.BertModel @ bert-base-chinese           ... evaluated on that checkpoint's config
     bert.layer.attention @ bert-base-uncased H=1 d_h=768
     bert.BertModel @ bert-base-chinese | fp32_mib
+    transformer.VARIANTS.unshared+untied.MarianModel @ transformer-base   (a layout key may hold "+")
 
 Kinds: ``eq`` (display formula), ``math`` (inline formula), ``sym`` (a symbol), ``num`` (a number),
 ``parts`` (a part's children, one row each), ``leaves`` (every leaf of a model), ``checkpoints``
 (a family's checkpoint table), ``architectures`` (a family's classes on one checkpoint),
-``notation`` (the notation table), ``miscount`` and ``rounded`` (reconciliations of published counts).
+``notation`` (the notation table), ``miscount`` and ``rounded`` (reconciliations of published counts),
+``published`` (a table of rounded figures against exact counts) and ``hypothesis`` (does one value of
+one size reproduce several published figures?).
 """
 
 from __future__ import annotations
@@ -29,7 +32,7 @@ from types import ModuleType
 import sympy
 
 from . import configs, render, symbols
-from .claims import Miscount, Rounded
+from .claims import Hypothesis, Miscount, Rounded
 from .components import Part
 
 Tex = Callable[[str, bool], str]
@@ -40,6 +43,9 @@ UNITS = {
     "fp32_mb": (4, 10**6, 1),
     "fp32_mib": (4, 2**20, 1),
     "mi": (1, 2**20, 1),  # the count divided by 2^20: what "MB" meant in one miscount
+    "percent": (100, 1, 3),  # a ratio of two counts, in percent
+    "millions": (1, 10**6, 1),  # the count as papers round it: 355.9 (million)
+    "billions": (1, 10**9, 1),  # 12.9 (billion)
 }
 
 
@@ -78,20 +84,20 @@ class Target:
             raise UnknownReference(f"{self.ref}: needs values for {sorted(map(str, missing))}; "
                                    f"add '@ CHECKPOINT'")
         result = expr.subs(self.values or {})
-        if not result.is_Integer:
+        # A count is an integer; with a unit, a ratio of counts may be shown too.
+        if not (result.is_Integer or (self.unit is not None and result.is_Rational)):
             raise UnknownReference(f"{self.ref}: evaluates to {result}, not an integer")
-        count = int(result)
         if self.unit is None:
-            return count
+            return int(result)
         per_param, per_unit, _ = UNITS[self.unit]
-        return Fraction(count * per_param, per_unit)
+        return Fraction(int(result.p), int(result.q)) * per_param / per_unit
 
     @property
     def decimals(self) -> int:
         return UNITS[self.unit][2] if self.unit else 0
 
 
-_REF = re.compile(r"^\s*(?P<name>[A-Za-z_][\w.]*)\s*(?:@\s*(?P<ckpt>[\w.-]+)(?P<overrides>(?:\s+\w+=\d+)*))?"
+_REF = re.compile(r"^\s*(?P<name>[A-Za-z_][\w.+]*)\s*(?:@\s*(?P<ckpt>[\w.-]+)(?P<overrides>(?:\s+\w+=\d+)*))?"
                   r"\s*(?:\|\s*(?P<unit>\w+))?\s*$")
 
 
@@ -201,7 +207,7 @@ def formula_text(ref: str) -> str:
     target = resolve(ref)
     source = formula(target)
     if target.values is not None:
-        source += " = " + render.number(target.value()).replace(",", "{,}")
+        source += " = " + render.number(target.value()).replace(",", "{,}").replace(render.MINUS, "-")
     return source
 
 
@@ -268,16 +274,27 @@ def _family(name: str) -> ModuleType:
 
 
 def expand_checkpoints(ref: str, tex: Tex) -> str:
-    """A family's bundled checkpoints: their sizes and the exact totals of its main classes."""
-    family = _family(ref)
-    shown = family.TABLE_ARCHITECTURES
+    """A family's bundled checkpoints: their sizes and the exact totals of its main classes.
+
+    ``TABLE_ARCHITECTURES`` maps a name in the family module (a class, a part, an expression), with an
+    optional unit (``"kaplan_error | percent"``), to its column header; ``FAMILY.COLUMNS`` takes
+    another such mapping of the module instead."""
+    name, _, columns = ref.strip().partition(".")
+    family = _family(name)
+    shown = getattr(family, columns, None) if columns else family.TABLE_ARCHITECTURES
+    if not isinstance(shown, dict):
+        raise UnknownReference(f"{ref}: {columns} is not a mapping of columns")
+    ref = name
     symbols_shown = family.TABLE_SYMBOLS
     head = ["checkpoint"] + [_math(tex, render.latex(s), False) for s in symbols_shown] + [
         f"<code>{header}</code>" for header in shown.values()]
     rows = []
     for name in family.CHECKPOINTS:
-        rows.append([f"<code>{name}</code>"] + [_num(f"symbols.{s} @ {name}") for s in symbols_shown]
-                    + [_num(f"{ref.strip()}.{a} @ {name}") for a in shown])
+        cells = [f"<code>{name}</code>"] + [_num(f"symbols.{s} @ {name}") for s in symbols_shown]
+        for column in shown:
+            target, _, unit = column.partition("|")
+            cells.append(_num(f"{ref.strip()}.{target.strip()} @ {name}" + (f" | {unit.strip()}" if unit else "")))
+        rows.append(cells)
     return _table(head, rows)
 
 
@@ -311,7 +328,8 @@ def expand_miscount(ref: str, tex: Tex) -> str:
         raise UnknownReference(f"{ref}: not a Miscount")
     item.check()
     at = f" @ {item.checkpoint}"
-    rows = [["claimed", f"{html.escape(item.what)}<br><small>source: {item.source}</small>", _num(f"{ref}.claim")],
+    printed = f" (printed “{html.escape(item.printed)}”)" if item.printed else ""
+    rows = [["claimed", f"{item.what}<br><small>source: {item.source}</small>", _num(f"{ref}.claim") + printed],
             ["exact", html.escape(item.correct.label), _num(f"{ref}.correct{at}")]]
     if item.reconstruction is not None:
         rows.append(["the claim's arithmetic, rebuilt",
@@ -341,6 +359,90 @@ def expand_rounded(ref: str, tex: Tex) -> str:
                    f"claim ({_num(f'{ref}.claim')}) − exact"], rows, caption)
 
 
+def _at_claim(claim: Rounded, **extra: int) -> str:
+    """`` @ CHECKPOINT OVERRIDES`` evaluating a claim's candidates as the claim does, with ``extra`` on top."""
+    values = {str(symbol): value for symbol, value in claim.overrides.items()} | extra
+    return f" @ {claim.checkpoint}" + "".join(f" {k}={v}" for k, v in values.items())
+
+
+def _both(number: str, mark: str) -> str:
+    """A count and its mark, kept on one line."""
+    return f'<span class="dv-nowrap">{number}&nbsp;{mark}</span>'
+
+
+def _mark(ok: bool) -> str:
+    return ('<span class="dv-yes" title="rounds to the published figure">✓</span>' if ok else
+            '<span class="dv-no" title="does not round to the published figure">✗</span>')
+
+
+def _claims(ref: str) -> tuple[tuple[str, Rounded], ...]:
+    """A Rounded, or a tuple of them, with the reference of each."""
+    obj = resolve(ref).obj
+    if isinstance(obj, Rounded):
+        return ((ref, obj),)
+    if isinstance(obj, tuple) and obj and all(isinstance(c, Rounded) for c in obj):
+        return tuple((f"{ref}.{i}", c) for i, c in enumerate(obj))
+    raise UnknownReference(f"{ref}: not a Rounded claim or a tuple of them")
+
+
+def expand_published(ref: str, tex: Tex) -> str:
+    """Rounded figures as published, one row each, against each exact count they could mean (one
+    column per candidate, ✓ where it rounds to the figure), with the gap where there is one candidate."""
+    claims = _claims(ref.strip())
+    width = len(claims[0][1].candidates)
+    if any(len(c.candidates) != width for _, c in claims):
+        raise UnknownReference(f"{ref}: the claims have different numbers of candidates")
+    head = ["as published", "printed"] + [html.escape(c.label) for c in claims[0][1].candidates]
+    if width == 1:
+        head.append("published − exact")
+    rows = []
+    for claim_ref, claim in claims:
+        at = _at_claim(claim)
+        cells = [f"{html.escape(claim.what)}", html.escape(claim.printed) or _num(f"{claim_ref}.claim")]
+        cells += [_both(_num(f"{claim_ref}.candidates.{i}{at}"), _mark(claim.rounds(i))) for i in range(width)]
+        if width == 1:
+            cells.append(_num(f"{claim_ref}.gaps.0{at}"))
+        rows.append(cells)
+    source = claims[0][1].source
+    caption = f"Source: {source}" if all(c.source == source for _, c in claims) else ""
+    return _table(head, rows, caption)
+
+
+def expand_hypothesis(ref: str, tex: Tex) -> str:
+    """Each claim, its exact count, its count under the hypothesis, and every value of the symbol that
+    would reproduce it; the last row, the values that reproduce them all."""
+    ref = ref.strip()
+    item = resolve(ref).obj
+    if not isinstance(item, Hypothesis):
+        raise UnknownReference(f"{ref}: not a Hypothesis")
+    item.check()
+    symbol = _math(tex, render.latex(item.symbol), False)
+    # A column for the supposed value, unless every claim's config already has it (then "exact" is it).
+    supposed = item.value is not None and any(c.values()[item.symbol] != item.value for c in item.claims)
+    head = ["as published", "printed", "exact"]
+    if supposed:
+        head.append(f"with {symbol} = {_num(f'{ref}.value')}")
+    head.append(f"{symbol} that reproduces it")
+
+    def span(at: str, value: tuple[int, int] | None) -> str:
+        return "none" if value is None else f"{_num(f'{at}.0')} to {_num(f'{at}.1')}"
+
+    rows = []
+    for i, claim in enumerate(item.claims):
+        claim_ref, at = f"{ref}.claims.{i}", _at_claim(claim)
+        cells = [html.escape(claim.what), html.escape(claim.printed) or _num(f"{claim_ref}.claim"),
+                 _both(_num(f"{claim_ref}.candidates.0{at}"), _mark(claim.rounds()))]
+        if supposed:
+            with_value = _at_claim(claim, **{str(item.symbol): item.value})
+            cells.append(_both(_num(f"{claim_ref}.candidates.0{with_value}"), _mark(item.reproduces(claim))))
+        cells.append(span(f"{ref}.ranges.{i}", item.ranges[i]))
+        rows.append(cells)
+    rows.append(["<strong>all of them</strong>", "", ""] + ([""] if supposed else [])
+                + [f"<strong>{span(f'{ref}.common', item.common)}</strong>"])
+    caption = f"Hypothesis: {item.statement}. Source of the figures: {item.claims[0].source}"
+    return _table(head, rows, caption)
+
+
 EXPANDERS: dict[str, Callable[[str, Tex], str]] = {
     "eq": lambda ref, tex: expand_eq(ref, tex, True),
     "math": lambda ref, tex: expand_eq(ref, tex, False),
@@ -353,6 +455,8 @@ EXPANDERS: dict[str, Callable[[str, Tex], str]] = {
     "notation": expand_notation,
     "miscount": expand_miscount,
     "rounded": expand_rounded,
+    "published": expand_published,
+    "hypothesis": expand_hypothesis,
 }
 
 

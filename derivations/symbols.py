@@ -24,14 +24,17 @@ def _size(name: str, latex: str | None = None) -> sympy.Symbol:
 LATEX_NAMES: dict[sympy.Symbol, str] = {}
 
 V = _size("V")
+V_d = _size("V_d", r"V_{\mathrm{dec}}")
 P = _size("P")
 T = _size("T")
 D = _size("D")
 F = _size("F")
+F_d = _size("F_d", r"F_{\mathrm{dec}}")
 L = _size("L")
 L_d = _size("L_d", r"L_{\mathrm{dec}}")
 H = _size("H")
 d_h = _size("d_h", r"d_{\mathrm{h}}")
+d_k = _size("d_k", r"d_{\mathrm{k}}")
 K = _size("K")
 C = _size("C")
 E = _size("E")
@@ -51,23 +54,29 @@ class Notation:
 NOTATION: tuple[Notation, ...] = (
     Notation(V, "vocabulary size: rows of the token embedding table", ("vocab_size",),
              "V in most texts; GPT-2's n_vocab"),
-    Notation(P, "maximum sequence length: rows of the learned position table", ("max_position_embeddings", "n_positions"),
+    Notation(V_d, "decoder vocabulary of an encoder-decoder whose two sides do not share one table (V_dec = V when they do)",
+             ("decoder_vocab_size",), "Vaswani et al. share one vocabulary (and one matrix) between source and target"),
+    Notation(P, "maximum sequence length: rows of the position table (learned; a fixed sinusoidal table learns nothing)", ("max_position_embeddings", "n_positions"),
              "one popular BERT derivation writes L; Kaplan et al. write n_ctx"),
     Notation(T, "token types (segments): rows of the segment table", ("type_vocab_size",),
              "usually 2 in BERT (sentence A and B)"),
     Notation(D, "hidden size: width of the residual stream and of every embedding", ("hidden_size", "n_embd", "d_model"),
              "BERT's paper writes H; Kaplan et al. d_model; one popular derivation W"),
-    Notation(F, "feed-forward inner size", ("intermediate_size", "n_inner", "d_ff"),
-             "Kaplan et al. d_ff; 4D in BERT and GPT-2"),
+    Notation(F, "feed-forward inner size", ("intermediate_size", "n_inner", "d_ff", "encoder_ffn_dim"),
+             "Kaplan et al. d_ff; 4D in BERT and GPT-2; the encoder's in an encoder-decoder"),
+    Notation(F_d, "decoder feed-forward inner size of an encoder-decoder (equal to F in the original Transformer)",
+             ("decoder_ffn_dim",), "Vaswani et al. d_ff (the same for both stacks)"),
     Notation(L, "number of layers (blocks); the encoder's in an encoder-decoder", ("num_hidden_layers", "n_layer",
                                                                                   "encoder_layers", "num_layers"),
              "BERT's paper writes L; Kaplan et al. n_layer; Vaswani et al. N; one popular derivation N"),
     Notation(L_d, "decoder layers of an encoder-decoder (equal to L in the original Transformer and T5)",
              ("decoder_layers", "num_decoder_layers"), "Vaswani et al. N (the same N for both stacks)"),
-    Notation(H, "attention heads", ("num_attention_heads", "n_head"),
+    Notation(H, "attention heads", ("num_attention_heads", "n_head", "encoder_attention_heads"),
              "BERT's paper writes A; Vaswani et al. h"),
     Notation(d_h, "size of one attention head; D/H in BERT", ("head_dim", "d_kv"),
              "Vaswani et al. d_k = d_v"),
+    Notation(d_k, "size of one head's queries and keys where it differs from d_h, the size of its values",
+             (), "Vaswani et al. d_k (Table 3, rows B, narrows it and keeps d_v)"),
     Notation(K, "key/value heads in grouped-query attention; K = H is ordinary multi-head attention",
              ("num_key_value_heads",), "n_kv_heads in Meta's params.json"),
     Notation(C, "labels of a classification head", ("num_labels", "id2label"),

@@ -40,6 +40,36 @@ def test_arch_option_and_table():
     assert any(line.split()[:3] == ["pooler", "D**2", "+"] for line in lines)
 
 
+# Bundled names the command line must know, with the class their config names and its total (sources
+# in the family test modules: transformers#14960 for gpt2, the exact totals for the others).
+BUNDLED = {
+    "openai-gpt": ("OpenAIGPTLMHeadModel", 116_534_784),
+    "gpt2": ("GPT2LMHeadModel", 124_439_808),
+    "gpt2-medium": ("GPT2LMHeadModel", 354_823_168),
+    "gpt2-large": ("GPT2LMHeadModel", 774_030_080),
+    "gpt2-xl": ("GPT2LMHeadModel", 1_557_611_200),
+    "transformer-base": ("MarianMTModel", 63_082_496),
+    "transformer-big": ("MarianMTModel", 214_245_376),
+    "gpt3-small": ("GPT2LMHeadModel", 125_226_240),
+    "gpt3-175b": ("GPT2LMHeadModel", 174_604_259_328),
+}
+
+
+@pytest.mark.parametrize("name", BUNDLED)
+def test_bundled_names_of_the_new_families(name):
+    result = run("count", name, "--json")
+    assert result.returncode == 0, result.stderr
+    out = json.loads(result.stdout)
+    assert (out["architecture"], out["total"]) == BUNDLED[name]
+    assert sum(c["count"] for c in out["components"]) == out["total"]
+
+
+def test_every_gpt3_row_is_bundled():
+    for name in ("gpt3-small", "gpt3-medium", "gpt3-large", "gpt3-xl", "gpt3-2.7b", "gpt3-6.7b", "gpt3-13b",
+                 "gpt3-175b"):
+        assert name in configs.bundled()
+
+
 def count_json(tmp_path, config: dict, *args: str) -> dict:
     path = tmp_path / "config.json"
     path.write_text(json.dumps(config))
@@ -62,6 +92,28 @@ def test_config_file_with_num_labels(tmp_path):
     out = count_json(tmp_path, {**configs.load("bert-base-chinese"), "num_labels": 18},
                      "--arch", "BertForSequenceClassification")
     assert out["total"] == 102_267_648 + 768 * 18 + 18
+
+
+def test_minimal_configs_of_the_new_families(tmp_path):
+    # GPT2Config(), OpenAIGPTConfig() and MarianConfig() are the gpt2, openai-gpt and opus-mt-en-de
+    # shapes (Marian's default has 12 + 12 layers of 1024: no released checkpoint, counted here as built).
+    assert count_json(tmp_path, {"model_type": "gpt2"})["total"] == 124_439_808
+    assert count_json(tmp_path, {"model_type": "openai-gpt"})["total"] == 116_534_784
+    out = count_json(tmp_path, {"model_type": "marian"})
+    assert out["architecture"] == "MarianModel"
+
+
+def test_gpt2_attribute_map_names(tmp_path):
+    # hidden_size / num_hidden_layers / num_attention_heads / max_position_embeddings, as GPT2Config maps them.
+    config = {"model_type": "gpt2", "hidden_size": 768, "num_hidden_layers": 12, "num_attention_heads": 12,
+              "max_position_embeddings": 1024, "n_embd": 1}
+    assert count_json(tmp_path, config)["total"] == 124_439_808
+
+
+def test_marian_config_file(tmp_path):
+    out = count_json(tmp_path, configs.load("opus-mt-en-de"), "--arch", "MarianForCausalLM")
+    assert out["architecture"] == "MarianForCausalLM"
+    assert {"name": "model.decoder.tokens", "latex": "D V_{\\mathrm{dec}}", "count": 58101 * 512} in out["components"]
 
 
 def test_fifo_is_not_read(tmp_path):
@@ -109,6 +161,21 @@ BAD = {
     "id2label not an object": (["count", "{tmp}/id2label.json"], "id2label must be an object"),
     "flag not a boolean": (["count", "{tmp}/flag.json"], "must be true or false"),
     "unknown option": (["count", "bert-base-uncased", "--yaml"], "unrecognized arguments"),
+    "gpt2 heads do not divide": (["count", "{tmp}/gpt2heads.json"], "n_embd (100) is not a multiple of n_head (12)"),
+    "gpt2 aliased heads do not divide": (["count", "{tmp}/gpt2alias.json"],
+                                         "hidden_size (100) is not a multiple of num_attention_heads (3)"),
+    "gpt2 n_inner not an integer": (["count", "{tmp}/inner.json"], "n_inner must be an integer"),
+    "gpt2 double heads with attn summary": (["count", "{tmp}/attn.json", "--arch", "GPT2DoubleHeadsModel"],
+                                            'cannot be built with summary_type "attn"'),
+    "summary flag not a boolean": (["count", "{tmp}/summary.json"], "summary_use_proj must be true or false"),
+    "marian decoder heads do not divide": (["count", "{tmp}/marianheads.json"],
+                                           "d_model (512) is not a multiple of decoder_attention_heads (7)"),
+    "marian negative decoder vocabulary": (["count", "{tmp}/mariandecoder.json"], "decoder_vocab_size must be positive"),
+    "marian padding outside the decoder vocabulary": (["count", "{tmp}/marianpad.json"],
+                                                      "outside the vocabulary (decoder_vocab_size 100)"),
+    "marian default padding in a small vocabulary": (["count", "{tmp}/mariansmall.json"], "pad_token_id (58100)"),
+    "unknown marian class": (["count", "transformer-base", "--arch", "MarianForSequenceClassification"],
+                             "unknown architecture"),
 }
 FILES = {
     "bad.json": "{not json", "list.json": "[1, 2]", "gpt9.json": '{"model_type": "gpt9"}',
@@ -132,6 +199,16 @@ FILES = {
     "decoder.json": '{"model_type": "bert", "is_decoder": "yes"}',
     "id2label.json": '{"model_type": "bert", "id2label": ["a", "b"]}',
     "flag.json": '{"model_type": "bert", "tie_word_embeddings": "no"}',
+    "gpt2heads.json": '{"model_type": "gpt2", "n_embd": 100}',
+    "gpt2alias.json": '{"model_type": "gpt2", "hidden_size": 100, "num_attention_heads": 3}',
+    "inner.json": '{"model_type": "gpt2", "n_inner": "3072"}',
+    "attn.json": '{"model_type": "gpt2", "summary_type": "attn"}',
+    "summary.json": '{"model_type": "openai-gpt", "summary_use_proj": 1}',
+    "marianheads.json": '{"model_type": "marian", "d_model": 512, "encoder_attention_heads": 8, '
+                        '"decoder_attention_heads": 7}',
+    "mariandecoder.json": '{"model_type": "marian", "decoder_vocab_size": -3}',
+    "marianpad.json": '{"model_type": "marian", "vocab_size": 1000, "decoder_vocab_size": 100, "pad_token_id": 500}',
+    "mariansmall.json": '{"model_type": "marian", "vocab_size": 1000}',
 }
 
 
@@ -163,6 +240,24 @@ def test_compiled_counts_equal_the_sympy_derivation(flags):
             assert shown == resolved.architecture == architecture
             assert [r["count"] for r in rows] == [
                 int((copies * leaf.expr).subs(resolved.values)) for _, leaf, copies in resolved.part.leaves()]
+
+
+def test_compiled_rows_equal_the_sympy_derivation_for_every_family_and_layout():
+    # Every family, every layout, every class: the compiled polynomials evaluate to the SymPy leaves,
+    # on each bundled checkpoint of the family (other layouts on the same sizes).
+    families = compiled.load()
+    for kind, family in configs.families().items():
+        names = [n for n in configs.bundled() if configs.load(n).get("model_type") == kind]
+        assert names, f"no bundled checkpoint of {kind}"
+        for name in names:
+            values = configs.checkpoint(name).values
+            by_name = {str(s): v for s, v in values.items()}
+            for layout, architectures in family.VARIANTS.items():
+                for architecture, part in architectures.items():
+                    rows = families[kind]["variants"][layout][architecture]
+                    assert [compiled.count(r["terms"], by_name) for r in rows] == [
+                        int((copies * leaf.expr).subs(values)) for _, leaf, copies in part.leaves()], (
+                        name, layout, architecture)
 
 
 def test_count_does_not_import_sympy_once_compiled():

@@ -57,3 +57,35 @@ def test_miscount_table_shows_the_published_reconciliation():
     numbers = [text for _, text in re.findall(r'data-ref="([^"]+)">([\d,.-]+)<', out)]
     assert numbers == ["75,641,856", "102,267,648", "75,641,856",
                        "25,952,256", "36,864", "46,080", "590,592", "26,625,792"]
+
+
+def test_ratios_in_percent_and_layout_keys_with_plus():
+    # Kaplan's N against GPT-3 Small's non-embedding count: 84,934,656 / 85,056,000 (shared reference A6).
+    assert references.number_text("gpt3.kaplan_error @ gpt3-small | percent") == f"{100 * (1 - 84_934_656 / 85_056_000):.3f}"
+    # A layout key holding "+": Marian with nothing shared and nothing tied.
+    assert references.number_text("transformer.VARIANTS.unshared+untied.MarianModel @ transformer-base") == f"{2 * 37000 * 512 + 44_138_496:,}"
+
+
+def test_negative_numbers_have_a_minus_sign():
+    assert references.number_text("gpt2.tied_head_counted_twice.difference @ gpt2") == "\u2212" + f"{50257 * 768 - 12 * 3 * 768:,}"
+
+
+def test_hypothesis_table_shows_the_papers_figures_and_the_window():
+    out = references.expand("hypothesis", "gpt2.paper_counts", tex)
+    numbers = dict(re.findall(r'data-ref="([^"]+)">([\d,.\u2212-]+)<', out))
+    # Radford et al. 2019, Table 2 against the exact count and the count with GPT-1's 40,478 tokens.
+    assert numbers["gpt2.paper_counts.claims.0.candidates.0 @ gpt2"] == "124,439,808"
+    assert numbers["gpt2.paper_counts.claims.0.candidates.0 @ gpt2 V=40478"] == "116,929,536"
+    assert "gpt2.paper_counts.common.0" in numbers and "gpt2.paper_counts.common.1" in numbers
+
+
+def test_published_table_marks_what_rounds():
+    out = references.expand("published", "gpt3.TABLE_2_1", tex)
+    assert out.count('class="dv-yes"') == 5 and out.count('class="dv-no"') == 3  # medium, 13B, 175B miss
+
+
+@pytest.mark.parametrize("kind, ref", [("published", "gpt2.layer"), ("hypothesis", "gpt2.RELEASED"),
+                                       ("checkpoints", "gpt3.NO_SUCH_COLUMNS")])
+def test_claim_kinds_refuse_other_objects(kind, ref):
+    with pytest.raises(LookupError):
+        references.expand(kind, ref, tex)

@@ -1,0 +1,98 @@
+"""GPT-1 (Radford et al. 2018), composed from the components, laid out as transformers' ``OpenAIGPTModel``.
+
+Token and learned position embeddings, then post-LN blocks (attention, residual, LayerNorm;
+feed-forward, residual, LayerNorm) with no final LayerNorm, and a language-model head tied to the
+token embedding. The feed-forward is four times the width in transformers' code (``MLP(4 * n_embd)``),
+not a config field, so every count here is a polynomial in D, L, V and P alone.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from .claims import Rounded
+from .components import Part, embedding, feed_forward, fused_attention, group, layer_norm, linear, tied_tensor
+from .gpt2 import SUMMARY, multiple_choice_head
+from .reading import layout_name
+from .symbols import C, D, H, L, P, V
+
+MODEL_TYPE = "openai-gpt"
+
+# $$N_\mathrm{emb} = (V + P) D$$
+embeddings = group(
+    "embeddings", "embeddings",
+    embedding("token", "token embeddings (also the output head)", V, D, "tokens_embed"),
+    embedding("position", "learned position embeddings", P, D, "positions_embed"),
+    symbol=r"N_{\mathrm{emb}}",
+)
+
+# One block (post-LN, as in the original Transformer's encoder):
+# $$N_\mathrm{block} = (3D^2 + 3D + D^2 + D) + 2D + (8D^2 + 5D) + 2D = 12D^2 + 13D$$
+layer = group(
+    "block", "block",
+    fused_attention(D, qkv="c_attn", output="c_proj", path="attn", label="causal self-attention"),
+    layer_norm("attention_norm", D, "ln_1", label="LayerNorm after attention"),
+    feed_forward(D, 4 * D, up="c_fc", down="c_proj", path="mlp", label="feed-forward (4D wide)"),
+    layer_norm("feed_forward_norm", D, "ln_2", label="LayerNorm after the feed-forward"),
+    path="h", symbol=r"N_{\mathrm{block}}",
+)
+
+
+def transformer(name: str = "transformer", label: str = "OpenAIGPTModel: embeddings and blocks",
+                path: str | None = "transformer") -> Part:
+    # L blocks with weights of their own, and no LayerNorm after the last one.
+    return group(name, label, embeddings, replace(layer, repeat=L), path=path, symbol=rf"N_{{\mathrm{{{name}}}}}")
+
+
+lm_head = tied_tensor("lm_head", "language-model head (the token embeddings, transposed)",
+                      "transformer.tokens_embed", "lm_head")
+lm_head_untied = linear("lm_head", "language-model head (untied: a weight of its own, no bias)", D, V, False,
+                        "lm_head")
+
+
+def architectures(untied: bool = False, summary: str = "") -> dict[str, Part]:
+    """Every GPT-1 class of transformers, named as transformers names it."""
+    head = lm_head_untied if untied else lm_head
+
+    def model(name: str, label: str, *heads: Part) -> Part:
+        return group(name, label, transformer(), *heads, symbol=rf"N_{{\mathrm{{{name}}}}}")
+
+    return {
+        "OpenAIGPTModel": transformer("OpenAIGPTModel", "OpenAIGPTModel: embeddings and blocks", path=None),
+        "OpenAIGPTLMHeadModel": model("OpenAIGPTLMHeadModel", "GPT-1 with its language-model head", head),
+        "OpenAIGPTDoubleHeadsModel": model("OpenAIGPTDoubleHeadsModel",
+                                           "GPT-1 with the language-model and multiple-choice heads", head,
+                                           *multiple_choice_head(summary)),
+        "OpenAIGPTForSequenceClassification": model(
+            "OpenAIGPTForSequenceClassification", "GPT-1 with a sequence classifier (last token, no bias)",
+            linear("score", "score (no bias)", D, C, False, "score")),
+    }
+
+
+ARCHITECTURES = architectures()
+BASE_ARCHITECTURE = "OpenAIGPTModel"
+# Layouts a config.json can ask for (readers.gpt1.layout): an untied head, and the multiple-choice
+# summary's shape (as GPT-2's).
+VARIANTS = {layout_name(untied=untied, summary=summary): architectures(untied, summary)
+            for untied in (False, True) for summary in SUMMARY}
+
+OpenAIGPTModel = ARCHITECTURES["OpenAIGPTModel"]
+OpenAIGPTLMHeadModel = ARCHITECTURES["OpenAIGPTLMHeadModel"]
+OpenAIGPTDoubleHeadsModel = ARCHITECTURES["OpenAIGPTDoubleHeadsModel"]
+OpenAIGPTForSequenceClassification = ARCHITECTURES["OpenAIGPTForSequenceClassification"]
+
+# The one checkpoint: openai-gpt on the Hugging Face hub (openai-community/openai-gpt).
+CHECKPOINTS = ("openai-gpt",)
+TABLE_SYMBOLS = (V, P, L, D, H)
+TABLE_ARCHITECTURES = {"OpenAIGPTModel": "OpenAIGPTModel", "OpenAIGPTDoubleHeadsModel": "DoubleHeadsModel"}
+
+# The GPT-2 paper sizes its smallest model against GPT-1; for GPT-1 itself the figure holds.
+_GPT2_PAPER = ('Radford et al. 2019, <a href="https://cdn.openai.com/better-language-models/'
+               'language_models_are_unsupervised_multitask_learners.pdf">Language Models are Unsupervised '
+               "Multitask Learners</a>, Table 2 and section 2.3")
+original_117m = Rounded("original_117m", 117_000_000,
+                        "117M, “The smallest model is equivalent to the original GPT”", _GPT2_PAPER, "openai-gpt",
+                        (OpenAIGPTModel,), printed="117M")
+
+MISCOUNTS = ()
+ROUNDED = (original_117m,)
