@@ -23,14 +23,12 @@ class _Parser(argparse.ArgumentParser):
 
 def components(config: dict, architecture: str | None) -> tuple[str, list[dict]]:
     """The architecture and one row per component: dotted name, LaTeX, formula and exact count."""
-    families = compiled.load()
-
     def known(kind: str, layout: str) -> dict[str, set[str]]:
         return {name: {symbol for row in rows for _, powers in row["terms"] for symbol in powers}
-                for name, rows in families[kind]["variants"][layout].items()}
+                for name, rows in compiled.load(kind)["variants"][layout].items()}
 
-    chosen = configs.select(config, architecture, known, lambda kind: families[kind]["base"])
-    rows = families[chosen.model_type]["variants"][chosen.layout][chosen.architecture]
+    chosen = configs.select(config, architecture, known, lambda kind: compiled.load(kind)["base"])
+    rows = compiled.load(chosen.model_type)["variants"][chosen.layout][chosen.architecture]
     return chosen.architecture, [{**row, "count": compiled.count(row["terms"], chosen.values)} for row in rows]
 
 

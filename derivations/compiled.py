@@ -1,14 +1,16 @@
 """The derivations compiled to plain Python, so that the command line need not import SymPy.
 
-Importing SymPy takes about 0.3 s, several times everything else a ``count`` does. So the first run
-after any change to the package compiles every architecture's components (name, LaTeX, formula, and
-the count as a polynomial in the symbols) into a JSON file under ``__pycache__``; later runs evaluate
-those polynomials with Python integers. The file is named by a hash of the package's source, so a
-stale one is never read. Where ``__pycache__`` is not writable, every run compiles afresh.
+Importing SymPy takes about 0.3 s, several times everything else a ``count`` does. So the first count
+of a model_type after any change to the package compiles that family's architectures, in every
+layout (name, LaTeX, formula, and the count as a polynomial in the symbols), into a JSON file under
+``__pycache__``; later runs evaluate those polynomials with Python integers. One file per model_type,
+named by a hash of the package's source, so a stale one is never read and a count compiles only its
+own family. Where ``__pycache__`` is not writable, every run compiles afresh.
 """
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import tempfile
@@ -27,18 +29,20 @@ def _key() -> str:
     return digest.hexdigest()[:16]
 
 
-def cache_file() -> Path:
-    return PACKAGE / "__pycache__" / f"compiled-{_key()}.json"
+def cache_file(kind: str, key: str | None = None) -> Path:
+    # model_types are names like "openai-gpt"; keep the file name to safe characters all the same.
+    safe = "".join(ch if ch.isalnum() or ch in "-_" else "_" for ch in kind)
+    return PACKAGE / "__pycache__" / f"compiled-{key or _key()}-{safe}.json"
 
 
-def compile_families() -> dict:
-    """model_type -> base architecture and, per layout variant and architecture, its component rows."""
+def compile_family(kind: str) -> dict:
+    """One model_type's base architecture and, per layout variant and architecture, its component rows."""
     from . import configs
 
-    return {kind: {"base": family.BASE_ARCHITECTURE,
-                   "variants": {variant: {name: rows(part) for name, part in architectures.items()}
-                                for variant, architectures in family.VARIANTS.items()}}
-            for kind, family in configs.families().items()}
+    family = configs.family(kind)
+    return {"base": family.BASE_ARCHITECTURE,
+            "variants": {variant: {name: rows(part) for name, part in architectures.items()}
+                         for variant, architectures in family.VARIANTS.items()}}
 
 
 def rows(part) -> list[dict]:
@@ -69,25 +73,28 @@ def rows(part) -> list[dict]:
     return out
 
 
-def load() -> dict:
-    """The compiled families, from the cache when it matches the source, else compiled now."""
-    path = cache_file()
+@functools.lru_cache(maxsize=None)
+def load(kind: str) -> dict:
+    """One compiled family, from the cache when it matches the source, else compiled now (read once
+    per process)."""
+    key = _key()
+    path = cache_file(kind, key)
     try:
         return json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         pass
-    families = compile_families()
+    family = compile_family(kind)
     try:
         path.parent.mkdir(exist_ok=True)
         with tempfile.NamedTemporaryFile("w", dir=path.parent, suffix=".tmp", delete=False, encoding="utf-8") as out:
-            json.dump(families, out)
+            json.dump(family, out)
         Path(out.name).replace(path)  # atomic: a concurrent reader sees no file or the whole file
         for stale in path.parent.glob("compiled-*.json"):
-            if stale != path:
+            if not stale.name.startswith(f"compiled-{key}-"):  # another source's: never read again
                 stale.unlink(missing_ok=True)
     except OSError:
         pass
-    return families
+    return family
 
 
 def count(terms: list, values: Mapping[str, int]) -> int:

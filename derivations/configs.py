@@ -47,12 +47,16 @@ def family_modules() -> dict[str, ModuleType]:
     return {name: module for name, module in modules.items() if hasattr(module, "MODEL_TYPE")}
 
 
+def family(kind: str) -> ModuleType:
+    """The family module (SymPy) of a model_type."""
+    module = importlib.import_module(f"{__package__}.{FAMILIES[kind].module}")
+    assert module.MODEL_TYPE == kind, f"{module.__name__} says it is {module.MODEL_TYPE!r}, not {kind!r}"
+    return module
+
+
 def families() -> dict[str, ModuleType]:
     """model_type -> family module (SymPy)."""
-    modules = {kind: importlib.import_module(f"{__package__}.{family.module}") for kind, family in FAMILIES.items()}
-    for kind, module in modules.items():
-        assert module.MODEL_TYPE == kind, f"{module.__name__} says it is {module.MODEL_TYPE!r}, not {kind!r}"
-    return modules
+    return {kind: family(kind) for kind in FAMILIES}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -157,14 +161,12 @@ def resolve(config: Mapping, architecture: str | None = None) -> Resolved:
     """The SymPy derivation for a config: its part and its symbol values."""
     from . import symbols
 
-    modules = families()
-
     def known(kind: str, layout: str) -> dict[str, set[str]]:
         return {name: {str(s) for s in part.total.free_symbols}
-                for name, part in modules[kind].VARIANTS[layout].items()}
+                for name, part in family(kind).VARIANTS[layout].items()}
 
-    chosen = select(config, architecture, known, lambda kind: modules[kind].BASE_ARCHITECTURE)
-    part = modules[chosen.model_type].VARIANTS[chosen.layout][chosen.architecture]
+    chosen = select(config, architecture, known, lambda kind: family(kind).BASE_ARCHITECTURE)
+    part = family(chosen.model_type).VARIANTS[chosen.layout][chosen.architecture]
     return Resolved(chosen.architecture, part, {getattr(symbols, k): v for k, v in chosen.values.items()})
 
 

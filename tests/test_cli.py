@@ -245,8 +245,8 @@ def test_compiled_counts_equal_the_sympy_derivation(flags):
 def test_compiled_rows_equal_the_sympy_derivation_for_every_family_and_layout():
     # Every family, every layout, every class: the compiled polynomials evaluate to the SymPy leaves,
     # on each bundled checkpoint of the family (other layouts on the same sizes).
-    families = compiled.load()
     for kind, family in configs.families().items():
+        compiled_family = compiled.load(kind)
         names = [n for n in configs.bundled() if configs.load(n).get("model_type") == kind]
         assert names, f"no bundled checkpoint of {kind}"
         for name in names:
@@ -254,14 +254,14 @@ def test_compiled_rows_equal_the_sympy_derivation_for_every_family_and_layout():
             by_name = {str(s): v for s, v in values.items()}
             for layout, architectures in family.VARIANTS.items():
                 for architecture, part in architectures.items():
-                    rows = families[kind]["variants"][layout][architecture]
+                    rows = compiled_family["variants"][layout][architecture]
                     assert [compiled.count(r["terms"], by_name) for r in rows] == [
                         int((copies * leaf.expr).subs(values)) for _, leaf, copies in part.leaves()], (
                         name, layout, architecture)
 
 
 def test_count_does_not_import_sympy_once_compiled():
-    compiled.load()  # writes the cache if needed
+    compiled.load("bert")  # writes the cache if needed
     code = ("import sys, runpy; sys.argv = ['derivations', 'count', 'bert-base-uncased'];\n"
             "try: runpy.run_module('derivations', run_name='__main__')\n"
             "except SystemExit: pass\n"
