@@ -213,6 +213,8 @@ OUTSIDE = {
     "bert.BertForMaskedLM @ bert-base-chinese": "102,290,312",  # seed note 000
     "bert.BertModelWithoutPooler @ bert-large-21128-vocab": "324,472,832",  # seed note 003
     "symbols.V @ bert-base-chinese": "21,128",  # its config.json
+    "gpt2.GPT2LMHeadModel @ gpt2": "124,439,808",  # huggingface/transformers#14960
+    "transformer.MarianMTModel @ transformer-base": "63,082,496",  # the issue: the paper's base, 37,000 tokens
 }
 
 
