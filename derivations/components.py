@@ -143,6 +143,14 @@ def embedding(name: str, label: str, rows: Expr, dim: Expr, path: str | None = N
     return leaf(name, label, rows * dim, path, note)
 
 
+# $$N_\mathrm{emb} = (V + P) D$$  GPT's embeddings: tokens and learned positions, summed, no LayerNorm.
+def token_and_position_embeddings(V: Expr, P: Expr, D: Expr, *, tokens: str, positions: str) -> Part:
+    return group("embeddings", "embeddings",
+                 embedding("token", "token embeddings (also the output head)", V, D, tokens),
+                 embedding("position", "learned position embeddings", P, D, positions),
+                 symbol=r"N_{\mathrm{emb}}")
+
+
 # $$\mathrm{LN}(x) = \gamma \odot (x - \mu) / \sqrt{\sigma^2 + \epsilon} + \beta$$  gamma and beta: 2d.
 def layer_norm(name: str, dim: Expr, path: str | None = None, bias: bool = True, label: str = "LayerNorm") -> Part:
     return leaf(name, label, (2 if bias else 1) * dim, path,

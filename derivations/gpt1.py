@@ -11,20 +11,15 @@ from __future__ import annotations
 from dataclasses import replace
 
 from .claims import Rounded
-from .components import Part, embedding, feed_forward, fused_attention, group, layer_norm, linear, tied_tensor
+from .components import (Part, feed_forward, fused_attention, group, layer_norm, linear, tied_tensor,
+                         token_and_position_embeddings)
 from .gpt2 import SUMMARY, multiple_choice_head
 from .reading import layout_name
 from .symbols import C, D, H, L, P, V
 
 MODEL_TYPE = "openai-gpt"
 
-# $$N_\mathrm{emb} = (V + P) D$$
-embeddings = group(
-    "embeddings", "embeddings",
-    embedding("token", "token embeddings (also the output head)", V, D, "tokens_embed"),
-    embedding("position", "learned position embeddings", P, D, "positions_embed"),
-    symbol=r"N_{\mathrm{emb}}",
-)
+embeddings = token_and_position_embeddings(V, P, D, tokens="tokens_embed", positions="positions_embed")
 
 # One block (post-LN, as in the original Transformer's encoder):
 # $$N_\mathrm{block} = (3D^2 + 3D + D^2 + D) + 2D + (8D^2 + 5D) + 2D = 12D^2 + 13D$$

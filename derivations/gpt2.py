@@ -14,8 +14,8 @@ from dataclasses import replace
 import sympy
 
 from .claims import Hypothesis, Miscount, Rounded
-from .components import (Part, embedding, feed_forward, fused_attention, group, layer_norm, leaf, linear,
-                         tied_tensor)
+from .components import (Part, feed_forward, fused_attention, group, layer_norm, leaf, linear, tied_tensor,
+                         token_and_position_embeddings)
 from .reading import layout_name
 from .symbols import C, D, F, H, L, P, V, d_h
 
@@ -29,12 +29,7 @@ STANDARD = {F: 4 * D}
 # $$N_\mathrm{emb} = (V + P) D$$
 # ---------------------------------------------------------------------------------------------
 
-embeddings = group(
-    "embeddings", "embeddings",
-    embedding("token", "token embeddings (also the output head)", V, D, "wte"),
-    embedding("position", "learned position embeddings", P, D, "wpe"),
-    symbol=r"N_{\mathrm{emb}}",
-)
+embeddings = token_and_position_embeddings(V, P, D, tokens="wte", positions="wpe")
 
 # ---------------------------------------------------------------------------------------------
 # One block (pre-LN): LayerNorm, causal self-attention, residual; LayerNorm, feed-forward, residual
