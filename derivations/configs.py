@@ -137,10 +137,10 @@ def select(config: Mapping, requested: str | None, architectures: Callable[[str,
     name = requested if requested is not None else (listed[0] if listed else base(kind))
     if name not in known:
         raise ConfigError(f"unknown architecture {shown(name)} for model_type {kind!r} (known: {', '.join(known)})")
+    family.check(config, name)  # what only this class checks (first: it names the field at fault)
     for symbol in sorted(known[name]):
         if values[symbol] < 1:  # e.g. num_labels 0 for a class that has a classifier
             raise ConfigError(f"{name} needs {family.fields.get(symbol, symbol)} >= 1, got {values[symbol]}")
-    family.check(config, name)
     return Selection(kind, layout, name, values)
 
 

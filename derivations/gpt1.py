@@ -84,9 +84,9 @@ TABLE_ARCHITECTURES = {"OpenAIGPTModel": "OpenAIGPTModel", "OpenAIGPTDoubleHeads
 # The GPT-2 paper sizes its smallest model against GPT-1; for GPT-1 itself the figure holds.
 _GPT2_PAPER = ('Radford et al. 2019, <a href="https://cdn.openai.com/better-language-models/'
                'language_models_are_unsupervised_multitask_learners.pdf">Language Models are Unsupervised '
-               "Multitask Learners</a>, Table 2 and section 2.3")
+               "Multitask Learners</a>, Table 2 and section 3")
 original_117m = Rounded("original_117m", 117_000_000,
-                        "117M, “The smallest model is equivalent to the original GPT”", _GPT2_PAPER, "openai-gpt",
+                        "117M, the smallest model, ‘equivalent to the original GPT’", _GPT2_PAPER, "openai-gpt",
                         (OpenAIGPTModel,), printed="117M")
 
 MISCOUNTS = ()

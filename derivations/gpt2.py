@@ -179,13 +179,13 @@ _RETRACTION = ('the <a href="https://github.com/openai/gpt-2/blob/master/README.
 GPT1_VOCABULARY = 40_478
 
 # The four figures of the paper's Table 2, against the four released checkpoints.
-paper_small = Rounded("paper_small", 117_000_000, "117M (12 layers, d_model 768)", _PAPER, "gpt2",
+paper_small = Rounded("paper_small", 117_000_000, "small: 12 layers, d_model 768", _PAPER, "gpt2",
                       (GPT2LMHeadModel,), printed="117M")
-paper_medium = Rounded("paper_medium", 345_000_000, "345M (24 layers, d_model 1024)", _PAPER, "gpt2-medium",
+paper_medium = Rounded("paper_medium", 345_000_000, "medium: 24 layers, d_model 1024", _PAPER, "gpt2-medium",
                        (GPT2LMHeadModel,), printed="345M")
-paper_large = Rounded("paper_large", 762_000_000, "762M (36 layers, d_model 1280)", _PAPER, "gpt2-large",
+paper_large = Rounded("paper_large", 762_000_000, "large: 36 layers, d_model 1280", _PAPER, "gpt2-large",
                       (GPT2LMHeadModel,), printed="762M")
-paper_xl = Rounded("paper_xl", 1_542_000_000, "1542M (48 layers, d_model 1600)", _PAPER, "gpt2-xl",
+paper_xl = Rounded("paper_xl", 1_542_000_000, "xl: 48 layers, d_model 1600", _PAPER, "gpt2-xl",
                    (GPT2LMHeadModel,), printed="1542M")
 
 # A hypothesis, not a published explanation: OpenAI said only that the counts were wrong. Counting
@@ -201,7 +201,11 @@ without_positions = group("without_positions", "without the position table",
                           embeddings.child("token"), replace(layer, repeat=L), final_norm)
 head_counted_twice = group("head_counted_twice", "with the tied head counted a second time",
                            GPT2LMHeadModel, leaf("head_again", "the head: the token embeddings again", V * D))
-CONVENTIONS = (GPT2LMHeadModel, without_positions, non_embedding, head_counted_twice)
+# GPT-1's vocabulary and its context as well, as a count carried over whole from GPT-1 would have them.
+gpt1_vocabulary_and_context = replace(GPT2LMHeadModel.subs({V: GPT1_VOCABULARY, P: 512}),
+                                      name="gpt1_vocabulary_and_context",
+                                      label="with GPT-1's vocabulary and its 512 positions")
+CONVENTIONS = (GPT2LMHeadModel, without_positions, non_embedding, head_counted_twice, gpt1_vocabulary_and_context)
 paper_conventions = tuple(replace(claim, name=f"{claim.name}_conventions", candidates=CONVENTIONS)
                           for claim in paper_counts.claims)
 
@@ -215,9 +219,9 @@ RELEASED = tuple(Rounded(f"released_{name.replace('-', '_')}", millions * 10**6,
 small_117m = Miscount(
     "small_117m", 117_000_000, "GPT-2 small as “117M”",
     f"{_PAPER}, and the name the first release carried (retracted in {_RETRACTION})", "gpt2", GPT2LMHeadModel,
-    terms=(leaf("vocabulary", "the vocabulary: GPT-2's against GPT-1's (the hypothesis below)",
+    terms=(leaf("vocabulary", "the vocabulary, GPT-2's against GPT-1's, if the hypothesis on the paper's counts holds",
                 (V - GPT1_VOCABULARY) * D),
-           leaf("rounding", "the paper's rounding of its own count to 117M",
+           leaf("rounding", "rounding that hypothetical count (GPT-2's layout, GPT-1's vocabulary) to 117M",
                 GPT2LMHeadModel.total.subs(V, GPT1_VOCABULARY) - 117_000_000)),
     printed="117M",
 )

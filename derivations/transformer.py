@@ -33,16 +33,16 @@ PAPER = {L_d: L, F_d: F}
 # ---------------------------------------------------------------------------------------------
 
 _MARIAN = AttentionLayout("q_proj", "k_proj", "v_proj", "out_proj")
-Attention = Callable[[str, str, str], Part]  # (name, module path, label) -> Part
+Attention = Callable[[str, str, str, bool], Part]  # (name, module path, label, bias) -> Part
 
 
-def marian_attention(name: str, path: str, label: str) -> Part:
-    return attention(D, H, D / H, layout=_MARIAN, path=path, name=name, label=label)
+def marian_attention(name: str, path: str, label: str, bias: bool = True) -> Part:
+    return attention(D, H, D / H, bias=bias, layout=_MARIAN, path=path, name=name, label=label)
 
 
-def narrow_key_attention(name: str, path: str, label: str) -> Part:
+def narrow_key_attention(name: str, path: str, label: str, bias: bool = True) -> Part:
     """Queries and keys of d_k per head, values of D/H (Table 3, rows B)."""
-    return attention(D, H, D / H, layout=_MARIAN, path=path, name=name, label=label, key_size=d_k)
+    return attention(D, H, D / H, bias=bias, layout=_MARIAN, path=path, name=name, label=label, key_size=d_k)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -51,28 +51,29 @@ def narrow_key_attention(name: str, path: str, label: str) -> Part:
 # $$N_\mathrm{dec} = 2 (4D^2 + 4D) + 3 \cdot 2D + (2DF_\mathrm{dec} + F_\mathrm{dec} + D)$$
 # ---------------------------------------------------------------------------------------------
 
-def encoder_layer(attend: Attention = marian_attention) -> Part:
-    """MarianEncoderLayer: self-attention, Add & LayerNorm, feed-forward, Add & LayerNorm."""
+def encoder_layer(attend: Attention = marian_attention, bias: bool = True) -> Part:
+    """MarianEncoderLayer: self-attention, Add & LayerNorm, feed-forward, Add & LayerNorm (``bias``
+    false: the projections without biases, as the paper's equations write them)."""
     return group(
         "layer", "encoder layer",
-        attend("self_attention", "self_attn", "self-attention"),
+        attend("self_attention", "self_attn", "self-attention", bias),
         layer_norm("self_attention_norm", D, "self_attn_layer_norm", label="LayerNorm after self-attention"),
-        feed_forward(D, F, up="fc1", down="fc2"),
+        feed_forward(D, F, bias=bias, up="fc1", down="fc2"),
         layer_norm("feed_forward_norm", D, "final_layer_norm", label="LayerNorm after the feed-forward"),
         path="layers", symbol=r"N_{\mathrm{enc}}",
     )
 
 
-def decoder_layer(attend: Attention = marian_attention) -> Part:
+def decoder_layer(attend: Attention = marian_attention, bias: bool = True) -> Part:
     """MarianDecoderLayer: masked self-attention, cross-attention over the encoder's output, feed-forward,
     each followed by Add & LayerNorm."""
     return group(
         "layer", "decoder layer",
-        attend("self_attention", "self_attn", "masked self-attention"),
+        attend("self_attention", "self_attn", "masked self-attention", bias),
         layer_norm("self_attention_norm", D, "self_attn_layer_norm", label="LayerNorm after self-attention"),
-        attend("cross_attention", "encoder_attn", "cross-attention (keys and values from the encoder)"),
+        attend("cross_attention", "encoder_attn", "cross-attention (keys and values from the encoder)", bias),
         layer_norm("cross_attention_norm", D, "encoder_attn_layer_norm", label="LayerNorm after cross-attention"),
-        feed_forward(D, F_d, up="fc1", down="fc2"),
+        feed_forward(D, F_d, bias=bias, up="fc1", down="fc2"),
         layer_norm("feed_forward_norm", D, "final_layer_norm", label="LayerNorm after the feed-forward"),
         path="layers", symbol=r"N_{\mathrm{dec}}",
     )
@@ -89,7 +90,8 @@ def positions(path: str = "embed_positions") -> Part:
 # The models, in Marian's four embedding layouts
 # ---------------------------------------------------------------------------------------------
 
-def architectures(share: bool = True, tie: bool = True, attend: Attention = marian_attention) -> dict[str, Part]:
+def architectures(share: bool = True, tie: bool = True, attend: Attention = marian_attention,
+                  bias: bool = True) -> dict[str, Part]:
     """MarianModel, MarianMTModel and MarianForCausalLM for one embedding layout.
 
     ``share`` (share_encoder_decoder_embeddings): one V-by-D table, ``shared``, for source and target.
@@ -107,11 +109,11 @@ def architectures(share: bool = True, tie: bool = True, attend: Attention = mari
                   ] if share else []
         source = embedding("tokens", "source token embeddings", V, D, "embed_tokens")
         target = embedding("tokens", "target token embeddings", V_d, D, "embed_tokens")
-    encoder = group("encoder", "encoder", source, positions(), replace(encoder_layer(attend), repeat=L),
+    encoder = group("encoder", "encoder", source, positions(), replace(encoder_layer(attend, bias), repeat=L),
                     path="encoder", symbol=r"N_{\mathrm{encoder}}")
 
     def decoder(tokens: Part) -> Part:
-        return group("decoder", "decoder", tokens, positions(), replace(decoder_layer(attend), repeat=L_d),
+        return group("decoder", "decoder", tokens, positions(), replace(decoder_layer(attend, bias), repeat=L_d),
                      path="decoder", symbol=r"N_{\mathrm{decoder}}")
 
     def model(path: str | None, name: str = "model", label: str = "MarianModel") -> Part:
@@ -166,6 +168,12 @@ Transformer = replace(MarianMTModel.subs(PAPER), name="Transformer",
 # Rows B of Table 3 narrow the queries and keys to d_k and keep the values.
 Transformer_narrow_keys = replace(architectures(attend=narrow_key_attention)["MarianMTModel"].subs(PAPER),
                                   name="Transformer_narrow_keys", label="the Transformer with queries and keys of d_k")
+# The paper's equations write no bias on any projection; its code has had them and not had them.
+Transformer_without_biases = replace(architectures(bias=False)["MarianMTModel"].subs(PAPER),
+                                     name="Transformer_without_biases", label="the Transformer without linear biases")
+Transformer_narrow_keys_without_biases = replace(
+    architectures(attend=narrow_key_attention, bias=False)["MarianMTModel"].subs(PAPER),
+    name="Transformer_narrow_keys_without_biases", label="the same, queries and keys of d_k")
 embedding_matrix = Transformer.find("model.shared")
 body = group("body", "encoder and decoder layers (no embeddings)",
              *(replace(stack, children=tuple(c for c in stack.children if c.name == "layer"))
@@ -274,6 +282,14 @@ vocabulary_37000 = Hypothesis(
     "vocabulary_37000", "the shared vocabulary of section 5.1 has 37,000 tokens", TABLE_3, V, 37_000)
 # Is there one vocabulary for all the rows derived from base? (There is; big needs another.)
 base_rows = Hypothesis("base_rows", "one vocabulary for the base model and its nine variants", TABLE_3[:-1], V, None)
+# Without any linear bias the rows agree too, on other vocabularies: the table does not decide the biases.
+TABLE_3_WITHOUT_BIASES = tuple(
+    replace(row, name=f"{row.name}_without_biases", candidates=(
+        Transformer_narrow_keys_without_biases if row.candidates[0] is Transformer_narrow_keys
+        else Transformer_without_biases,)) for row in TABLE_3)
+base_rows_without_biases = Hypothesis("base_rows_without_biases", "one vocabulary for the ten rows, without biases",
+                                      TABLE_3_WITHOUT_BIASES[:-1], V, None)
+big_without_biases = TABLE_3_WITHOUT_BIASES[-1]
 
 # ---------------------------------------------------------------------------------------------
 # Published counts, reconciled (the common-mistakes page)
@@ -305,4 +321,4 @@ stackexchange_60m = Miscount(
 
 MISCOUNTS = (stackexchange_60m,)
 ROUNDED = TABLE_3
-HYPOTHESES = (vocabulary_37000, base_rows)
+HYPOTHESES = (vocabulary_37000, base_rows, base_rows_without_biases)

@@ -100,7 +100,8 @@ def test_minimal_configs_of_the_new_families(tmp_path):
     assert count_json(tmp_path, {"model_type": "gpt2"})["total"] == 124_439_808
     assert count_json(tmp_path, {"model_type": "openai-gpt"})["total"] == 116_534_784
     out = count_json(tmp_path, {"model_type": "marian"})
-    assert out["architecture"] == "MarianModel"
+    # MarianModel(MarianConfig()) on the meta device: 412,210,176 learnable parameters (transformers 5.23.0).
+    assert (out["architecture"], out["total"]) == ("MarianModel", 412_210_176)
 
 
 def test_gpt2_attribute_map_names(tmp_path):
@@ -174,6 +175,8 @@ BAD = {
     "marian padding outside the decoder vocabulary": (["count", "{tmp}/marianpad.json"],
                                                       "outside the vocabulary (decoder_vocab_size 100)"),
     "marian default padding in a small vocabulary": (["count", "{tmp}/mariansmall.json"], "pad_token_id (58100)"),
+    "marian decoder vocabulary false": (["count", "{tmp}/marianfalse.json"], "decoder_vocab_size must be an integer"),
+    "marian decoder vocabulary 0.0": (["count", "{tmp}/marianfloat.json"], "decoder_vocab_size must be an integer"),
     "unknown marian class": (["count", "transformer-base", "--arch", "MarianForSequenceClassification"],
                              "unknown architecture"),
 }
@@ -209,6 +212,8 @@ FILES = {
     "mariandecoder.json": '{"model_type": "marian", "decoder_vocab_size": -3}',
     "marianpad.json": '{"model_type": "marian", "vocab_size": 1000, "decoder_vocab_size": 100, "pad_token_id": 500}',
     "mariansmall.json": '{"model_type": "marian", "vocab_size": 1000}',
+    "marianfalse.json": '{"model_type": "marian", "decoder_vocab_size": false}',
+    "marianfloat.json": '{"model_type": "marian", "decoder_vocab_size": 0.0}',
 }
 
 

@@ -15,7 +15,8 @@ PUBLISHED = {
     # huggingface/transformers#14960: "Whole model: 124439808" for GPT2LMHeadModel on gpt2
     ("gpt2", "GPT2LMHeadModel"): 124_439_808,
 }
-# Exact figures that only the arithmetic of the shared reference (section A5, "computed") gives;
+# Exact figures that only the arithmetic of the shared reference (../shared/reference/published-totals.md
+# beside the repository, section A5, "computed") gives;
 # transformers recomputes each on the meta device in test_reference_gpt2.py, which is their outside check.
 PUBLISHED |= {
     ("gpt2-medium", "GPT2LMHeadModel"): 354_823_168,
@@ -93,28 +94,43 @@ def test_the_claims_are_the_papers():
     assert {c.checkpoint: c.claim for c in gpt2.paper_counts.claims} == PAPER
 
 
+def half_up(count: int) -> int:
+    return (count + 500_000) // 10**6 * 10**6
+
+
+# GPT-2 in plain Python, from the paper's description (and not from the package): token and position
+# tables, L pre-LN blocks of 12 D^2 + 13 D (attention and a 4D feed-forward with biases, two LayerNorms),
+# a final LayerNorm, the head tied. (layers, width) per size.
+SIZES = {"gpt2": (12, 768), "gpt2-medium": (24, 1024), "gpt2-large": (36, 1280), "gpt2-xl": (48, 1600)}
+
+
+def gpt2_count(vocabulary: int, layers: int, width: int, positions: int = 1024) -> int:
+    return (vocabulary + positions) * width + layers * (12 * width**2 + 13 * width) + 2 * width
+
+
 @pytest.mark.parametrize("checkpoint", PAPER)
 def test_gpt1_vocabulary_reproduces_each_paper_figure(checkpoint):
     values = configs.checkpoint(checkpoint).values | {V: GPT1_VOCABULARY}
-    assert round(gpt2.GPT2LMHeadModel.count(values), -6) == PAPER[checkpoint]
+    assert gpt2.GPT2LMHeadModel.count(values) == gpt2_count(GPT1_VOCABULARY, *SIZES[checkpoint])
+    assert half_up(gpt2_count(GPT1_VOCABULARY, *SIZES[checkpoint])) == PAPER[checkpoint]
 
 
 @pytest.mark.parametrize("checkpoint", PAPER)
 def test_gpt2_vocabulary_does_not(checkpoint):
-    assert round(configs.checkpoint(checkpoint).total, -6) != PAPER[checkpoint]
+    assert half_up(gpt2_count(50_257, *SIZES[checkpoint])) != PAPER[checkpoint]
 
 
-def test_the_window_of_vocabularies_is_what_it_says():
-    # Every vocabulary in the window reproduces all four figures; one step outside, some figure fails.
-    lo, hi = gpt2.paper_counts.common
-    assert lo <= GPT1_VOCABULARY <= hi < 50_257
+def test_gpt1s_context_would_not_either():
+    # GPT-1's 512 positions with its vocabulary: medium, large and xl miss their figures.
+    missed = [c for c in PAPER if half_up(gpt2_count(GPT1_VOCABULARY, *SIZES[c], positions=512)) != PAPER[c]]
+    assert missed == ["gpt2-medium", "gpt2-large", "gpt2-xl"]
 
-    def all_four(vocabulary: int) -> bool:
-        return all(round(gpt2.GPT2LMHeadModel.count(configs.checkpoint(c).values | {V: vocabulary}), -6) == PAPER[c]
-                   for c in PAPER)
 
-    assert all_four(lo) and all_four(hi)
-    assert not all_four(lo - 1) and not all_four(hi + 1)
+def test_the_window_is_the_plain_python_one():
+    fits = [v for v in range(30_000, 60_001)
+            if all(half_up(gpt2_count(v, *SIZES[c])) == PAPER[c] for c in PAPER)]
+    assert gpt2.paper_counts.common == (fits[0], fits[-1])
+    assert fits[0] <= GPT1_VOCABULARY <= fits[-1] < 50_257
     gpt2.paper_counts.check()
     assert gpt2.paper_counts.holds
 

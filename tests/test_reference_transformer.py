@@ -54,13 +54,32 @@ def test_the_sinusoidal_tables_are_frozen_parameters() -> None:
     assert reference.total(model) == transformer.MarianMTModel.count(values) == 63_082_496
 
 
+@pytest.mark.parametrize("encoder", [{"encoder_attention_heads": 3}, {"encoder_ffn_dim": -1},
+                                     {"num_hidden_layers": None}, {"decoder_vocab_size": 200, "pad_token_id": 150}],
+                         ids=["heads", "ffn", "layers-alias", "padding"])
+def test_the_decoder_alone_ignores_the_encoder(encoder: dict) -> None:
+    # MarianForCausalLM builds no encoder: transformers builds it from a config whose encoder fields (or
+    # whose pad_token_id against vocab_size) the other classes refuse, and so does the command line.
+    config = {"model_type": "marian", "vocab_size": 100, "d_model": 64, "encoder_attention_heads": 4,
+              "decoder_attention_heads": 4, "encoder_layers": 1, "decoder_layers": 1, "pad_token_id": 5,
+              "decoder_start_token_id": 5, **encoder}
+    check("MarianForCausalLM", config)
+    with pytest.raises(configs.ConfigError):
+        configs.resolve(config, "MarianModel")
+
+
 @st.composite
-def marian_configs(draw: st.DrawFn) -> dict:
+def marian_configs(draw: st.DrawFn) -> tuple[str, dict]:
+    """A class and a config it can be built from: MarianForCausalLM builds no encoder, so its padding
+    index need only fit the decoder's table."""
+    architecture = draw(st.sampled_from(sorted(transformer.ARCHITECTURES)))
     head_size = draw(st.integers(1, 32))
     heads, decoder_heads = draw(st.integers(1, 8)), draw(st.integers(1, 8))
     vocabulary = draw(st.integers(2, 20000))
     decoder_vocabulary = draw(st.one_of(st.none(), st.just(0), st.integers(2, 20000)))
-    rows = min(vocabulary, decoder_vocabulary or vocabulary)
+    rows = decoder_vocabulary or vocabulary
+    if architecture != "MarianForCausalLM":
+        rows = min(rows, vocabulary)
     pad = draw(st.one_of(st.none(), st.integers(-rows, rows - 1)))
     config = {"model_type": "marian", "vocab_size": vocabulary, "decoder_vocab_size": decoder_vocabulary,
               "pad_token_id": pad, "decoder_start_token_id": 0,
@@ -73,13 +92,13 @@ def marian_configs(draw: st.DrawFn) -> dict:
     for field in ("share_encoder_decoder_embeddings", "tie_word_embeddings"):
         if draw(st.booleans()):
             config[field] = draw(st.booleans())
-    return config
+    return architecture, config
 
 
 @settings(max_examples=100, deadline=None)
-@given(architecture=st.sampled_from(sorted(transformer.ARCHITECTURES)), config=marian_configs())
-def test_random_configs(architecture: str, config: dict) -> None:
-    check(architecture, config)
+@given(drawn=marian_configs())
+def test_random_configs(drawn: tuple[str, dict]) -> None:
+    check(*drawn)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -17,57 +17,14 @@ import pytest
 import yaml
 from bs4 import BeautifulSoup, Comment
 
-ROOT = Path(__file__).resolve().parent.parent
-DOCS = ROOT / "docs"
-KATEX = ROOT / "node_modules" / "katex" / "package.json"
-BUILD_BUDGET_S = 10.0
-SHORTCODE = re.compile(r"<!--\s*([a-z]+):(.+?)\s*-->")
+from site_build import (BUILD_BUDGET_S, DOCS, LOCAL_HOSTS, RAW_TEX, ROOT, SHORTCODE, built_page, html_files,
+                        mkdocs_build, require_katex)
+
 FORMULA_KINDS = {"eq", "math", "sym"}  # each renders exactly one formula; tables may hold many
-RAW_TEX = ("$$", r"\(", r"\[", r"\frac", r"\left", r"\begin", r"\cdot", "^")
-LOCAL_HOSTS = {"127.0.0.1", "localhost"}
-
-
-def require_katex() -> None:
-    if KATEX.is_file():
-        return
-    reason = f"{KATEX.parent} is missing: run `npm ci` (or `make node_modules`)"
-    if os.environ.get("CI", "").lower() not in ("", "0", "false"):
-        pytest.fail(reason)  # under CI a missing renderer is a broken setup, not a skip
-    pytest.skip(reason)
-
-
-def mkdocs_build(config: Path, site_dir: Path) -> tuple[subprocess.CompletedProcess, float]:
-    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
-    start = time.perf_counter()
-    proc = subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--strict", "-f", str(config), "-d", str(site_dir)],
-        cwd=ROOT, env=env, capture_output=True, text=True,
-    )
-    return proc, time.perf_counter() - start
-
-
-@pytest.fixture(scope="module")
-def site(tmp_path_factory) -> Path:
-    require_katex()
-    out = tmp_path_factory.mktemp("site")
-    proc, seconds = mkdocs_build(ROOT / "mkdocs.yml", out)
-    assert proc.returncode == 0, f"mkdocs build --strict failed:\n{proc.stdout}{proc.stderr}"
-    assert seconds < BUILD_BUDGET_S, f"build took {seconds:.1f} s (budget {BUILD_BUDGET_S} s)"
-    return out
-
-
-def html_files(site: Path) -> list[Path]:
-    return sorted(site.rglob("*.html"))
 
 
 def soup(path: Path) -> BeautifulSoup:
     return BeautifulSoup(path.read_text(encoding="utf-8"), "html.parser")
-
-
-def built_page(site: Path, md: Path) -> Path:
-    """docs/x.md -> site/x/index.html (use_directory_urls), docs/index.md -> site/index.html."""
-    rel = md.relative_to(DOCS).with_suffix("")
-    return site / (rel.parent if rel.name == "index" else rel) / "index.html"
 
 
 def pages_with_shortcodes() -> list[tuple[Path, list[str]]]:

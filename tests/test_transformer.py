@@ -14,7 +14,8 @@ from derivations.symbols import D, F, F_d, L, L_d, V
 
 
 def test_totals_with_37000_tokens():
-    # 63,082,496 and 214,245,376 (shared reference A4); non-embedding 44,138,496 and 176,357,376.
+    # 63,082,496 and 214,245,376 (the issue; ../shared/reference/published-totals.md, A4), non-embedding
+    # 44,138,496 and 176,357,376 (ibid.); test_reference_transformer.py builds both in Marian on the meta device.
     assert configs.checkpoint("transformer-base").total == 63_082_496
     assert configs.checkpoint("transformer-big").total == 214_245_376
     assert transformer.body.count(configs.checkpoint("transformer-base").values) == 44_138_496
@@ -63,8 +64,49 @@ def test_the_claims_are_the_tables():
     assert [c.claim // 10**6 for c in transformer.TABLE_3] == PRINTED
 
 
+def half_up(count: int, precision: int = 10**6) -> int:
+    """Rounded to the nearest multiple of ``precision``, halves up, as the pages round."""
+    return (count + precision // 2) // precision * precision
+
+
 def reproduces(vocabulary: int, rows) -> bool:
-    return all(round(row.exact(V=vocabulary), -6) == row.claim for row in rows)
+    return all(half_up(row.exact(V=vocabulary)) == row.claim for row in rows)
+
+
+# The paper's model in plain Python, from its description and not from the package: one V x d_model
+# matrix; per encoder layer an attention block (Q and K of h d_k, V and O of h d_v, with biases), a
+# feed-forward with biases, two LayerNorms; per decoder layer two attention blocks and three LayerNorms.
+def paper_count(vocabulary, N=6, d_model=512, d_ff=2048, h=8, d_k=None, d_v=None, bias=True):
+    d_k, d_v = d_k or d_model // h, d_v or d_model // h
+    b = 1 if bias else 0
+    attention = 2 * (d_model * h * d_k + b * h * d_k) + (d_model * h * d_v + b * h * d_v) + (h * d_v * d_model + b * d_model)
+    feed_forward = 2 * d_model * d_ff + b * (d_ff + d_model)
+    return vocabulary * d_model + N * ((attention + feed_forward + 4 * d_model) + (2 * attention + feed_forward + 6 * d_model))
+
+
+# Table 3's rows as printed: (changed sizes, params x 10^6).
+ROWS = [({}, 65), ({"d_k": 16}, 58), ({"d_k": 32}, 60), ({"N": 2}, 36), ({"N": 4}, 50), ({"N": 8}, 80),
+        ({"d_model": 256}, 28), ({"d_model": 1024}, 168), ({"d_ff": 1024}, 53), ({"d_ff": 4096}, 90),
+        ({"d_model": 1024, "d_ff": 4096, "h": 16}, 213)]
+
+
+def window(rows, bias=True, search=range(30_000, 50_001)) -> tuple[int, int] | None:
+    """Every vocabulary (by brute force) for which the plain-Python model rounds to every printed figure."""
+    fits = [v for v in search if all(half_up(paper_count(v, bias=bias, **sizes)) == m * 10**6 for sizes, m in rows)]
+    return (fits[0], fits[-1]) if fits else None
+
+
+def test_each_row_counts_as_the_plain_python_model():
+    for row, (sizes, _) in zip(transformer.TABLE_3, ROWS):
+        assert row.exact() == paper_count(37_000, **sizes), row.name
+        assert row.exact(V=41_000) == paper_count(41_000, **sizes), row.name
+
+
+def test_the_windows_are_the_plain_python_ones():
+    assert transformer.base_rows.common == window(ROWS[:-1])
+    assert transformer.vocabulary_37000.ranges[-1] == window(ROWS[-1:])
+    assert transformer.base_rows_without_biases.common == window(ROWS[:-1], bias=False)
+    assert window(ROWS) is None  # no vocabulary for all eleven
 
 
 def test_37000_reproduces_no_row():

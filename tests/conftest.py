@@ -1,0 +1,43 @@
+"""Fixtures shared by the site tests: the site, built once per session, and served on 127.0.0.1."""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+import site_build
+
+
+@pytest.fixture(scope="session")
+def site(tmp_path_factory) -> Path:
+    """The site, built strictly (every test of the built site reads this one build)."""
+    site_build.require_katex()
+    out = tmp_path_factory.mktemp("site")
+    proc, seconds = site_build.mkdocs_build(site_build.ROOT / "mkdocs.yml", out)
+    assert proc.returncode == 0, f"mkdocs build --strict failed:\n{proc.stdout}{proc.stderr}"
+    assert seconds < site_build.BUILD_BUDGET_S, f"build took {seconds:.1f} s (budget {site_build.BUILD_BUDGET_S} s)"
+    return out
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args) -> None:  # noqa: A002 (the base class's name)
+        pass
+
+
+@pytest.fixture(scope="session")
+def served(site: Path) -> Iterator[str]:
+    """The built site over HTTP on 127.0.0.1 (an ephemeral port), as `mkdocs serve` would give it."""
+    handler = functools.partial(_QuietHandler, directory=str(site))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/"
+    finally:
+        server.shutdown()
+        server.server_close()
