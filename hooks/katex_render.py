@@ -76,8 +76,11 @@ def render(tex: str, display: bool) -> str:
     reply = json.loads(line)
     if "error" in reply:
         raise KatexError(f"{reply['error']}\n  in TeX: {tex}")
-    _cache[key] = reply["html"]
-    return reply["html"]
+    # The MathML copy (for screen readers) holds the TeX as an annotation: keep it out of the search
+    # index, whose result previews would otherwise show raw TeX.
+    html = reply["html"].replace('<span class="katex-mathml">', '<span class="katex-mathml" data-search-exclude>')
+    _cache[key] = html
+    return html
 
 
 def close() -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import http.server
+import socket
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -14,11 +15,21 @@ import site_build
 
 
 @pytest.fixture(scope="session")
-def site(tmp_path_factory) -> Path:
-    """The site, built strictly (every test of the built site reads this one build)."""
+def port() -> int:
+    """A free port on 127.0.0.1 for the site to be served from (and built for: see ``site``)."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@pytest.fixture(scope="session")
+def site(tmp_path_factory, port: int) -> Path:
+    """The site, built strictly, once (every test of the built site reads this one build), for the
+    address it is served from: instant navigation follows only the sitemap's links, named by site_url."""
     site_build.require_katex()
     out = tmp_path_factory.mktemp("site")
-    proc, seconds = site_build.mkdocs_build(site_build.ROOT / "mkdocs.yml", out)
+    proc, seconds = site_build.mkdocs_build(site_build.ROOT / "mkdocs.yml", out,
+                                            site_url=f"http://127.0.0.1:{port}/")
     assert proc.returncode == 0, f"mkdocs build --strict failed:\n{proc.stdout}{proc.stderr}"
     assert seconds < site_build.BUILD_BUDGET_S, f"build took {seconds:.1f} s (budget {site_build.BUILD_BUDGET_S} s)"
     return out
@@ -30,14 +41,14 @@ class _QuietHandler(http.server.SimpleHTTPRequestHandler):
 
 
 @pytest.fixture(scope="session")
-def served(site: Path) -> Iterator[str]:
-    """The built site over HTTP on 127.0.0.1 (an ephemeral port), as `mkdocs serve` would give it."""
+def served(site: Path, port: int) -> Iterator[str]:
+    """The built site over HTTP on 127.0.0.1, as `mkdocs serve` would give it."""
     handler = functools.partial(_QuietHandler, directory=str(site))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", port), handler)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/"
+        yield f"http://127.0.0.1:{port}/"
     finally:
         server.shutdown()
         server.server_close()

@@ -38,8 +38,8 @@ def require_katex() -> None:
     require(KATEX.is_file(), f"{KATEX.parent} is missing: run `npm ci` (or `make node_modules`)")
 
 
-def mkdocs_build(config: Path, site_dir: Path) -> tuple[subprocess.CompletedProcess, float]:
-    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+def mkdocs_build(config: Path, site_dir: Path, site_url: str | None = None) -> tuple[subprocess.CompletedProcess, float]:
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"} | ({"SITE_URL": site_url} if site_url else {})
     start = time.perf_counter()
     proc = subprocess.run(
         [sys.executable, "-m", "mkdocs", "build", "--strict", "-f", str(config), "-d", str(site_dir)],

@@ -196,10 +196,17 @@ def test_formulas_match_package(site):
 
 # -- (f) errors fail the build ------------------------------------------------------
 
+class _ConfigLoader(yaml.SafeLoader):
+    """mkdocs.yml as MkDocs reads it with no environment: `!ENV [NAME, default]` is the default."""
+
+
+_ConfigLoader.add_constructor("!ENV", lambda loader, node: loader.construct_sequence(node)[-1])
+
+
 def build_single_page(tmp_path: Path, markdown: str) -> subprocess.CompletedProcess:
     """Build the site's own config on a one-page docs dir."""
     require_katex()
-    config = yaml.safe_load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"))
+    config = yaml.load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"), Loader=_ConfigLoader)
     config.pop("nav", None)
     config["docs_dir"] = str(tmp_path / "docs")
     config["hooks"] = [str(ROOT / h) for h in config["hooks"]]

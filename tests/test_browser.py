@@ -1,0 +1,130 @@
+"""The built site in a real browser, served from 127.0.0.1: every page loads with no request leaving the
+host, no failed request and no console error, every formula typeset; search, instant navigation and
+dark mode work."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from urllib.parse import urlsplit
+
+import pytest
+
+import browser  # skips this module without Chromium or Playwright (fails under CI)
+from site_build import LOCAL_HOSTS, RAW_TEX, html_files
+
+
+@pytest.fixture(scope="module")
+def chromium() -> Iterator[browser.Browser]:
+    with browser.sync_playwright() as playwright:
+        instance = browser.launch(playwright)
+        yield instance
+        instance.close()
+
+
+class Watched:
+    """A page with everything it requested, every request that failed and every console error."""
+
+    def __init__(self, page: browser.Page) -> None:
+        self.page, self.requests, self.failures, self.errors = page, [], [], []
+        page.on("request", lambda request: self.requests.append(request.url))
+        page.on("requestfailed", lambda request: self.failures.append(f"{request.url} ({request.failure})"))
+        page.on("response", lambda response: response.status >= 400 and self.failures.append(
+            f"{response.url} ({response.status})"))
+        page.on("console", lambda message: message.type == "error" and self.errors.append(message.text))
+        page.on("pageerror", lambda error: self.errors.append(str(error)))
+
+    def foreign(self) -> list[str]:
+        return [url for url in self.requests
+                if urlsplit(url).scheme not in ("data", "blob") and urlsplit(url).hostname not in LOCAL_HOSTS]
+
+
+@pytest.fixture()
+def watched(chromium) -> Iterator[Watched]:
+    context = chromium.new_context()
+    page = Watched(context.new_page())
+    yield page
+    context.close()
+
+
+# What the page shows is typeset: the wrappers hold KaTeX, KaTeX reported nothing, and no TeX is left
+# in the visible text (KaTeX's MathML annotations are not visible).
+TYPESET = """() => {
+  const wrappers = [...document.querySelectorAll('.dv-eq, .dv-math')];
+  const article = document.querySelector('article');
+  const clone = article.cloneNode(true);
+  clone.querySelectorAll('.katex-mathml, code, pre, script, style').forEach(el => el.remove());
+  return {formulas: wrappers.length, untypeset: wrappers.filter(el => !el.querySelector('.katex-html')).length,
+          errors: document.querySelectorAll('.katex-error').length, text: clone.innerText};
+}"""
+
+
+def pages(site) -> list[str]:
+    return [path.relative_to(site).parent.as_posix() + "/" if path.name == "index.html" else path.relative_to(site).as_posix()
+            for path in html_files(site) if path.name != "404.html"]
+
+
+def test_every_page_in_a_browser(site, served, watched):
+    seen = 0
+    for page in pages(site):
+        url = served + ("" if page == "./" else page)
+        watched.requests.clear()
+        response = watched.page.goto(url, wait_until="networkidle")
+        assert response is not None and response.ok, url
+        state = watched.page.evaluate(TYPESET)
+        assert state["untypeset"] == 0 and state["errors"] == 0, (url, state)
+        left = [tex for tex in RAW_TEX if tex in state["text"]]
+        assert not left, f"{url}: raw TeX {left} in the visible text"
+        assert not watched.foreign(), f"{url}: requests leaving the host: {watched.foreign()}"
+        seen += state["formulas"]
+    assert not watched.failures, f"failed requests: {watched.failures}"
+    assert not watched.errors, f"console errors: {watched.errors}"
+    assert seen > 100, f"only {seen} formulas in the whole site"
+
+
+def test_search_finds_the_pooler_on_the_bert_page(served, watched):
+    watched.page.goto(served, wait_until="networkidle")
+    field = watched.page.locator("input.md-search__input")
+    field.click()
+    field.press_sequentially("pooler", delay=20)  # the search listens to keys; fill() sends none
+    results = watched.page.locator(".md-search-result__item a")
+    results.first.wait_for(timeout=10_000)
+    targets = [results.nth(i).get_attribute("href") for i in range(results.count())]
+    assert any("bert/" in href for href in targets), targets
+    previews = watched.page.locator(".md-search-result").inner_text()
+    assert not [tex for tex in RAW_TEX if tex in previews], "raw TeX in the search results"
+    assert not watched.errors and not watched.foreign()
+
+
+def test_instant_navigation_keeps_formulas_typeset(served, watched):
+    page = watched.page
+    page.goto(served, wait_until="networkidle")
+    page.evaluate("() => { window.__loaded_once = true; }")  # survives an instant navigation, not a reload
+    page.locator("nav.md-nav--primary a.md-nav__link[href$='gpt2/']").first.click()
+    page.wait_for_url("**/gpt2/")
+    page.locator("article .dv-eq .katex-html").first.wait_for()
+    assert page.evaluate("() => window.__loaded_once === true"), "the click reloaded the page"
+    state = page.evaluate(TYPESET)
+    assert state["formulas"] > 10 and state["untypeset"] == 0 and state["errors"] == 0
+    assert not [tex for tex in RAW_TEX if tex in state["text"]]
+    assert not watched.errors and not watched.foreign()
+
+
+LUMINANCE = """(selector) => {
+  const rgb = c => c.match(/\\d+(\\.\\d+)?/g).slice(0, 3).map(Number);
+  const lum = ([r, g, b]) => (0.2126 * r + 0.7152 * g + 0.0722 * b) / 255;
+  const body = getComputedStyle(document.body), formula = getComputedStyle(document.querySelector(selector));
+  return {scheme: document.body.getAttribute('data-md-color-scheme'),
+          background: lum(rgb(body.backgroundColor)), formula: lum(rgb(formula.color))};
+}"""
+
+
+def test_dark_mode_switches_and_keeps_formulas_readable(served, watched):
+    page = watched.page
+    page.goto(served + "bert/", wait_until="networkidle")
+    light = page.evaluate(LUMINANCE, ".dv-eq .katex")
+    page.locator("form[data-md-component='palette'] label:visible").first.click()
+    page.wait_for_function("() => document.body.getAttribute('data-md-color-scheme') === 'slate'")
+    dark = page.evaluate(LUMINANCE, ".dv-eq .katex")
+    assert light["scheme"] == "default" and dark["scheme"] == "slate"
+    assert light["formula"] < light["background"] and dark["formula"] > dark["background"] + 0.4, (light, dark)
+    assert not watched.errors
