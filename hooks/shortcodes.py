@@ -36,6 +36,7 @@ ELEMENT_ID = re.compile(r"""\sid=["']([^"']+)["']""")
 KATEX_CSS = "css/katex/katex.min.css"  # site path; listed in mkdocs.yml extra_css
 
 _expanded: dict[str, tuple[str, str]] = {}  # placeholder -> (shortcode, html)
+_anchors: dict[str, int] = {}  # formula anchor -> times used on the page being built
 _counter = 0
 _references = None
 
@@ -87,8 +88,19 @@ def on_files(files: Files, config) -> Files:
 
 # -- pages ------------------------------------------------------------------------
 
+def _anchored(ref: str, html: str) -> str:
+    """A displayed formula with a permanent anchor: an id from its reference (unique on the page) and
+    a ¶ link to it, as headings have."""
+    base = "eq-" + re.sub(r"[^a-z0-9]+", "-", ref.lower()).strip("-")
+    _anchors[base] = _anchors.get(base, 0) + 1
+    anchor = base if _anchors[base] == 1 else f"{base}-{_anchors[base]}"
+    link = f'<a class="headerlink" href="#{anchor}" title="Permanent link">&para;</a>'
+    return re.sub(r'^<div class="dv-eq"', f'<div class="dv-eq" id="{anchor}"', html, count=1)[:-len("</div>")] + link + "</div>"
+
+
 def on_page_markdown(markdown: str, page, config, files):
     _expanded.clear()  # pages are built one at a time: markdown, then content
+    _anchors.clear()
 
     def expand(match: re.Match) -> str:
         global _counter
@@ -100,6 +112,8 @@ def on_page_markdown(markdown: str, page, config, files):
         except Exception as e:  # a bug: keep the traceback, add where it happened
             e.add_note(f"while expanding {shortcode} in {page.file.src_uri}")
             raise
+        if kind == "eq":
+            html = _anchored(ref, html)
         _counter += 1
         token = f"DVSC{_counter:06d}Z"
         _expanded[token] = (shortcode, html)

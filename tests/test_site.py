@@ -260,3 +260,52 @@ def test_sympy_style_tex_renders(katex_render):
     )
     for display in (True, False):
         assert 'class="katex"' in katex_render.render(tex, display)
+
+
+# -- (g) citing ----------------------------------------------------------------------
+
+def versions() -> dict[str, str]:
+    import tomllib
+
+    citation = yaml.safe_load((ROOT / "CITATION.cff").read_text(encoding="utf-8"))
+    changelog = re.search(r"^## (\S+) \((\d{4}-\d{2}-\d{2})\)", (DOCS / "changelog.md").read_text(encoding="utf-8"), re.M)
+    return {"pyproject": tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["version"],
+            "CITATION.cff": citation["version"], "changelog": changelog[1],
+            "dates": str(citation["date-released"]) == changelog[2]}
+
+
+def test_one_version_everywhere():
+    found = versions()
+    assert found["dates"], "CITATION.cff's date-released is not the changelog's latest date"
+    assert found["pyproject"] == found["CITATION.cff"] == found["changelog"], found
+
+
+def test_every_page_footer_names_the_version(site):
+    version = versions()["pyproject"]
+    for path in html_files(site):
+        footer = soup(path).select_one(".md-copyright__highlight")
+        assert footer is not None and f"Version {version}" in footer.get_text(), path.relative_to(site)
+
+
+def test_derivation_pages_can_be_cited(site, port):
+    from derivations import configs
+
+    version = versions()["pyproject"]
+    for name in configs.family_modules():
+        page = soup(site / name / "index.html")
+        box = page.select_one("details.dv-cite#cite-this code")
+        assert box is not None, f"{name}: no cite box"
+        entry = box.get_text()
+        url = re.search(r"url\s*=\s*\{([^}]*)\}", entry)[1]
+        assert url.startswith(f"http://127.0.0.1:{port}/{name}/#"), url
+        assert page.select_one(f"h1#{url.split('#')[1]}") is not None, f"{name}: the anchor {url} is not the title"
+        assert f"Version {version}" in entry and re.search(r"year\s*=\s*\{\d{4}\}", entry), entry
+
+
+def test_every_displayed_formula_has_a_permanent_anchor(site):
+    for path in html_files(site):
+        page = soup(path)
+        ids = [el.get("id") for el in page.select(".dv-eq")]
+        assert all(ids) and len(ids) == len(set(ids)), f"{path.relative_to(site)}: formula anchors {ids}"
+        for el in page.select(".dv-eq"):
+            assert el.select_one(f'a.headerlink[href="#{el["id"]}"]'), f"{path.relative_to(site)}: {el['id']}"
