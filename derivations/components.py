@@ -35,9 +35,12 @@ class Part:
     path: str | None = None
     note: str = ""
     symbol: str = field(default="", compare=False)
+    # What the parameters are for (one of KINDS), for the pictures; a part without one takes its parent's.
+    kind: str = ""
 
     def __post_init__(self) -> None:
         assert (self.expr is None) != (not self.children), f"{self.name}: a leaf or a sum, not both"
+        assert self.kind in ("", *KINDS), f"{self.name}: unknown kind {self.kind!r}"
         assert re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", self.name), f"not a Python name: {self.name!r}"
         names = [c.name for c in self.children]
         assert len(names) == len(set(names)), f"{self.name}: duplicate child names {names}"
@@ -94,6 +97,15 @@ class Part:
         for c in self.children:
             yield from c._modules(qualified, module)
 
+    def kinds(self, kind: str = "") -> Iterator[tuple[str, Part, Expr]]:
+        """``(kind, leaf, copies)`` for every leaf, its kind the nearest one declared on it or above it."""
+        kind = self.kind or kind
+        if self.expr is not None:
+            yield kind, self, self.repeat
+        for c in self.children:
+            for leaf_kind, leaf_part, copies in c.kinds(kind):
+                yield leaf_kind, leaf_part, self.repeat * copies
+
     def leaves(self) -> Iterator[tuple[str, Part, Expr]]:
         """The leaves below this part, each with the product of the repeats above it."""
         for qualified, part, multiplier in self.walk():
@@ -114,6 +126,15 @@ class Part:
         return replace(self, name=name, label=label, path=path)
 
 
+# What a picture of a model tells apart. Every leaf of every model has one of these (tests/test_components.py).
+KINDS = ("embeddings", "attention", "feed-forward", "norms", "heads")
+
+
+def as_kind(part: Part, kind: str) -> Part:
+    """The same part, declared to be of ``kind`` (its parts without a kind of their own take it)."""
+    return replace(part, kind=kind)
+
+
 def evaluate(expr: Expr, values: Mapping[sympy.Symbol, int]) -> int:
     """Evaluate exactly; every free symbol must be given, and the result must be an integer."""
     missing = expr.free_symbols - set(values)
@@ -124,14 +145,14 @@ def evaluate(expr: Expr, values: Mapping[sympy.Symbol, int]) -> int:
 
 
 def group(name: str, label: str, *children: Part, path: str | None = None, repeat: Expr = 1,
-          note: str = "", symbol: str = "") -> Part:
+          note: str = "", symbol: str = "", kind: str = "") -> Part:
     """A sum of parts."""
     return Part(name, label, children=children, path=path, repeat=sympy.sympify(repeat), note=note,
-                symbol=symbol)
+                symbol=symbol, kind=kind)
 
 
-def leaf(name: str, label: str, expr: Expr, path: str | None = None, note: str = "") -> Part:
-    return Part(name, label, expr=sympy.sympify(expr), path=path, note=note)
+def leaf(name: str, label: str, expr: Expr, path: str | None = None, note: str = "", kind: str = "") -> Part:
+    return Part(name, label, expr=sympy.sympify(expr), path=path, note=note, kind=kind)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -140,7 +161,7 @@ def leaf(name: str, label: str, expr: Expr, path: str | None = None, note: str =
 
 # $$N = n \cdot d$$  one learned d-vector per row (token, position or segment).
 def embedding(name: str, label: str, rows: Expr, dim: Expr, path: str | None = None, note: str = "") -> Part:
-    return leaf(name, label, rows * dim, path, note)
+    return leaf(name, label, rows * dim, path, note, kind="embeddings")
 
 
 # $$N_\mathrm{emb} = (V + P) D$$  GPT's embeddings: tokens and learned positions, summed, no LayerNorm.
@@ -154,12 +175,12 @@ def token_and_position_embeddings(V: Expr, P: Expr, D: Expr, *, tokens: str, pos
 # $$\mathrm{LN}(x) = \gamma \odot (x - \mu) / \sqrt{\sigma^2 + \epsilon} + \beta$$  gamma and beta: 2d.
 def layer_norm(name: str, dim: Expr, path: str | None = None, bias: bool = True, label: str = "LayerNorm") -> Part:
     return leaf(name, label, (2 if bias else 1) * dim, path,
-                note="" if bias else "no bias: the scale gamma only")
+                note="" if bias else "no bias: the scale gamma only", kind="norms")
 
 
 # $$\mathrm{RMSNorm}(x) = g \odot x / \sqrt{\mathrm{mean}(x^2) + \epsilon}$$  a scale only: d.
 def rms_norm(name: str, dim: Expr, path: str | None = None, label: str = "RMSNorm") -> Part:
-    return leaf(name, label, dim, path)
+    return leaf(name, label, dim, path, kind="norms")
 
 
 # $$N = V E + (E D + D)$$  ALBERT factorizes the table: V rows of width E, then one projection to D.
@@ -167,7 +188,7 @@ def factorized_embedding(V: Expr, E: Expr, D: Expr, *, table: str, projection: s
                          name: str = "factorized_embedding") -> Part:
     return group(name, "factorized word embeddings",
                  embedding("table", "word embeddings of width E", V, E, table),
-                 linear("projection", "projection from E to D", E, D, True, projection))
+                 linear("projection", "projection from E to D", E, D, True, projection), kind="embeddings")
 
 
 def shared(part: Part, times: Expr) -> Part:
@@ -232,7 +253,7 @@ def attention(D: Expr, H: Expr, d_h: Expr, K: Expr | None = None, *, bias: bool 
         linear("key", "key projection", kv_dim, K * key_size, bias, layout.key),
         linear("value", "value projection", kv_dim, K * d_h, bias, layout.value),
         linear("output", "output projection", output_in, D, output_bias, layout.output),
-        path=path,
+        path=path, kind="attention",
     )
 
 
@@ -252,7 +273,8 @@ def fused_attention(D: Expr, *, qkv: str, output: str, bias: bool = True, qkv_bi
         assert bias, "a separate bias path only makes sense with a bias"
         fused = [leaf("qkv", "query, key and value weights (one fused matrix)", 3 * D * D, qkv),
                  leaf("qkv_bias", "query, key and value biases", 3 * D, qkv_bias)]
-    return group(name, label, *fused, linear("output", "output projection", D, D, bias, output), path=path)
+    return group(name, label, *fused, linear("output", "output projection", D, D, bias, output), path=path,
+                 kind="attention")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -271,7 +293,7 @@ def feed_forward(D: Expr, F: Expr, *, bias: bool = True, up: str, down: str, gat
         parts.append(linear("gate", "gate projection", D, F, bias, gate))
     parts.append(linear("up", "up projection", D, F, bias, up))
     parts.append(linear("down", "down projection", F, D, bias, down))
-    return group(name, label, *parts, path=path)
+    return group(name, label, *parts, path=path, kind="feed-forward")
 
 
 def mixture_of_experts(D: Expr, F: Expr, experts: Expr, *, router_path: str, experts_path: str,
@@ -284,7 +306,7 @@ def mixture_of_experts(D: Expr, F: Expr, experts: Expr, *, router_path: str, exp
         linear("router", "router", D, experts, router_bias, router_path),
         replace(expert.renamed("expert", "the experts: X copies of one feed-forward", experts_path),
                 repeat=sympy.sympify(experts)),
-        path=path,
+        path=path, kind="feed-forward",
     )
 
 
@@ -294,12 +316,12 @@ def mixture_of_experts(D: Expr, F: Expr, experts: Expr, *, router_path: str, exp
 
 def pooler(D: Expr, path: str | None = "pooler.dense", name: str = "pooler") -> Part:
     """The [CLS] pooler: tanh(h_0 W + b), one D-by-D linear map with bias."""
-    return linear(name, "pooler", D, D, True, path)
+    return as_kind(linear(name, "pooler", D, D, True, path), "heads")
 
 
 def classifier(D: Expr, C: Expr, path: str, name: str = "classifier", label: str = "classifier") -> Part:
     """A linear map from the hidden state to C logits."""
-    return linear(name, label, D, C, True, path)
+    return as_kind(linear(name, label, D, C, True, path), "heads")
 
 
 def lm_prediction_head(D: Expr, V: Expr, *, tied_to: str, path: str | None, transform: bool = True,
@@ -317,7 +339,7 @@ def lm_prediction_head(D: Expr, V: Expr, *, tied_to: str, path: str | None, tran
     else:
         parts.append(linear("decoder", "decoder (untied: weight and bias of its own)", D, V, True, "decoder"))
     parts.append(leaf("bias", "output bias", V, "bias", note="shared with decoder.bias" if tied else ""))
-    return group(name, "language-model head", *parts, path=path)
+    return group(name, "language-model head", *parts, path=path, kind="heads")
 
 
 # ---------------------------------------------------------------------------------------------

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from .claims import Rounded
-from .components import (Part, feed_forward, fused_attention, group, layer_norm, linear, tied_tensor,
+from .components import (Part, as_kind, feed_forward, fused_attention, group, layer_norm, linear, tied_tensor,
                          token_and_position_embeddings)
 from .gpt2 import SUMMARY, multiple_choice_head
 from .reading import layout_name
@@ -39,10 +39,10 @@ def transformer(name: str = "transformer", label: str = "OpenAIGPTModel: embeddi
     return group(name, label, embeddings, replace(layer, repeat=L), path=path, symbol=rf"N_{{\mathrm{{{name}}}}}")
 
 
-lm_head = tied_tensor("lm_head", "language-model head (the token embeddings, transposed)",
-                      "transformer.tokens_embed", "lm_head")
-lm_head_untied = linear("lm_head", "language-model head (untied: a weight of its own, no bias)", D, V, False,
-                        "lm_head")
+lm_head = as_kind(tied_tensor("lm_head", "language-model head (the token embeddings, transposed)",
+                              "transformer.tokens_embed", "lm_head"), "heads")
+lm_head_untied = as_kind(linear("lm_head", "language-model head (untied: a weight of its own, no bias)", D, V,
+                                False, "lm_head"), "heads")
 
 
 def architectures(untied: bool = False, summary: str = "") -> dict[str, Part]:
@@ -60,7 +60,7 @@ def architectures(untied: bool = False, summary: str = "") -> dict[str, Part]:
                                            *multiple_choice_head(summary)),
         "OpenAIGPTForSequenceClassification": model(
             "OpenAIGPTForSequenceClassification", "GPT-1 with a sequence classifier (last token, no bias)",
-            linear("score", "score (no bias)", D, C, False, "score")),
+            as_kind(linear("score", "score (no bias)", D, C, False, "score"), "heads")),
     }
 
 

@@ -14,7 +14,7 @@ from dataclasses import replace
 import sympy
 
 from .claims import Hypothesis, Miscount, Rounded
-from .components import (Part, feed_forward, fused_attention, group, layer_norm, leaf, linear, tied_tensor,
+from .components import (Part, as_kind, feed_forward, fused_attention, group, layer_norm, leaf, linear, tied_tensor,
                          token_and_position_embeddings)
 from .reading import layout_name
 from .symbols import C, D, F, H, L, P, V, d_h
@@ -43,7 +43,7 @@ cross_attention = group(
     linear("query", "query projection", D, D, True, "q_attn"),
     linear("key_value", "key and value projections (one fused D-by-2D map)", D, 2 * D, True, "c_attn"),
     linear("output", "output projection", D, D, True, "c_proj"),
-    path="crossattention",
+    path="crossattention", kind="attention",
 )
 
 
@@ -72,11 +72,11 @@ def transformer(block: Part, name: str = "transformer", label: str = "GPT2Model:
 
 
 # The heads. Tied (the default), the language-model head is the token embedding transposed.
-lm_head = tied_tensor("lm_head", "language-model head (the token embeddings, transposed)", "transformer.wte",
-                      "lm_head")
+lm_head = as_kind(tied_tensor("lm_head", "language-model head (the token embeddings, transposed)",
+                              "transformer.wte", "lm_head"), "heads")
 # tie_word_embeddings false: a D-by-V map of its own, without bias.
-lm_head_untied = linear("lm_head", "language-model head (untied: a weight of its own, no bias)", D, V, False,
-                        "lm_head")
+lm_head_untied = as_kind(linear("lm_head", "language-model head (untied: a weight of its own, no bias)", D, V,
+                                False, "lm_head"), "heads")
 
 # GPT2DoubleHeadsModel's multiple-choice head: a SequenceSummary whose projection gives one logit per
 # choice (transformers sets num_labels to 1), D values with summary_proj_to_labels false, or is
@@ -90,7 +90,7 @@ def multiple_choice_head(summary: str) -> tuple[Part, ...]:
     if outputs is None:
         return ()
     label = "multiple-choice summary (one logit per choice)" if outputs == 1 else "multiple-choice summary (D values)"
-    return (linear("multiple_choice", label, D, outputs, True, "multiple_choice_head.summary"),)
+    return (as_kind(linear("multiple_choice", label, D, outputs, True, "multiple_choice_head.summary"), "heads"),)
 
 
 def architectures(cross: bool = False, untied: bool = False, summary: str = "",
@@ -111,13 +111,13 @@ def architectures(cross: bool = False, untied: bool = False, summary: str = "",
                                       *multiple_choice_head(summary)),
         "GPT2ForSequenceClassification": model(
             "GPT2ForSequenceClassification", "GPT-2 with a sequence classifier (last token, no bias)",
-            linear("score", "score (no bias)", D, C, False, "score")),
+            as_kind(linear("score", "score (no bias)", D, C, False, "score"), "heads")),
         "GPT2ForTokenClassification": model(
             "GPT2ForTokenClassification", "GPT-2 with a token classifier",
-            linear("classifier", "classifier", D, C, True, "classifier")),
+            as_kind(linear("classifier", "classifier", D, C, True, "classifier"), "heads")),
         "GPT2ForQuestionAnswering": model(
             "GPT2ForQuestionAnswering", "GPT-2 with a span (start/end) head",
-            linear("qa_outputs", "span logits (always two: start and end)", D, 2, True, "qa_outputs")),
+            as_kind(linear("qa_outputs", "span logits (always two: start and end)", D, 2, True, "qa_outputs"), "heads")),
     }
 
 

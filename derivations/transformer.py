@@ -17,7 +17,7 @@ from dataclasses import replace
 import sympy
 
 from .claims import Hypothesis, Miscount, Rounded
-from .components import (AttentionLayout, Part, attention, embedding, feed_forward, fused_attention, group,
+from .components import (AttentionLayout, Part, as_kind, attention, embedding, feed_forward, fused_attention, group,
                          layer_norm, leaf, tied_tensor)
 from .reading import layout_name
 from .symbols import D, F, F_d, H, L, L_d, P, V, V_d, d_h, d_k
@@ -83,7 +83,7 @@ def decoder_layer(attend: Attention = marian_attention, bias: bool = True) -> Pa
 # parameter (requires_grad off), so parameters() counts P D more per stack than anything learns.
 def positions(path: str = "embed_positions") -> Part:
     return leaf("positions", "sinusoidal positions", sympy.Integer(0), path,
-                note="a fixed P-by-D table: registered as a frozen parameter, learned by nothing")
+                note="a fixed P-by-D table: registered as a frozen parameter, learned by nothing", kind="embeddings")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -102,8 +102,8 @@ def architectures(share: bool = True, tie: bool = True, attend: Attention = mari
     target_rows = V if share else V_d  # MarianMTModel's output vocabulary
     if share and tie:
         tables = [embedding("shared", "shared token embeddings (source, target, output)", V, D, "shared")]
-        source = tied_tensor("tokens", "source token embeddings", "shared", "embed_tokens")
-        target = tied_tensor("tokens", "target token embeddings", "shared", "embed_tokens")
+        source = as_kind(tied_tensor("tokens", "source token embeddings", "shared", "embed_tokens"), "embeddings")
+        target = as_kind(tied_tensor("tokens", "target token embeddings", "shared", "embed_tokens"), "embeddings")
     else:
         tables = [embedding("shared", "shared token embeddings (built, then unused: untied)", V, D, "shared")
                   ] if share else []
@@ -125,12 +125,14 @@ def architectures(share: bool = True, tie: bool = True, attend: Attention = mari
     else:
         head = embedding("lm_head", "output projection (untied: a weight of its own, no bias)", target_rows, D,
                          "lm_head")
+    head = as_kind(head, "heads")
     # MarianForCausalLM: the decoder alone (cross-attention blocks included: the layer builds them), and a
     # head of vocab_size rows, tied to the decoder's table of decoder_vocab_size rows unless untied.
     causal_tokens = embedding("tokens", "target token embeddings", V_d, D, "embed_tokens")
-    causal_head = (tied_tensor("lm_head", "output projection (the target embeddings, transposed)",
-                               "model.decoder.embed_tokens", "lm_head") if tie else
-                   embedding("lm_head", "output projection (untied: a weight of its own, no bias)", V, D, "lm_head"))
+    causal_head = as_kind(tied_tensor("lm_head", "output projection (the target embeddings, transposed)",
+                                      "model.decoder.embed_tokens", "lm_head") if tie else
+                          embedding("lm_head", "output projection (untied: a weight of its own, no bias)", V, D,
+                                    "lm_head"), "heads")
     return {
         "MarianModel": model(None, "MarianModel", "MarianModel: embeddings, encoder, decoder"),
         "MarianMTModel": group("MarianMTModel", "Marian with its output projection (final_logits_bias is a buffer)",

@@ -23,7 +23,8 @@ from pathlib import Path
 from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File, Files
 
-import katex_render  # sibling module: MkDocs puts this folder on sys.path while loading a hook
+import figures  # sibling modules: MkDocs puts this folder on sys.path while loading a hook
+import katex_render
 
 SHORTCODE = re.compile(r"<!--\s*([a-z]+):(.+?)\s*-->")
 # Any comment that starts like a shortcode; what survives expansion is an error.
@@ -106,7 +107,10 @@ def on_page_markdown(markdown: str, page, config, files):
         global _counter
         kind, ref, shortcode = match[1], match[2].strip(), match[0]
         try:
-            html = _references.expand(kind, ref, katex_render.render)
+            if kind == "figure":
+                html = figures.render_figure(ref)
+            else:
+                html = _references.expand(kind, ref, katex_render.render)
         except (LookupError, katex_render.KatexError) as e:
             raise _fail(page, f"cannot expand {shortcode}: {e}") from e
         except Exception as e:  # a bug: keep the traceback, add where it happened

@@ -74,3 +74,26 @@ def test_layer_norm_function_differs_from_the_variant():
     assert c.layer_norm_example_torch == sympy.sqrt(3)
     assert c.layer_norm_example_variant == sympy.Rational(3, 2)
     assert c.layer_norm("n", D).total == 2 * D
+
+
+def test_every_leaf_of_every_model_has_a_kind():
+    # The pictures sort every parameter into embeddings, attention, feed-forward, norms or heads.
+    from derivations import configs
+
+    unsorted = [(name, layout, architecture, leaf.name)
+                for name, module in configs.family_modules().items()
+                for layout, architectures in module.VARIANTS.items()
+                for architecture, part in architectures.items()
+                for kind, leaf, _ in part.kinds() if kind not in c.KINDS]
+    assert not unsorted
+
+
+def test_kinds_add_up_to_the_total():
+    from derivations import bert
+
+    by_kind = {}
+    for kind, leaf, copies in bert.BertForPreTraining.kinds():
+        by_kind[kind] = by_kind.get(kind, 0) + copies * leaf.expr
+    assert sympy.expand(sum(by_kind.values()) - bert.BertForPreTraining.total) == 0
+    # The attention of one layer, and nothing else, is "attention": 4 (D H d_h + ...) per layer.
+    assert sympy.expand(by_kind["attention"] - bert.encoder.child("layer").child("attention").total * L) == 0

@@ -309,3 +309,30 @@ def test_every_displayed_formula_has_a_permanent_anchor(site):
         assert all(ids) and len(ids) == len(set(ids)), f"{path.relative_to(site)}: formula anchors {ids}"
         for el in page.select(".dv-eq"):
             assert el.select_one(f'a.headerlink[href="#{el["id"]}"]'), f"{path.relative_to(site)}: {el['id']}"
+
+
+# -- (h) pictures ----------------------------------------------------------------------
+
+def test_every_family_page_has_its_picture_with_alt_text_and_caption(site):
+    from derivations import configs
+
+    for name in [*configs.family_modules(), "families"]:
+        path = site / "index.html" if name == "families" else site / name / "index.html"
+        figure = soup(path).select_one(f"figure.dv-figure#figure-{name}")
+        assert figure is not None, f"no picture {name}"
+        svg = figure.select_one("svg")
+        assert svg is not None and svg.get("role") == "img" and len(svg.get("aria-label", "")) > 50, name
+        assert "build time" in figure.select_one("figcaption").get_text(), name
+
+
+def test_pictures_show_the_packages_numbers(site):
+    # Every count the alt text states is the breakdown the package derives (the bars are drawn from it).
+    from derivations import breakdown, configs
+
+    for name, module in configs.family_modules().items():
+        alt = soup(site / name / "index.html").select_one(f"#figure-{name}")["data-alt"]
+        for row in breakdown.family(module):
+            stated = re.search(rf"{re.escape(row.checkpoint)}, ([\d,]+) parameters: ([^.]*)\.", alt)
+            assert stated and int(stated[1].replace(",", "")) == row.total, (name, row.checkpoint)
+            parts = dict(re.findall(r"([a-z-]+) ([\d,]+)", stated[2]))
+            assert {k: int(v.replace(",", "")) for k, v in parts.items()} == row.by_kind, (name, row.checkpoint)
