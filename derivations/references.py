@@ -15,8 +15,8 @@ Kinds: ``eq`` (display formula), ``math`` (inline formula), ``sym`` (a symbol), 
 ``parts`` (a part's children, one row each), ``leaves`` (every leaf of a model), ``checkpoints``
 (a family's checkpoint table), ``architectures`` (a family's classes on one checkpoint),
 ``notation`` (the notation table), ``miscount`` and ``rounded`` (reconciliations of published counts),
-``published`` (a table of rounded figures against exact counts) and ``hypothesis`` (does one value of
-one size reproduce several published figures?).
+``published`` (a table of rounded figures against exact counts), ``hypothesis`` (does one value of
+one size reproduce several published figures?) and ``calculator`` (a family's in-page calculator).
 """
 
 from __future__ import annotations
@@ -443,6 +443,39 @@ def expand_hypothesis(ref: str, tex: Tex) -> str:
     return _table(head, rows, caption)
 
 
+def expand_calculator(ref: str, tex: Tex) -> str:
+    """The calculator's form for a family: a checkpoint to start from, the class, one input per size, and
+    the table the page's script fills (derivations/calculator.py generates its arithmetic)."""
+    from . import calculator
+
+    name = ref.strip()
+    family = _family(name)
+    classes = list(family.ARCHITECTURES)
+    main = next((c for c in family.TABLE_ARCHITECTURES if c in classes), classes[0])
+    start = calculator.presets(family)[family.CHECKPOINTS[0]]
+    meaning = {n.symbol: n.meaning for n in symbols.NOTATION}
+    option = '<option value="{0}"{1}>{0}</option>'.format
+    inputs = "\n".join(
+        f'<label title="{html.escape(meaning[s])}">{_math(tex, render.latex(s), False)} '
+        f'<input name="{s}" inputmode="numeric" value="{start[str(s)]}" aria-label="{html.escape(meaning[s])}"></label>'
+        for s in calculator.sizes(family))
+    return (
+        f'<form class="dv-calculator" data-family="{html.escape(name)}" autocomplete="off">\n'
+        '<div class="dv-calc-controls">'
+        '<label>start from <select name="preset">'
+        + "".join(option(c, " selected" if i == 0 else "") for i, c in enumerate(family.CHECKPOINTS))
+        + '</select></label> <label>class <select name="class">'
+        + "".join(option(c, " selected" if c == main else "") for c in classes)
+        + "</select></label></div>\n"
+        f'<div class="dv-calc-sizes">{inputs}</div>\n'
+        '<p class="dv-calc-message" role="alert" hidden></p>\n'
+        '<table class="dv-calc-result"><thead><tr><th>component</th><th>parameters</th></tr></thead>'
+        '<tbody></tbody><tfoot><tr><th>total</th><th class="dv-calc-total"></th></tr></tfoot></table>\n'
+        "<noscript><p>The calculator runs in the page (JavaScript); the tables above give every count for "
+        "the bundled checkpoints, and <code>python -m derivations count</code> any other.</p></noscript>\n"
+        "</form>")
+
+
 EXPANDERS: dict[str, Callable[[str, Tex], str]] = {
     "eq": lambda ref, tex: expand_eq(ref, tex, True),
     "math": lambda ref, tex: expand_eq(ref, tex, False),
@@ -457,6 +490,7 @@ EXPANDERS: dict[str, Callable[[str, Tex], str]] = {
     "rounded": expand_rounded,
     "published": expand_published,
     "hypothesis": expand_hypothesis,
+    "calculator": expand_calculator,
 }
 
 

@@ -35,6 +35,7 @@ BLOCK_HTML = re.compile(r"\s*<(?:div|table|figure|p|ul|ol|dl|pre|blockquote|sect
 ELEMENT_ID = re.compile(r"""\sid=["']([^"']+)["']""")
 
 KATEX_CSS = "css/katex/katex.min.css"  # site path; listed in mkdocs.yml extra_css
+CALCULATORS_JS = "js/calculators.js"  # site path; listed in mkdocs.yml extra_javascript
 
 _expanded: dict[str, tuple[str, str]] = {}  # placeholder -> (shortcode, html)
 _anchors: dict[str, int] = {}  # formula anchor -> times used on the page being built
@@ -78,6 +79,9 @@ def on_files(files: Files, config) -> Files:
     if not fonts or any(not f.endswith(".woff2") for f in fonts):
         raise PluginError(f"unexpected font sources in KaTeX's katex.min.css: {sorted(set(fonts))}")
     files.append(File.generated(config, KATEX_CSS, content=css))
+    # The calculators' arithmetic, generated from the derivations (listed in mkdocs.yml extra_javascript).
+    calculator = importlib.import_module("derivations.calculator")
+    files.append(File.generated(config, CALCULATORS_JS, content=calculator.script()))
     css_dir = Path(KATEX_CSS).parent
     for font in sorted(set(fonts)):
         src = dist / font

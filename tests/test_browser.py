@@ -128,3 +128,68 @@ def test_dark_mode_switches_and_keeps_formulas_readable(served, watched):
     assert light["scheme"] == "default" and dark["scheme"] == "slate"
     assert light["formula"] < light["background"] and dark["formula"] > dark["background"] + 0.4, (light, dark)
     assert not watched.errors
+
+
+# -- the calculators ---------------------------------------------------------------------
+
+READ = """(form) => ({
+  rows: [...form.querySelectorAll('.dv-calc-result tbody tr')].map(tr => [tr.cells[0].innerText, tr.cells[1].innerText]),
+  total: form.querySelector('.dv-calc-total').innerText,
+  message: form.querySelector('.dv-calc-message').hidden ? '' : form.querySelector('.dv-calc-message').innerText,
+})"""
+
+
+def expected(family, architecture: str, values: dict) -> tuple[list[list[str]], str]:
+    """The rows and total the package gives (the command line's rows), formatted as the page does."""
+    from derivations import render, symbols
+
+    part = family.ARCHITECTURES[architecture]
+    at = {getattr(symbols, k): v for k, v in values.items()}
+    rows = [[q.split(".", 1)[1], render.number(int((copies * leaf.expr).subs(at)))] for q, leaf, copies in part.leaves()]
+    return rows, render.number(part.count(at))
+
+
+def set_sizes(page, form, values: dict) -> None:
+    for name, value in values.items():
+        field = form.locator(f"input[name='{name}']")
+        if field.is_enabled():
+            field.fill(str(value))
+
+
+def test_calculators_give_the_packages_counts(served, watched):
+    import random
+
+    from derivations import calculator, configs
+
+    generator = random.Random(20261123)
+    for name, family in configs.family_modules().items():
+        watched.page.goto(served + f"{name}/", wait_until="networkidle")
+        form = watched.page.locator("form.dv-calculator")
+        presets = calculator.presets(family)
+        for checkpoint in family.CHECKPOINTS:  # every checkpoint, in the class the form starts with
+            form.locator("select[name='preset']").select_option(checkpoint)
+            architecture = form.locator("select[name='class']").input_value()
+            shown = form.evaluate(READ)
+            assert (shown["rows"], shown["total"]) == expected(family, architecture, presets[checkpoint]), (name, checkpoint)
+        for architecture in family.ARCHITECTURES:  # every class, on random sizes up to totals past 10^15
+            form.locator("select[name='class']").select_option(architecture)
+            values = {str(s): generator.choice([generator.randint(1, 64), generator.randint(1, 10**6)])
+                      for s in calculator.sizes(family)}
+            set_sizes(watched.page, form, values)
+            shown = form.evaluate(READ)
+            used = {str(s) for s in family.ARCHITECTURES[architecture].total.free_symbols}
+            assert (shown["rows"], shown["total"]) == expected(family, architecture,
+                                                               {k: v for k, v in values.items() if k in used})
+    assert not watched.errors
+
+
+@pytest.mark.parametrize("text", ["abc", "0", "-3", "1.5", "", "9223372036854775808"])
+def test_calculator_refuses_bad_sizes(served, watched, text):
+    watched.page.goto(served + "gpt2/", wait_until="networkidle")
+    form = watched.page.locator("form.dv-calculator")
+    form.locator("input[name='D']").fill(text)
+    shown = form.evaluate(READ)
+    assert shown["message"] and "D" in shown["message"], shown
+    assert shown["rows"] == [] and shown["total"] == "", "a number shown for a bad size"
+    form.locator("input[name='D']").fill("768")
+    assert form.evaluate(READ)["total"] == "124,439,808"  # GPT2LMHeadModel on gpt2: transformers#14960
