@@ -14,7 +14,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
 KATEX = ROOT / "node_modules" / "katex" / "package.json"
-BUILD_BUDGET_S = 10.0
+BUILD_BUDGET_S = 30.0  # issue 4: the full build, notebooks executed, under 30 s
 SHORTCODE = re.compile(r"<!--\s*([a-z]+):(.+?)\s*-->")
 # TeX that means a formula was not typeset, were it to show in a page's visible text.
 RAW_TEX = ("$$", r"\(", r"\[", r"\frac", r"\left", r"\begin", r"\cdot", "^")

@@ -90,6 +90,17 @@ def test_every_symbol_is_in_the_notation():
     assert declared == {n.symbol for n in symbols.NOTATION}
 
 
+NOTEBOOKS = sorted((DOCS / "notebooks").glob("*.py"))
+
+
+@pytest.mark.parametrize("notebook", NOTEBOOKS, ids=lambda p: p.name)
+def test_notebooks_type_no_tex_by_hand(notebook):
+    # A notebook shows a formula by displaying an expression of the package; its text cells hold none.
+    text = "\n".join(line for line in notebook.read_text(encoding="utf-8").splitlines() if line.startswith("# "))
+    for pattern in (r"\$", r"\\\(", r"\\\[", r"\\frac", r"\^", "²"):
+        assert not re.search(pattern, text), f"{notebook.name}: hand-typed math matching {pattern!r}"
+
+
 @pytest.mark.parametrize("page", PAGES, ids=lambda p: p.name)
 def test_no_tex_typed_by_hand(page):
     source = re.sub(r"```.*?```", "", page.read_text(encoding="utf-8"), flags=re.S)  # code blocks may show anything

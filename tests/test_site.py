@@ -336,3 +336,31 @@ def test_pictures_show_the_packages_numbers(site):
             assert stated and int(stated[1].replace(",", "")) == row.total, (name, row.checkpoint)
             parts = dict(re.findall(r"([a-z-]+) ([\d,]+)", stated[2]))
             assert {k: int(v.replace(",", "")) for k, v in parts.items()} == row.by_kind, (name, row.checkpoint)
+
+
+# -- (i) notebooks ---------------------------------------------------------------------
+
+def test_every_family_has_an_executed_notebook_with_typeset_formulas(site):
+    import json
+
+    from derivations import configs
+
+    nav = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
+    for name in configs.family_modules():
+        assert (DOCS / "notebooks" / f"{name}.py").is_file() and f"notebooks/{name}.py" in nav, name
+        page = soup(site / "notebooks" / name / "index.html")
+        outputs = page.select(".jp-OutputArea-output")
+        assert outputs, f"{name}: the notebook shows no output (was it executed?)"
+        formulas = page.select(".jp-RenderedLatex .dv-eq .katex")
+        assert formulas, f"{name}: no typeset formula"
+        assert not page.select(".jp-RenderedLatex:not(:has(.katex))"), f"{name}: a LaTeX output left untypeset"
+        # The .ipynb is offered, and holds the notebook's cells.
+        link = page.select_one("p.dv-download a[download]")
+        assert link is not None and link["href"].endswith(f"{name}.ipynb"), name
+        notebook = json.loads((site / "notebooks" / f"{name}.ipynb").read_text(encoding="utf-8"))
+        assert notebook["nbformat"] == 4 and len(notebook["cells"]) > 4, name
+
+
+def test_heaviest_page_is_under_a_megabyte(site):
+    heaviest = max(html_files(site), key=lambda p: p.stat().st_size)
+    assert heaviest.stat().st_size < 10**6, f"{heaviest.relative_to(site)}: {heaviest.stat().st_size:,} bytes"

@@ -1,0 +1,59 @@
+# ---
+# jupyter:
+#   jupytext:
+#     formats: py:percent
+#   kernelspec:
+#     display_name: Python 3
+#     language: python
+#     name: python3
+# ---
+
+# %% [markdown]
+# # BERT, step by step
+#
+# The derivation of the [BERT page](../bert.md), run with the `derivations` package.
+
+# %%
+from IPython.display import Math, display
+
+from derivations import bert, configs, render
+
+
+def show(expression):
+    """An expression of the package as a formula."""
+    display(Math(render.latex(expression)))
+
+
+# %% [markdown]
+# The embeddings, one encoder layer, and the layer under the paper's shapes (F = 4D, heads that split
+# the width):
+
+# %%
+show(bert.embeddings.total)
+show(bert.layer.total)
+show(bert.layer_standard.total)
+
+# %% [markdown]
+# BertModel under the same shapes, and every class on bert-base-uncased:
+
+# %%
+show(bert.BertModel_standard.total)
+values = configs.checkpoint("bert-base-uncased").values
+for name, part in bert.ARCHITECTURES.items():
+    print(f"{name:32} {part.count(values):>13,}")
+
+# %% [markdown]
+# The released checkpoints differ only in their vocabularies (and in size, base or large):
+
+# %%
+for name in bert.CHECKPOINTS:
+    print(f"{name:32} {configs.checkpoint(name, 'BertModel').total:>13,}")
+
+# %% [markdown]
+# The 75,641,856 of a widely read derivation, rebuilt, and the terms it misses:
+
+# %%
+item = bert.chinese_75m
+item.check()
+for term in item.terms:
+    print(f"{term.label:50} {term.count(item.values()):>12,}")

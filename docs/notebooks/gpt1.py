@@ -1,0 +1,46 @@
+# ---
+# jupyter:
+#   jupytext:
+#     formats: py:percent
+#   kernelspec:
+#     display_name: Python 3
+#     language: python
+#     name: python3
+# ---
+
+# %% [markdown]
+# # GPT-1, step by step
+#
+# The derivation of the [GPT-1 page](../gpt1.md), run with the `derivations` package.
+
+# %%
+from IPython.display import Math, display
+
+from derivations import configs, gpt1, gpt2, render
+
+
+def show(expression):
+    """An expression of the package as a formula."""
+    display(Math(render.latex(expression)))
+
+
+# %% [markdown]
+# A post-LN block, and the model, with no LayerNorm after the last block:
+
+# %%
+show(gpt1.layer.total)
+show(gpt1.OpenAIGPTModel.total)
+
+# %% [markdown]
+# GPT-2 moved the LayerNorms and added one after the last block:
+
+# %%
+show(gpt2.GPT2Model_standard.total - gpt1.OpenAIGPTModel.total)
+
+# %% [markdown]
+# Every class on openai-gpt:
+
+# %%
+values = configs.checkpoint("openai-gpt").values
+for name, part in gpt1.ARCHITECTURES.items():
+    print(f"{name:36} {part.count(values):>13,}")

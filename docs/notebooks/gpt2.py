@@ -1,0 +1,65 @@
+# ---
+# jupyter:
+#   jupytext:
+#     formats: py:percent
+#   kernelspec:
+#     display_name: Python 3
+#     language: python
+#     name: python3
+# ---
+
+# %% [markdown]
+# # GPT-2, step by step
+#
+# The derivation of the [GPT-2 page](../gpt2.md), run with the `derivations` package: each formula
+# below is an expression of the package, shown as it is, and each number is that expression evaluated
+# on a real config. Change a size and run the cell again.
+
+# %%
+from IPython.display import Math, display
+
+from derivations import configs, gpt2, render
+from derivations.symbols import D, F, L
+
+
+def show(expression):
+    """An expression of the package as a formula."""
+    display(Math(render.latex(expression)))
+
+
+# %% [markdown]
+# One block: LayerNorm, attention, LayerNorm, feed-forward. Its parts:
+
+# %%
+for part in gpt2.layer.children:
+    print(f"{part.label:40} {part.total}")
+show(gpt2.layer.total)
+
+# %% [markdown]
+# With the feed-forward four times the width, the block is a polynomial in the width alone:
+
+# %%
+show(gpt2.layer_standard.total)
+
+# %% [markdown]
+# The whole model, and its count on the four released sizes:
+
+# %%
+show(gpt2.GPT2Model_standard.total)
+for name in gpt2.CHECKPOINTS:
+    print(f"{name:12} {configs.checkpoint(name).total:>15,}")
+
+# %% [markdown]
+# The paper's figures, counted with GPT-1's vocabulary: the hypothesis of the GPT-2 page.
+
+# %%
+for claim in gpt2.paper_counts.claims:
+    print(f"{claim.printed:6} {claim.exact():>15,} {claim.exact(V=gpt2.GPT1_VOCABULARY):>15,}")
+print("vocabularies that reproduce all four:", gpt2.paper_counts.common)
+
+# %% [markdown]
+# Your own sizes: a GPT-2 of 30 layers, 2,048 wide.
+
+# %%
+values = configs.checkpoint("gpt2").values | {L: 30, D: 2048, F: 4 * 2048}
+print(f"{gpt2.GPT2LMHeadModel.count(values):,}")

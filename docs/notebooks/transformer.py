@@ -1,0 +1,64 @@
+# ---
+# jupyter:
+#   jupytext:
+#     formats: py:percent
+#   kernelspec:
+#     display_name: Python 3
+#     language: python
+#     name: python3
+# ---
+
+# %% [markdown]
+# # The original Transformer, step by step
+#
+# The derivation of [its page](../transformer.md), run with the `derivations` package: every formula
+# is an expression of the package, every number that expression evaluated on a config.
+
+# %%
+from IPython.display import Math, display
+
+from derivations import configs, render, transformer
+from derivations.symbols import V
+
+
+def show(expression):
+    """An expression of the package as a formula."""
+    display(Math(render.latex(expression)))
+
+
+# %% [markdown]
+# An encoder layer and a decoder layer (Marian's layout, with every bias):
+
+# %%
+show(transformer.layer.total)
+show(transformer.cross_layer.total)
+
+# %% [markdown]
+# The whole model: one shared vocabulary matrix, the two stacks, the output projection tied.
+
+# %%
+show(transformer.Transformer.total)
+
+# %% [markdown]
+# At the base and big sizes of Table 3, as functions of the vocabulary:
+
+# %%
+show(transformer.base_by_vocabulary)
+show(transformer.big_by_vocabulary)
+
+# %% [markdown]
+# Table 3's rows: the printed figure, the count with 37,000 tokens, and the vocabularies that would
+# reproduce the printed figure.
+
+# %%
+for row, span in zip(transformer.TABLE_3, transformer.vocabulary_37000.ranges):
+    print(f"{row.printed:>5}  {row.exact():>13,}  {span}  {row.what}")
+print("one vocabulary for the ten rows derived from base:", transformer.base_rows.common)
+
+# %% [markdown]
+# nn.Transformer against the paper's layers: two final LayerNorms.
+
+# %%
+show(transformer.torch_minus_paper)
+for name in transformer.CHECKPOINTS:
+    print(f"{name:18} {configs.checkpoint(name).total:>13,}")
