@@ -4,7 +4,12 @@
 PYTHON ?= python3
 VENV   := .venv
 PY     := $(VENV)/bin/python
-VENV_STAMP := $(VENV)/.installed.stamp
+# The extras to install: all of them for the tests; the site alone needs only docs (the publishing
+# workflow sets EXTRAS=docs, and so installs no torch). The stamp names them, so that a venv made
+# for fewer extras is completed, not taken for a full one.
+EXTRAS ?= docs,test,verify
+comma := ,
+VENV_STAMP := $(VENV)/.installed-$(subst $(comma),-,$(EXTRAS)).stamp
 NODE_STAMP := node_modules/.installed.stamp
 # constraints.txt pins every transitive version, pip and setuptools included.
 CONSTRAINTS := -c constraints.txt
@@ -20,7 +25,7 @@ $(VENV_STAMP): pyproject.toml constraints.txt
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install $(CONSTRAINTS) pip setuptools
 	# No build isolation: the package is built with the pinned setuptools just installed.
-	$(PY) -m pip install $(CONSTRAINTS) --no-build-isolation -e '.[docs,test,verify]'
+	$(PY) -m pip install $(CONSTRAINTS) --no-build-isolation -e '.[$(EXTRAS)]'
 	touch $@
 
 node_modules: $(NODE_STAMP)

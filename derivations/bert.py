@@ -173,6 +173,10 @@ CHECKPOINTS = (
     "bert-base-multilingual-uncased", "bert-large-uncased", "bert-large-cased", "bert-large-21128-vocab",
 )
 
+# Sizes the calculator derives rather than asks for: the head size is the width over the heads (which
+# transformers requires to divide it, unless the config sets embedding_size).
+CALCULATOR_RATIOS = {d_h: (D, H)}
+
 # Columns of the checkpoint table on the BERT page.
 TABLE_SYMBOLS = (V, D, L)
 # class -> column header

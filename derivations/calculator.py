@@ -44,9 +44,19 @@ def javascript(expr: sympy.Expr) -> str:
     return BigIntPrinter().doprint(sympy.expand(expr))
 
 
+def ratios(family: ModuleType) -> dict[sympy.Symbol, tuple[sympy.Symbol, sympy.Symbol]]:
+    """Sizes the form derives instead of asking for: size = numerator / denominator, which must divide
+    (BERT's head size, D / H)."""
+    return getattr(family, "CALCULATOR_RATIOS", {})
+
+
 def sizes(family: ModuleType) -> list[sympy.Symbol]:
-    """The sizes the family's classes use, in the order of the notation."""
+    """The sizes the form asks for, in the order of the notation: those the family's classes use, the
+    derived ones replaced by what they are derived from."""
     used = set().union(*(part.total.free_symbols for part in family.ARCHITECTURES.values()))
+    for derived, (numerator, denominator) in ratios(family).items():
+        if derived in used:
+            used = (used - {derived}) | {numerator, denominator}
     return [n.symbol for n in symbols.NOTATION if n.symbol in used]
 
 
@@ -67,11 +77,20 @@ def family_script(name: str, family: ModuleType) -> str:
         f"    {json.dumps(architecture)}: [\n" + ",\n".join(
             f"      [{json.dumps(component)}, (s) => {expression}]" for component, expression in rows(part)) + "\n    ]"
         for architecture, part in family.ARCHITECTURES.items())
-    uses = {architecture: sorted(str(s) for s in part.total.free_symbols)
-            for architecture, part in family.ARCHITECTURES.items()}
+    derived = ratios(family)
+
+    def asked(part: Part) -> list[str]:
+        used = set(part.total.free_symbols)
+        for size, pair in derived.items():
+            if size in used:
+                used = (used - {size}) | set(pair)
+        return sorted(str(s) for s in used)
+
+    uses = {architecture: asked(part) for architecture, part in family.ARCHITECTURES.items()}
     return (f"  {json.dumps(name)}: {{\n"
             f"   sizes: {json.dumps([str(s) for s in sizes(family)])},\n"
             f"   uses: {json.dumps(uses)},\n"
+            f"   ratios: {json.dumps([[str(k), str(n), str(d)] for k, (n, d) in derived.items()])},\n"
             f"   presets: {json.dumps(presets(family))},\n"
             f"   classes: {{\n{classes}\n   }}\n  }}")
 

@@ -469,8 +469,8 @@ def expand_calculator(ref: str, tex: Tex) -> str:
         + "</select></label></div>\n"
         f'<div class="dv-calc-sizes">{inputs}</div>\n'
         '<p class="dv-calc-message" role="alert" hidden></p>\n'
-        '<table class="dv-calc-result"><thead><tr><th>component</th><th>parameters</th></tr></thead>'
-        '<tbody></tbody><tfoot><tr><th>total</th><th class="dv-calc-total"></th></tr></tfoot></table>\n'
+        '<div class="dv-calc-scroll"><table class="dv-calc-result"><thead><tr><th>component</th><th>parameters</th>'
+        '</tr></thead><tbody></tbody><tfoot><tr><th>total</th><th class="dv-calc-total"></th></tr></tfoot></table></div>\n'
         "<noscript><p>The calculator runs in the page (JavaScript); the tables above give every count for "
         "the bundled checkpoints, and <code>python -m derivations count</code> any other.</p></noscript>\n"
         "</form>")

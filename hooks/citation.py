@@ -42,6 +42,7 @@ def bibtex(page, title_id: str, site_url: str) -> str:
             f"  title   = {{{{{_citation['title']}: {page.title}}}}},\n"
             f"  author  = {{{authors}}},\n"
             f"  year    = {{{year}}},\n"
+            f"  version = {{{_citation['version']}}},\n"
             f"  note    = {{Version {_citation['version']}}},\n"
             f"  url     = {{{url}}},\n"
             f"}}")

@@ -82,7 +82,8 @@ def families_figure() -> str:
         rows = sorted(rows, key=lambda r: r.total)  # a family's checkpoints from the smallest
         xs, ys = [r.total for r in rows], [100 * r.share("embeddings") for r in rows]
         title = page_title(name)
-        axes.plot(xs, ys, marker=marker, linestyle=":", linewidth=1, label=title)
+        # Points only: checkpoints of one family differ in vocabulary as well as in size.
+        axes.plot(xs, ys, marker=marker, linestyle="none", label=title)
         alt_parts.append(f"{title}: " + ", ".join(f"{r.checkpoint} {render.number(r.total)} parameters, "
                                                   f"embeddings {render.number(r.by_kind['embeddings'])}" for r in rows))
     axes.set_xscale("log")

@@ -12,6 +12,7 @@ percent format).
 from __future__ import annotations
 
 import html
+import posixpath
 import re
 from pathlib import Path
 
@@ -25,6 +26,8 @@ MATHJAX = re.compile(r'<script src="[^"]*">\s*</script>\s*<!-- MathJax configura
                      r"<!-- End of mathjax configuration -->", re.S)
 MERMAID = re.compile(r'<script type="module">(?:(?!</script>).)*?mermaid(?:(?!</script>).)*</script>', re.S)
 LATEX = re.compile(r'(<div class="jp-RenderedLatex[^"]*"[^>]*>)\s*(.*?)\s*(</div>)', re.S)
+# A link from a notebook's text to a page of the site, written as in the docs: ../gpt2.md#anchor.
+PAGE_LINK = re.compile(r'href="([^":#?]+\.md)(#[^"]*)?"')
 
 
 def is_notebook(file) -> bool:
@@ -52,9 +55,25 @@ def _typeset(match: re.Match, number: int) -> str:
             f'<a class="headerlink" href="#{anchor}" title="Permanent link">&para;</a></div>{match[3]}')
 
 
+def _page_links(content: str, page, files) -> str:
+    """Links to docs pages (../gpt2.md) made into the pages' URLs, as MkDocs does for Markdown pages
+    (mkdocs-jupyter leaves them as written); a link to no page fails the build."""
+    from mkdocs.exceptions import PluginError
+
+    def resolve(match: re.Match) -> str:
+        target = posixpath.normpath(posixpath.join(posixpath.dirname(page.file.src_uri), match[1]))
+        file = files.get_file_from_path(target)
+        if file is None:
+            raise PluginError(f"{page.file.src_uri}: links to {match[1]}, which is no page of the site")
+        return f'href="{file.url_relative_to(page.file)}{match[2] or ""}"'
+
+    return PAGE_LINK.sub(resolve, content)
+
+
 def on_page_content(content: str, page, config, files):
     if not is_notebook(page.file):
         return content
+    content = _page_links(content, page, files)
     content = MATHJAX.sub("", content)
     content = MERMAID.sub("", content)
     numbers = iter(range(1, 10**6))

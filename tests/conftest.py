@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import functools
 import http.server
-import socket
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -14,12 +12,31 @@ import pytest
 import site_build
 
 
+class _Server(http.server.ThreadingHTTPServer):
+    """Bound at once (the port is the site's from the start), serving ``directory`` once it is set."""
+
+    directory: str = ""
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, directory=args[2].directory, **kwargs)
+
+    def log_message(self, format: str, *args) -> None:  # noqa: A002 (the base class's name)
+        pass
+
+
 @pytest.fixture(scope="session")
-def port() -> int:
-    """A free port on 127.0.0.1 for the site to be served from (and built for: see ``site``)."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
+def server() -> Iterator[_Server]:
+    """An HTTP server on 127.0.0.1, its port held from before the build (the site is built for it)."""
+    instance = _Server(("127.0.0.1", 0), _QuietHandler)
+    yield instance
+    instance.server_close()
+
+
+@pytest.fixture(scope="session")
+def port(server: _Server) -> int:
+    return server.server_address[1]
 
 
 @pytest.fixture(scope="session")
@@ -35,20 +52,13 @@ def site(tmp_path_factory, port: int) -> Path:
     return out
 
 
-class _QuietHandler(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, format: str, *args) -> None:  # noqa: A002 (the base class's name)
-        pass
-
-
 @pytest.fixture(scope="session")
-def served(site: Path, port: int) -> Iterator[str]:
+def served(site: Path, server: _Server, port: int) -> Iterator[str]:
     """The built site over HTTP on 127.0.0.1, as `mkdocs serve` would give it."""
-    handler = functools.partial(_QuietHandler, directory=str(site))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", port), handler)
+    server.directory = str(site)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:
         yield f"http://127.0.0.1:{port}/"
     finally:
         server.shutdown()
-        server.server_close()

@@ -30,8 +30,8 @@ def require(available: bool, reason: str) -> None:
     if available:
         return
     if under_ci():
-        pytest.fail(reason)
-    pytest.skip(reason)
+        pytest.fail(reason, pytrace=False)
+    pytest.skip(reason, allow_module_level=True)  # also from a helper imported at module level
 
 
 def require_katex() -> None:

@@ -364,3 +364,22 @@ def test_every_family_has_an_executed_notebook_with_typeset_formulas(site):
 def test_heaviest_page_is_under_a_megabyte(site):
     heaviest = max(html_files(site), key=lambda p: p.stat().st_size)
     assert heaviest.stat().st_size < 10**6, f"{heaviest.relative_to(site)}: {heaviest.stat().st_size:,} bytes"
+
+
+def test_every_internal_link_leads_to_a_file_of_the_site(site):
+    # Pages, notebooks (whose links the hook resolves) and downloads alike.
+    for path in html_files(site):
+        for anchor in soup(path).select("a[href]"):
+            href = anchor["href"]
+            parts = urlsplit(href)
+            if parts.scheme or parts.netloc or href.startswith(("#", "mailto:")):
+                continue
+            if not parts.path:
+                target = path
+            elif parts.path.startswith("/"):  # the 404 page links from the site's root
+                target = (site / parts.path.lstrip("/")).resolve()
+            else:
+                target = (path.parent / parts.path).resolve()
+            if target.is_dir():
+                target = target / "index.html"
+            assert target.is_file(), f"{path.relative_to(site)}: {href} leads nowhere"

@@ -17,6 +17,9 @@ def test_workflow_is_valid_and_deploys_to_pages():
     assert any(u.startswith("actions/upload-pages-artifact@") for u in uses)
     assert any(u.startswith("actions/deploy-pages@") for u in uses)
     assert workflow["permissions"]["pages"] == "write" and workflow["permissions"]["id-token"] == "write"
+    # YAML 1.1 reads the key `on` as true: the trigger is a push to main.
+    trigger = workflow.get("on", workflow.get(True))
+    assert trigger["push"]["branches"] == ["main"]
 
 
 def test_workflow_uses_the_readmes_make_targets():

@@ -34,12 +34,26 @@
       return [values, bad];
     }
 
+    // Sizes derived from others (BERT's head size is the width over the heads), which must divide.
+    function derive(values) {
+      for (const [size, numerator, denominator] of family.ratios) {
+        if (values[numerator] % values[denominator] !== 0n) {
+          return `${numerator} must be a multiple of ${denominator}: ${size} = ${numerator} / ${denominator} is the size of each head.`;
+        }
+        values[size] = values[numerator] / values[denominator];
+      }
+      return "";
+    }
+
     function update() {
       const [values, bad] = sizes();
       body.replaceChildren();
       total.textContent = "";
-      if (bad.length) {
-        message.textContent = `Each size must be a whole number from 1 to ${format(LARGEST)}: check ${bad.join(", ")}.`;
+      const problem = bad.length
+        ? `Each size must be a whole number from 1 to ${format(LARGEST)}: check ${bad.join(", ")}.`
+        : derive(values);
+      if (problem) {
+        message.textContent = problem;
         message.hidden = false;
         return;
       }

@@ -19,9 +19,9 @@ from IPython.display import Math, display
 from derivations import bert, configs, render
 
 
-def show(expression):
-    """An expression of the package as a formula."""
-    display(Math(render.latex(expression)))
+def show(expression, name=""):
+    """An expression of the package as a formula, named (in words) when a name is given."""
+    display(Math((rf"\text{{{name}}} = " if name else "") + render.latex(expression)))
 
 
 # %% [markdown]
@@ -29,15 +29,15 @@ def show(expression):
 # the width):
 
 # %%
-show(bert.embeddings.total)
-show(bert.layer.total)
-show(bert.layer_standard.total)
+show(bert.embeddings.total, "embeddings")
+show(bert.layer.total, "encoder layer")
+show(bert.layer_standard.total, "encoder layer, standard shapes")
 
 # %% [markdown]
 # BertModel under the same shapes, and every class on bert-base-uncased:
 
 # %%
-show(bert.BertModel_standard.total)
+show(bert.BertModel_standard.total, "BertModel, standard shapes")
 values = configs.checkpoint("bert-base-uncased").values
 for name, part in bert.ARCHITECTURES.items():
     print(f"{name:32} {part.count(values):>13,}")

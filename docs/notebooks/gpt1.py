@@ -19,23 +19,23 @@ from IPython.display import Math, display
 from derivations import configs, gpt1, gpt2, render
 
 
-def show(expression):
-    """An expression of the package as a formula."""
-    display(Math(render.latex(expression)))
+def show(expression, name=""):
+    """An expression of the package as a formula, named (in words) when a name is given."""
+    display(Math((rf"\text{{{name}}} = " if name else "") + render.latex(expression)))
 
 
 # %% [markdown]
 # A post-LN block, and the model, with no LayerNorm after the last block:
 
 # %%
-show(gpt1.layer.total)
-show(gpt1.OpenAIGPTModel.total)
+show(gpt1.layer.total, "one block")
+show(gpt1.OpenAIGPTModel.total, "OpenAIGPTModel")
 
 # %% [markdown]
 # GPT-2 moved the LayerNorms and added one after the last block:
 
 # %%
-show(gpt2.GPT2Model_standard.total - gpt1.OpenAIGPTModel.total)
+show(gpt2.GPT2Model_standard.total - gpt1.OpenAIGPTModel.total, "GPT2Model minus OpenAIGPTModel")
 
 # %% [markdown]
 # Every class on openai-gpt:

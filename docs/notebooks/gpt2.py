@@ -22,9 +22,9 @@ from derivations import configs, gpt2, render
 from derivations.symbols import D, F, L
 
 
-def show(expression):
-    """An expression of the package as a formula."""
-    display(Math(render.latex(expression)))
+def show(expression, name=""):
+    """An expression of the package as a formula, named (in words) when a name is given."""
+    display(Math((rf"\text{{{name}}} = " if name else "") + render.latex(expression)))
 
 
 # %% [markdown]
@@ -32,20 +32,20 @@ def show(expression):
 
 # %%
 for part in gpt2.layer.children:
-    print(f"{part.label:40} {part.total}")
-show(gpt2.layer.total)
+    show(part.total, part.label)
+show(gpt2.layer.total, "one block")
 
 # %% [markdown]
 # With the feed-forward four times the width, the block is a polynomial in the width alone:
 
 # %%
-show(gpt2.layer_standard.total)
+show(gpt2.layer_standard.total, "one block, F = 4D")
 
 # %% [markdown]
 # The whole model, and its count on the four released sizes:
 
 # %%
-show(gpt2.GPT2Model_standard.total)
+show(gpt2.GPT2Model_standard.total, "GPT2Model")
 for name in gpt2.CHECKPOINTS:
     print(f"{name:12} {configs.checkpoint(name).total:>15,}")
 

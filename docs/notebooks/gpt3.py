@@ -19,9 +19,9 @@ from IPython.display import Math, display
 from derivations import configs, gpt3, render
 
 
-def show(expression):
-    """An expression of the package as a formula."""
-    display(Math(render.latex(expression)))
+def show(expression, name=""):
+    """An expression of the package as a formula, named (in words) when a name is given."""
+    display(Math((rf"\text{{{name}}} = " if name else "") + render.latex(expression)))
 
 
 # %% [markdown]
@@ -29,7 +29,7 @@ def show(expression):
 
 # %%
 show(gpt3.kaplan_standard)
-show(gpt3.non_embedding_standard.total)
+show(gpt3.non_embedding_standard.total, "exact non-embedding count")
 show(gpt3.kaplan_gap_equation)
 show(gpt3.kaplan_limit)
 

@@ -21,23 +21,23 @@ from derivations import configs, render, transformer
 from derivations.symbols import V
 
 
-def show(expression):
-    """An expression of the package as a formula."""
-    display(Math(render.latex(expression)))
+def show(expression, name=""):
+    """An expression of the package as a formula, named (in words) when a name is given."""
+    display(Math((rf"\text{{{name}}} = " if name else "") + render.latex(expression)))
 
 
 # %% [markdown]
 # An encoder layer and a decoder layer (Marian's layout, with every bias):
 
 # %%
-show(transformer.layer.total)
-show(transformer.cross_layer.total)
+show(transformer.layer.total, "encoder layer")
+show(transformer.cross_layer.total, "decoder layer")
 
 # %% [markdown]
 # The whole model: one shared vocabulary matrix, the two stacks, the output projection tied.
 
 # %%
-show(transformer.Transformer.total)
+show(transformer.Transformer.total, "the Transformer")
 
 # %% [markdown]
 # At the base and big sizes of Table 3, as functions of the vocabulary:
@@ -59,6 +59,6 @@ print("one vocabulary for the ten rows derived from base:", transformer.base_row
 # nn.Transformer against the paper's layers: two final LayerNorms.
 
 # %%
-show(transformer.torch_minus_paper)
+show(transformer.torch_minus_paper, "nn.Transformer minus the paper's layers")
 for name in transformer.CHECKPOINTS:
     print(f"{name:18} {configs.checkpoint(name).total:>13,}")
