@@ -223,3 +223,17 @@ def test_calculator_fits_a_phone(served, chromium):
         overflow = page.evaluate("() => document.documentElement.scrollWidth - document.documentElement.clientWidth")
         assert overflow <= 0, f"{name}: the page scrolls sideways by {overflow} px at 400 px"
     context.close()
+
+
+def test_calculator_is_exact_beyond_double_precision(served, watched):
+    # Sizes whose total passes 2^53 (where a JavaScript Number would round): the page must show the
+    # package's exact integer.
+    from derivations import gpt2, symbols
+
+    watched.page.goto(served + "gpt2/", wait_until="networkidle")
+    form = watched.page.locator("form.dv-calculator")
+    sizes = {"V": 1_000_003, "P": 999_983, "D": 1_000_033, "F": 4_000_037, "L": 999_979}
+    set_sizes(watched.page, form, sizes)
+    exact = gpt2.GPT2LMHeadModel.count({getattr(symbols, k): v for k, v in sizes.items()})
+    assert exact > 2**53 and float(exact) != exact
+    assert form.evaluate(READ)["total"] == f"{exact:,}"
