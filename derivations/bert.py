@@ -9,8 +9,6 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-import sympy
-
 from .claims import Miscount, Rounded
 from .components import (AttentionLayout, Part, attention, classifier, embedding, feed_forward, group,
                          layer_norm, leaf, lm_prediction_head, pooler as _pooler)

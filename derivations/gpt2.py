@@ -11,8 +11,6 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-import sympy
-
 from .claims import Hypothesis, Miscount, Rounded
 from .components import (Part, as_kind, feed_forward, fused_attention, group, layer_norm, leaf, linear, tied_tensor,
                          token_and_position_embeddings)

@@ -5,11 +5,9 @@ Reads the built HTML (no browser): what renders without error but wrong still ne
 
 from __future__ import annotations
 
-import os
 import re
 import subprocess
 import sys
-import time
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -17,7 +15,7 @@ import pytest
 import yaml
 from bs4 import BeautifulSoup, Comment
 
-from site_build import (BUILD_BUDGET_S, DOCS, LOCAL_HOSTS, RAW_TEX, ROOT, SHORTCODE, built_page, html_files,
+from site_build import (DOCS, LOCAL_HOSTS, RAW_TEX, ROOT, SHORTCODE, built_page, html_files,
                         mkdocs_build, require_katex)
 
 FORMULA_KINDS = {"eq", "math", "sym"}  # each renders exactly one formula; tables may hold many
