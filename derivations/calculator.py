@@ -50,13 +50,19 @@ def ratios(family: ModuleType) -> dict[sympy.Symbol, tuple[sympy.Symbol, sympy.S
     return getattr(family, "CALCULATOR_RATIOS", {})
 
 
-def sizes(family: ModuleType) -> list[sympy.Symbol]:
-    """The sizes the form asks for, in the order of the notation: those the family's classes use, the
-    derived ones replaced by what they are derived from."""
-    used = set().union(*(part.total.free_symbols for part in family.ARCHITECTURES.values()))
-    for derived, (numerator, denominator) in ratios(family).items():
+def asked(family: ModuleType, *parts: Part) -> set[sympy.Symbol]:
+    """The sizes the form asks for to count ``parts``: those they use, a derived one replaced by what it
+    is derived from."""
+    used = set().union(*(part.total.free_symbols for part in parts))
+    for derived, pair in ratios(family).items():
         if derived in used:
-            used = (used - {derived}) | {numerator, denominator}
+            used = (used - {derived}) | set(pair)
+    return used
+
+
+def sizes(family: ModuleType) -> list[sympy.Symbol]:
+    """The sizes the form asks for, in the order of the notation (for every class of the family)."""
+    used = asked(family, *family.ARCHITECTURES.values())
     return [n.symbol for n in symbols.NOTATION if n.symbol in used]
 
 
@@ -78,15 +84,7 @@ def family_script(name: str, family: ModuleType) -> str:
             f"      [{json.dumps(component)}, (s) => {expression}]" for component, expression in rows(part)) + "\n    ]"
         for architecture, part in family.ARCHITECTURES.items())
     derived = ratios(family)
-
-    def asked(part: Part) -> list[str]:
-        used = set(part.total.free_symbols)
-        for size, pair in derived.items():
-            if size in used:
-                used = (used - {size}) | set(pair)
-        return sorted(str(s) for s in used)
-
-    uses = {architecture: asked(part) for architecture, part in family.ARCHITECTURES.items()}
+    uses = {architecture: sorted(str(s) for s in asked(family, part)) for architecture, part in family.ARCHITECTURES.items()}
     return (f"  {json.dumps(name)}: {{\n"
             f"   sizes: {json.dumps([str(s) for s in sizes(family)])},\n"
             f"   uses: {json.dumps(uses)},\n"

@@ -96,7 +96,7 @@ class Rounded:
 
     def exact(self, candidate: int = 0, **substitutions: int) -> int:
         """A candidate's exact count, optionally with sizes substituted by name (V=40478)."""
-        values = self.values() | {_symbol(k): v for k, v in substitutions.items()}
+        values = self.values() | sizes(**substitutions)
         return self.candidates[candidate].count(values)
 
     def rounds(self, candidate: int = 0, **substitutions: int) -> bool:
@@ -131,11 +131,13 @@ class Rounded:
         return (lo, hi) if lo <= hi else None
 
 
-def _symbol(name: str) -> sympy.Symbol:
+def sizes(**values: int) -> dict[sympy.Symbol, int]:
+    """Values of sizes given by their names in the notation: sizes(L=2, D=256)."""
     from . import symbols
-    symbol = getattr(symbols, name)
-    assert isinstance(symbol, sympy.Symbol), name
-    return symbol
+
+    out = {getattr(symbols, name): value for name, value in values.items()}
+    assert all(isinstance(s, sympy.Symbol) for s in out), f"not sizes of the notation: {sorted(values)}"
+    return out
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import sympy
 
 from . import gpt2
-from .claims import Rounded
+from .claims import Rounded, sizes
 from .components import AttentionLayout, attention
 from .symbols import D, F, H, L, d_h
 
@@ -77,13 +77,12 @@ wide_heads = gpt2.architectures(with_block=gpt2.block(attention=attention(
 
 
 def _row(name: str, printed: str, checkpoint: str, what: str, candidate=model, **overrides: int) -> Rounded:
-    from . import symbols
     number, unit = float(printed[:-1]), printed[-1]
     scale = {"M": 10**6, "B": 10**9}[unit]
     # "125M" is rounded to millions, "1.3B" and "175.0B" to tenths of a billion.
     precision = scale if unit == "M" else 10**8
     return Rounded(name, round(number * scale), what, _TABLE, checkpoint, (candidate,), precision=precision,
-                   overrides={getattr(symbols, k): v for k, v in overrides.items()}, printed=printed)
+                   overrides=sizes(**overrides), printed=printed)
 
 
 TABLE_2_1 = (

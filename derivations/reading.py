@@ -33,14 +33,8 @@ def shown(value: object) -> str:
 # Reading fields
 # ---------------------------------------------------------------------------------------------
 
-def size(config: Mapping, field: str, defaults: Mapping[str, int], minimum: int = 1, alias: str | None = None) -> int:
-    """An integer field of at least ``minimum``, or the transformers default when the field is absent.
-
-    ``alias`` is a name that the config class's ``attribute_map`` maps onto ``field`` (GPT-2's
-    ``hidden_size`` for ``n_embd``): when the config has it, it wins over ``field``, as in transformers.
-    """
-    if alias is not None and alias in config:
-        field = alias  # errors name the field the config wrote
+def size(config: Mapping, field: str, defaults: Mapping[str, int], minimum: int = 1) -> int:
+    """An integer field of at least ``minimum``, or the transformers default when the field is absent."""
     value = config.get(field, defaults.get(field))
     if value is None:
         raise ConfigError(f"{field} is missing")
@@ -63,10 +57,12 @@ class Fields:
     aliases: Mapping[str, str] = field(default_factory=dict)
 
     def size(self, config: Mapping, name: str, minimum: int = 1) -> int:
-        return size(config, name, self.defaults, minimum, alias=self.aliases.get(name))
+        """The field, read under the name the config gives it: an alias, when present, wins (as in
+        transformers), and errors name it."""
+        return size(config, self.written(config, name), self.defaults, minimum)
 
     def written(self, config: Mapping, name: str) -> str:
-        """The name the config gives the field: its alias when it uses one (for error messages)."""
+        """The name the config gives the field: its alias when it uses one."""
         alias = self.aliases.get(name)
         return alias if alias in config else name
 

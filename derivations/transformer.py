@@ -16,7 +16,7 @@ from dataclasses import replace
 
 import sympy
 
-from .claims import Hypothesis, Miscount, Rounded
+from .claims import Hypothesis, Miscount, Rounded, sizes
 from .components import (AttentionLayout, Part, as_kind, attention, embedding, feed_forward, fused_attention, group,
                          layer_norm, leaf, tied_tensor)
 from .reading import layout_name
@@ -256,9 +256,8 @@ _TABLE_3 = ('Vaswani et al. 2017, <a href="https://arxiv.org/abs/1706.03762">Att
 
 def _row(name: str, millions: int, what: str, checkpoint: str = "transformer-base",
          candidate: Part = Transformer, **overrides: int) -> Rounded:
-    from . import symbols
     return Rounded(name, millions * 10**6, what, _TABLE_3, checkpoint, (candidate,), printed=f"{millions}M",
-                   overrides={getattr(symbols, k): v for k, v in overrides.items()})
+                   overrides=sizes(**overrides))
 
 
 TABLE_3 = (

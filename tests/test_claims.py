@@ -3,8 +3,7 @@
 import pytest
 
 from derivations import components as c
-from derivations import symbols
-from derivations.claims import Hypothesis, Miscount, Rounded, rounds_to
+from derivations.claims import Hypothesis, Miscount, Rounded, rounds_to, sizes
 from derivations.symbols import D, V
 
 
@@ -21,7 +20,7 @@ TABLE = c.group("model", "a table", c.embedding("table", "table", V, D))
 
 def figure(claim: int, **overrides) -> Rounded:
     return Rounded("figure", claim, "a table", "nowhere", "bert-base-uncased", (TABLE,),
-                   overrides={getattr(symbols, k): v for k, v in overrides.items()})
+                   overrides=sizes(**overrides))
 
 
 def test_implied_range_is_every_value_that_rounds():
