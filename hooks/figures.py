@@ -11,13 +11,20 @@ from __future__ import annotations
 import html
 import io
 import re
-
-import matplotlib
-
-matplotlib.use("Agg")  # no display: files only
-import matplotlib.pyplot as plt  # noqa: E402
+from functools import cache
 
 # The derivations are imported where they are used: shortcodes.on_config reloads them on every build.
+# So is matplotlib (most of a second): a rebuild finds its pictures drawn already (shortcodes' memo).
+
+
+@cache
+def pyplot():
+    import matplotlib
+
+    matplotlib.use("Agg")  # no display: files only
+    import matplotlib.pyplot
+
+    return matplotlib.pyplot
 
 KINDS = ("embeddings", "attention", "feed-forward", "norms", "heads")  # derivations.components.KINDS, in order
 COLORS = {"embeddings": "#4c72b0", "attention": "#dd8452", "feed-forward": "#55a868", "norms": "#c44e52",
@@ -32,6 +39,7 @@ def _svg(figure, name: str) -> str:
     """The figure as an <svg> element: text kept as text (small, and searchable), ids salted by the
     figure's name (two figures on a page must not share ids) and no date (the build is reproducible)."""
     out = io.StringIO()
+    plt = pyplot()
     with plt.rc_context({"svg.fonttype": "none", "svg.hashsalt": name}):
         figure.savefig(out, format="svg", bbox_inches="tight", metadata={"Date": None})
     plt.close(figure)
@@ -52,7 +60,7 @@ def family_figure(name: str) -> str:
 
     module = configs.family_modules()[name]
     rows = breakdown.family(module)
-    figure, axes = plt.subplots(figsize=(8, 0.45 * len(rows) + 1.3))
+    figure, axes = pyplot().subplots(figsize=(8, 0.45 * len(rows) + 1.3))
     for i, row in enumerate(reversed(rows)):
         left = 0.0
         for kind in KINDS:
@@ -79,7 +87,7 @@ def families_figure() -> str:
     """The embeddings' share against the total, for every checkpoint of every family, on a log scale."""
     from derivations import breakdown, render
 
-    figure, axes = plt.subplots(figsize=(9, 4.6))
+    figure, axes = pyplot().subplots(figsize=(9, 4.6))
     alt_parts = []
     families = breakdown.families()
     if len(families) > min(len(FAMILY_MARKERS), len(FAMILY_COLOURS)):  # zip() would drop the last ones

@@ -7,15 +7,28 @@ percent format).
 - The plugin's page also carries a MathJax script and a Mermaid loader, both from a CDN: removed, so
   that the page makes no request outside the site (no notebook here draws Mermaid diagrams).
 - Each notebook is offered as an .ipynb, converted from its text source by jupytext at build time.
+- The plugin inlines its stylesheets (JupyterLab's theme and the code colours, about 590 KB) into every
+  notebook page; they are moved into one shared file, ``css/notebook-HASH.css``, which a browser
+  fetches once for all notebooks, and a page weighs its content.
 - The notebooks are executed side by side, as soon as the files are known: mkdocs-jupyter runs them
   one after another, each in a kernel of its own, and they were most of the build's time. The plugin
   still converts each page; it gets the result computed ahead, for the same arguments.
+- A converted notebook is kept under ``.cache/notebooks/``, named by a key that covers everything its
+  output can depend on: the notebook's text, every file of the ``derivations`` package it runs, the
+  arguments it is converted with and the versions of the converting packages. A rebuild with none of
+  them changed executes nothing; a change to a derivation executes every notebook again (the plugin's
+  own cache is keyed by the notebook alone, and would have shown stale numbers).
+- Kernels start with their log at ERROR (``jupyter/jupyter_nbconvert_config.json``): each one warned at
+  every build that it talks over TCP without encryption, which is how every local kernel talks (over
+  the loopback interface only), and a user would have had to learn to ignore it.
 """
 
 from __future__ import annotations
 
+import hashlib
 import html
 import importlib
+import importlib.metadata
 import logging
 import multiprocessing
 import os
@@ -25,11 +38,17 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path, PurePath
 
-import jupytext
 from mkdocs.structure.files import File, Files
+from mkdocs.utils import get_relative_url
 from mkdocs_jupyter import convert, nbconvert2
 
-import katex_render  # sibling module: MkDocs puts this folder on sys.path while loading a hook
+import build_cache  # sibling modules: MkDocs puts this folder on sys.path while loading a hook
+import katex_render
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGE = ROOT / "derivations"
+# Read by nbconvert beside the user's own Jupyter configuration: the kernels' log level.
+JUPYTER_CONFIG = Path(__file__).resolve().parent / "jupyter"
 
 SOURCES = "notebooks/"
 MATHJAX = re.compile(r'<script src="[^"]*">\s*</script>\s*<!-- MathJax configuration -->.*?'
@@ -38,6 +57,8 @@ MERMAID = re.compile(r'<script type="module">(?:(?!</script>).)*?mermaid(?:(?!</
 LATEX = re.compile(r'(<div class="jp-RenderedLatex[^"]*"[^>]*>)\s*(.*?)\s*(</div>)', re.S)
 # A link from a notebook's text to a page of the site, written as in the docs: ../gpt2.md#anchor.
 PAGE_LINK = re.compile(r'href="([^":#?]+\.md)(#[^"]*)?"')
+STYLE = re.compile(r"<style[^>]*>(.*?)</style>", re.S)
+_stylesheets: dict[str, str] = {}  # site path -> CSS, written at the end of the build
 
 
 def is_notebook(file) -> bool:
@@ -48,13 +69,65 @@ def ipynb_uri(file) -> str:
     return file.src_uri.removesuffix(".py") + ".ipynb"
 
 
+def _ipynb(text: str) -> str:
+    import jupytext  # on a rebuild, only for a notebook whose text changed
+
+    return jupytext.writes(jupytext.reads(text, fmt="py:percent"), fmt="ipynb")
+
+
 def on_files(files: Files, config) -> Files:
     notebooks = [f for f in files if is_notebook(f)]
+    converted = build_cache.Memo("ipynb", build_cache.digest([], importlib.metadata.version("jupytext")))
     for file in notebooks:
-        notebook = jupytext.read(file.abs_src_path, fmt="py:percent")
-        files.append(File.generated(config, ipynb_uri(file), content=jupytext.writes(notebook, fmt="ipynb")))
+        text = Path(file.abs_src_path).read_text(encoding="utf-8")
+        content = converted.get(hashlib.sha256(text.encode()).hexdigest(), lambda: _ipynb(text))
+        files.append(File.generated(config, ipynb_uri(file), content=content))
+    converted.save()
     _execute_ahead([f.abs_src_path for f in notebooks], config)
     return files
+
+
+# ---------------------------------------------------------------------------------------------
+# The cache of converted notebooks
+# ---------------------------------------------------------------------------------------------
+
+# What else a converted notebook depends on: the converting code, whose output an upgrade may change.
+CONVERTERS = ("mkdocs-jupyter", "nbconvert", "nbclient", "ipykernel", "jupytext", "sympy")
+
+
+def _cache_dir(config) -> Path:
+    return Path(config.config_file_path).resolve().parent / ".cache" / "notebooks"
+
+
+def _package_digest() -> str:
+    """Every file of the derivations package a notebook can read (its modules and bundled configs)."""
+    digest = hashlib.sha256()
+    for path in sorted(p for p in PACKAGE.rglob("*") if p.is_file() and "__pycache__" not in p.parts):
+        digest.update(path.relative_to(PACKAGE).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
+def _cache_path(config, path: str, arguments: dict, package: str) -> Path:
+    digest = hashlib.sha256()
+    for part in (Path(path).read_bytes(), package.encode(), repr(sorted(arguments.items())).encode(),
+                 *(f"{name}=={importlib.metadata.version(name)}".encode() for name in CONVERTERS)):
+        digest.update(part + b"\0")
+    return _cache_dir(config) / f"{Path(path).stem}-{digest.hexdigest()[:20]}.html"
+
+
+def _store(cache: Path, future: Future) -> None:
+    """Keep a successful conversion (a failing notebook is never cached), dropping the notebook's older
+    entries, so that the cache holds one file per notebook."""
+    if future.cancelled() or future.exception() is not None:
+        return
+    cache.parent.mkdir(parents=True, exist_ok=True)
+    stem = re.escape(cache.name.rsplit("-", 1)[0])
+    for old in cache.parent.iterdir():
+        if re.fullmatch(stem + r"-[0-9a-f]{20}\.html", old.name):
+            old.unlink(missing_ok=True)
+    partial = cache.with_suffix(".tmp")
+    partial.write_text(future.result(), encoding="utf-8")
+    partial.replace(cache)  # whole or not at all, even if the build is stopped midway
 
 
 # ---------------------------------------------------------------------------------------------
@@ -81,6 +154,10 @@ def _arguments(config, path: str) -> dict:
 def _pool(workers: int) -> ProcessPoolExecutor:
     global _POOL
     if _POOL is None:
+        # The workers (and so their nbconvert) inherit this process's environment.
+        if str(JUPYTER_CONFIG) not in os.environ.get("JUPYTER_CONFIG_PATH", "").split(os.pathsep):
+            os.environ["JUPYTER_CONFIG_PATH"] = os.pathsep.join(
+                filter(None, [str(JUPYTER_CONFIG), os.environ.get("JUPYTER_CONFIG_PATH")]))
         # Spawned, not forked: a kernel client is not safe to fork or to share between threads.
         _POOL = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"),
                                     initializer=importlib.import_module, initargs=("mkdocs_jupyter.convert",))
@@ -95,19 +172,29 @@ def _forget() -> None:
 
 
 def _execute_ahead(paths: list[str], config) -> None:
-    """Start converting (and executing) every notebook now, one worker per core this process may use."""
+    """Start converting (and executing) every notebook whose conversion is not cached, one worker per
+    core this process may use; a cached one is read at once."""
     global _POOL
     _forget()
-    if not paths:
-        return
-    workers = min(len(paths), len(os.sched_getaffinity(0)))
+    package = _package_digest()
+    missing = []
     for path in paths:
         arguments = _arguments(config, path)
+        cache = _cache_path(config, path, arguments, package)
+        if cache.is_file():
+            future = Future()
+            future.set_result(cache.read_text(encoding="utf-8"))
+            _AHEAD[path] = (arguments, future)
+        else:
+            missing.append((path, arguments, cache))
+    workers = min(len(missing), len(os.sched_getaffinity(0)))
+    for path, arguments, cache in missing:
         try:
             future = _pool(workers).submit(_CONVERT, path, **arguments)
         except BrokenProcessPool:  # a worker died in an earlier build: start afresh
             _POOL = None
             future = _pool(workers).submit(_CONVERT, path, **arguments)
+        future.add_done_callback(lambda done, cache=cache: _store(cache, done))
         _AHEAD[path] = (arguments, future)
 
 
@@ -131,6 +218,25 @@ convert.nb2html = _converted_ahead
 
 def on_build_error(error) -> None:
     _forget()
+
+
+def _shared_stylesheet(content: str, page) -> str:
+    """The page's inline stylesheets, moved into one file named by its content and linked in their place."""
+    css = "\n".join(block.strip() for block in STYLE.findall(content))
+    if not css:
+        return content
+    name = f"css/notebook-{hashlib.sha256(css.encode()).hexdigest()[:12]}.css"
+    _stylesheets[name] = css
+    link = f'<link rel="stylesheet" href="{get_relative_url(name, page.url)}">'
+    return link + STYLE.sub("", content)
+
+
+def on_post_build(config) -> None:
+    for name, css in _stylesheets.items():
+        target = Path(config.site_dir) / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(css, encoding="utf-8")
+    _stylesheets.clear()
 
 
 def on_shutdown() -> None:
@@ -170,6 +276,7 @@ def on_page_content(content: str, page, config, files):
     if not is_notebook(page.file):
         return content
     content = _page_links(content, page, files)
+    content = _shared_stylesheet(content, page)
     content = MATHJAX.sub("", content)
     content = MERMAID.sub("", content)
     numbers = iter(range(1, 10**6))

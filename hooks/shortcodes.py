@@ -9,6 +9,10 @@ KaTeX HTML is full of `_`, `*` and `\\`, which Python-Markdown would mangle, so 
 expansion is two-step: `on_page_markdown` swaps each shortcode for an alphanumeric
 placeholder that Markdown leaves alone, and `on_page_content` swaps the HTML back in.
 
+An expansion depends on its shortcode and on nothing but the files ``_inputs`` names: it is kept
+between builds (``build_cache.Memo``), so a rebuild with none of them changed evaluates no derivation,
+draws no picture and typesets nothing.
+
 The hook also ships KaTeX's CSS and woff2 fonts with the site (from node_modules, never
 committed) and stops the node renderer when the build ends.
 """
@@ -21,9 +25,11 @@ import sys
 from pathlib import Path
 
 from mkdocs.exceptions import PluginError
+from mkdocs.plugins import event_priority
 from mkdocs.structure.files import File, Files
 
-import figures  # sibling modules: MkDocs puts this folder on sys.path while loading a hook
+import build_cache  # sibling modules: MkDocs puts this folder on sys.path while loading a hook
+import figures
 import katex_render
 
 SHORTCODE = re.compile(r"<!--\s*([a-z]+):(.+?)\s*-->")
@@ -41,6 +47,7 @@ _expanded: dict[str, tuple[str, str]] = {}  # placeholder -> (shortcode, html)
 _anchors: dict[str, int] = {}  # formula anchor -> times used on the page being built
 _counter = 0
 _references = None
+_memo: build_cache.Memo | None = None
 
 
 def _fail(page, message: str) -> PluginError:
@@ -49,14 +56,35 @@ def _fail(page, message: str) -> PluginError:
 
 # -- configuration ----------------------------------------------------------------
 
+def _inputs() -> str:
+    """What an expansion can depend on: the package, the hooks (the pictures are drawn there, the
+    formulas typeset), the pinned versions, and the pages' titles (the home picture names families by them)."""
+    docs = katex_render.ROOT / "docs"
+    titles = [md.read_text(encoding="utf-8").split("\n", 1)[0] for md in sorted(docs.glob("*.md"))]
+    root = katex_render.ROOT
+    return build_cache.digest([root / "derivations", root / "hooks", root / "constraints.txt",
+                               root / "package-lock.json"], *titles)
+
+
 def on_config(config):
-    global _references
-    # Drop cached derivations modules so `mkdocs serve` picks up edits on rebuild.
+    global _references, _memo
+    # Drop cached derivations modules so `mkdocs serve` picks up edits on rebuild; they are imported
+    # again at the first expansion the memo does not hold (a rebuild with none may not import SymPy).
     for name in [n for n in sys.modules if n == "derivations" or n.startswith("derivations.")]:
         del sys.modules[name]
-    _references = importlib.import_module("derivations.references")
+    _references = None
+    _memo = build_cache.Memo("shortcodes", _inputs())
     _expanded.clear()
     return config
+
+
+def _expand(kind: str, ref: str) -> str:
+    global _references
+    if kind == "figure":
+        return figures.render_figure(ref)
+    if _references is None:
+        _references = importlib.import_module("derivations.references")
+    return _references.expand(kind, ref, katex_render.render)
 
 
 def on_serve(server, config, builder):
@@ -80,8 +108,8 @@ def on_files(files: Files, config) -> Files:
         raise PluginError(f"unexpected font sources in KaTeX's katex.min.css: {sorted(set(fonts))}")
     files.append(File.generated(config, KATEX_CSS, content=css))
     # The calculators' arithmetic, generated from the derivations (listed in mkdocs.yml extra_javascript).
-    calculator = importlib.import_module("derivations.calculator")
-    files.append(File.generated(config, CALCULATORS_JS, content=calculator.script()))
+    script = _memo.get(CALCULATORS_JS, lambda: importlib.import_module("derivations.calculator").script())
+    files.append(File.generated(config, CALCULATORS_JS, content=script))
     css_dir = Path(KATEX_CSS).parent
     for font in sorted(set(fonts)):
         src = dist / font
@@ -111,10 +139,7 @@ def on_page_markdown(markdown: str, page, config, files):
         global _counter
         kind, ref, shortcode = match[1], match[2].strip(), match[0]
         try:
-            if kind == "figure":
-                html = figures.render_figure(ref)
-            else:
-                html = _references.expand(kind, ref, katex_render.render)
+            html = _memo.get(f"{kind}:{ref}", lambda: _expand(kind, ref))
         except (LookupError, katex_render.KatexError) as e:
             raise _fail(page, f"cannot expand {shortcode}: {e}") from e
         except Exception as e:  # a bug: keep the traceback, add where it happened
@@ -178,9 +203,58 @@ def _walk_toc(items):
         yield from _walk_toc(item.children)
 
 
+# -- formulas out of the search plugin's way --------------------------------------------
+
+# The search plugin parses every page's HTML in Python, tag by tag, and KaTeX's HTML is most of the
+# tags: indexing took longer than the rest of a rebuild together, for an index in which a formula read
+# as a run of glyphs ("NT5=2BH+DV+…") that no reader searches for. So a formula is set aside before the
+# plugin reads the page (an empty placeholder in its place: it indexes the prose around it) and put
+# back into the page the theme renders.
+FORMULA_START = re.compile(r'<span class="katex(?:-display)?"[ >]')
+SPAN_TAG = re.compile(r"<span\b|</span>")
+_set_aside: dict[str, list[str]] = {}  # page URL -> its formulas, in order
+
+
+def _formula_end(html: str, start: int) -> int:
+    """Where the KaTeX span opening at ``start`` closes (KaTeX writes spans, MathML and SVG, and no span
+    inside the last two)."""
+    depth = 0
+    for tag in SPAN_TAG.finditer(html, start):
+        depth += 1 if tag[0] == "<span" else -1
+        if depth == 0:
+            return tag.end()
+    raise ValueError("a KaTeX span that does not close")
+
+
+@event_priority(100)  # before the search plugin indexes the page
+def on_page_context(context, page, config, nav):
+    formulas, pieces, at = [], [], 0
+    while match := FORMULA_START.search(page.content, at):
+        end = _formula_end(page.content, match.start())
+        pieces += [page.content[at:match.start()], f'<span data-dv-formula="{len(formulas)}"></span>']
+        formulas.append(page.content[match.start():end])
+        at = end
+    if formulas:
+        _set_aside[page.url] = formulas
+        page.content = "".join(pieces) + page.content[at:]
+    return context
+
+
+FORMULA_PLACEHOLDER = re.compile(r'<span data-dv-formula="(\d+)"></span>')
+
+
+def on_post_page(output: str, page, config) -> str:
+    formulas = _set_aside.pop(page.url, None)
+    if formulas is None:
+        return output
+    # The search plugin drops its data-search-* attributes from the page; from the formulas too.
+    return FORMULA_PLACEHOLDER.sub(lambda m: formulas[int(m[1])].replace(" data-search-exclude", ""), output)
+
+
 # -- end of build -----------------------------------------------------------------
 
 def on_post_build(config):
+    _memo.save()
     katex_render.close()
 
 
