@@ -10,26 +10,48 @@ from __future__ import annotations
 import html
 import re
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import yaml
+from mkdocs.utils import get_relative_url
+
+import build_cache  # sibling module: MkDocs puts this folder on sys.path while loading a hook
 
 ROOT = Path(__file__).resolve().parent.parent
+CHANGELOG_LINK = "dv-changelog-link"  # in the footer, until each page's own link replaces it
 _citation: dict = {}
 _derivation_pages: set[str] = set()
 
 
-def on_config(config):
+def _family_names() -> list[str]:
     from derivations import configs
 
+    return list(configs.family_modules())
+
+
+def on_config(config):
     _citation.clear()
     _citation.update(yaml.safe_load((ROOT / "CITATION.cff").read_text(encoding="utf-8")))
     _derivation_pages.clear()
-    _derivation_pages.update(f"{name}.md" for name in configs.family_modules())
-    # Material renders the copyright as HTML; the link is absolute, as the footer is on every page.
-    changelog = f"{(config.site_url or '/').rstrip('/')}/changelog/"
+    # Kept between builds with the package's digest: a rebuild need not import the derivations (SymPy).
+    families = build_cache.Memo("families", build_cache.digest([ROOT / "derivations"]))
+    _derivation_pages.update(f"{name}.md" for name in families.get("names", _family_names))
+    families.save()
+    # Material renders the copyright as HTML, the same on every page: the link is made relative to each
+    # page once it is written (on_post_page), so that it leads to the changelog from disk too.
     config.copyright = (f"Version {_citation['version']} ({_citation['date-released']}), "
-                        f'<a href="{html.escape(changelog)}">changelog</a>')
+                        f'<a href="{CHANGELOG_LINK}">changelog</a>')
     return config
+
+
+def on_post_page(output: str, page, config) -> str:
+    return output.replace(f'href="{CHANGELOG_LINK}"', f'href="{get_relative_url("changelog.html", page.url)}"')
+
+
+def on_post_template(output: str, template_name: str, config) -> str:
+    # The 404 page is served at any address: its link starts from the site's root.
+    root = urlsplit(config.site_url or "/").path.rstrip("/")
+    return output.replace(f'href="{CHANGELOG_LINK}"', f'href="{root}/changelog.html"')
 
 
 def bibtex(page, title_id: str, site_url: str) -> str:

@@ -10,7 +10,9 @@ import { createInterface } from "node:readline";
 // \underbrace and the aligned environment are all standard and pass.
 const OPTIONS = {
   throwOnError: true,
-  output: "htmlAndMathml", // MathML for screen readers; CSS hides it visually
+  // HTML alone: KaTeX's hidden MathML copy doubled a formula's weight, and put the heaviest pages over
+  // 200 KB. Screen readers get the TeX instead, as the formula's label (katex_render.py).
+  output: "html",
   strict: "error",
   trust: false,
 };

@@ -1,18 +1,23 @@
 """Build-time KaTeX: TeX -> HTML through one long-running node process.
 
 One node process per build (started on first use) keeps the cost at about
-1 ms per formula instead of a node start-up per formula; results are cached by
-(tex, display). Any KaTeX error raises, so a formula that does not parse fails
-the build instead of showing up red on the page.
+1 ms per formula instead of a node start-up per formula; results are kept by
+(tex, display) between builds, under a key of KaTeX's version and this renderer's
+script (``build_cache.Memo``), so node does not start at all when nothing is new.
+Any KaTeX error raises, so a formula that does not parse fails the build instead
+of showing up red on the page.
 """
 
 from __future__ import annotations
 
 import atexit
 import json
+from html import escape as html_escape
 import shutil
 import subprocess
 from pathlib import Path
+
+import build_cache  # sibling module (hooks/ is on sys.path)
 
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPT = ROOT / "hooks" / "katex_render.mjs"
@@ -33,8 +38,17 @@ def katex_dist() -> Path:
     return KATEX_DIR / "dist"
 
 
-_cache: dict[tuple[str, bool], str] = {}
+# How KaTeX's HTML opens, inline and displayed.
+KATEX_SPAN = {False: '<span class="katex">', True: '<span class="katex-display"><span class="katex">'}
+_memo: build_cache.Memo | None = None
 _proc: subprocess.Popen | None = None
+
+
+def _results() -> build_cache.Memo:
+    global _memo
+    if _memo is None:
+        _memo = build_cache.Memo("katex", build_cache.digest([SCRIPT, KATEX_DIR / "package.json"]))
+    return _memo
 
 
 def _start() -> subprocess.Popen:
@@ -55,11 +69,12 @@ def _start() -> subprocess.Popen:
 
 
 def render(tex: str, display: bool) -> str:
-    """KaTeX HTML (+ MathML) for `tex`; raises KatexError if KaTeX rejects it."""
+    """KaTeX's HTML for `tex`, labelled with the TeX; raises KatexError if KaTeX rejects it."""
+    return _results().get(("display:" if display else "inline:") + tex, lambda: _render(tex, bool(display)))
+
+
+def _render(tex: str, display: bool) -> str:
     global _proc
-    key = (tex, bool(display))
-    if key in _cache:
-        return _cache[key]
     if _proc is None or _proc.poll() is not None:
         _proc = _start()
     try:
@@ -76,16 +91,20 @@ def render(tex: str, display: bool) -> str:
     reply = json.loads(line)
     if "error" in reply:
         raise KatexError(f"{reply['error']}\n  in TeX: {tex}")
-    # The MathML copy (for screen readers) holds the TeX as an annotation: keep it out of the search
-    # index, whose result previews would otherwise show raw TeX.
-    html = reply["html"].replace('<span class="katex-mathml">', '<span class="katex-mathml" data-search-exclude>')
-    _cache[key] = html
-    return html
+    # KaTeX hides its HTML from screen readers (aria-hidden): the formula reads as its TeX, the text
+    # equivalent ARIA asks of role="math" where there is no MathML (as Wikipedia's formulas do).
+    html = reply["html"]
+    assert html.startswith(KATEX_SPAN[display]), html[:80]
+    label = html_escape(tex, quote=True)
+    return html.replace('<span class="katex">', f'<span class="katex" role="math" aria-label="{label}">', 1)
 
 
 def close() -> None:
-    """Stop node (idempotent); the cache survives, so `mkdocs serve` rebuilds stay fast."""
+    """Keep what was typeset and stop node (idempotent); the results survive, so `mkdocs serve`
+    rebuilds stay fast."""
     global _proc
+    if _memo is not None:
+        _memo.save()
     proc, _proc = _proc, None
     if proc is None:
         return

@@ -87,8 +87,11 @@
   }
 
   function init() {
-    document.querySelectorAll("form.dv-calculator").forEach(setup);
+    document.querySelectorAll("form.dv-calculator").forEach(setup);  // setup() sets a form up once
   }
+  // Material's document$ gives each page that instant navigation loads; from disk (file://), where
+  // instant navigation is off, it gives none, so the page that loads is set up on its own as well.
   if (window.document$) window.document$.subscribe(init);
-  else document.addEventListener("DOMContentLoaded", init);
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", init);
+  else init();
 })();
