@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import re
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -14,7 +14,10 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
 KATEX = ROOT / "node_modules" / "katex" / "package.json"
-BUILD_BUDGET_S = 30.0  # issue 4: the full build, notebooks executed, under 30 s
+# The address the tests build the site for. The test servers serve it on ports of their own, and give
+# the sitemap (which instant navigation follows) with their own address in its place.
+SITE_URL = "http://127.0.0.1:8000/"
+MAX_PAGE_BYTES = 200_000  # every page of the site, in bytes (200 KB)
 SHORTCODE = re.compile(r"<!--\s*([a-z]+):(.+?)\s*-->")
 # TeX that means a formula was not typeset, were it to show in a page's visible text.
 RAW_TEX = ("$$", r"\(", r"\[", r"\frac", r"\left", r"\begin", r"\cdot", "^")
@@ -38,21 +41,42 @@ def require_katex() -> None:
     require(KATEX.is_file(), f"{KATEX.parent} is missing: run `npm ci` (or `make node_modules`)")
 
 
-def mkdocs_build(config: Path, site_dir: Path, site_url: str | None = None) -> tuple[subprocess.CompletedProcess, float]:
+def mkdocs_build(config: Path, site_dir: Path, site_url: str | None = None) -> subprocess.CompletedProcess:
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"} | ({"SITE_URL": site_url} if site_url else {})
-    start = time.perf_counter()
-    proc = subprocess.run(
+    return subprocess.run(
         [sys.executable, "-m", "mkdocs", "build", "--strict", "-f", str(config), "-d", str(site_dir)],
         cwd=ROOT, env=env, capture_output=True, text=True,
     )
-    return proc, time.perf_counter() - start
+
+
+def hook(name: str):
+    """A module of hooks/, imported by its path as MkDocs imports it."""
+    spec = importlib.util.spec_from_file_location(f"hooks_{name}", ROOT / "hooks" / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+# Pages that only send a reader on from an address of 0.3.0 carry this mark.
+REDIRECT_MARK = hook("offline").REDIRECT_MARK
+
+
+def is_redirect(path: Path) -> bool:
+    return REDIRECT_MARK in path.read_text(encoding="utf-8")[:2000]
 
 
 def html_files(site: Path) -> list[Path]:
-    return sorted(site.rglob("*.html"))
+    """The site's pages (not the small pages that send a reader on from an old address)."""
+    return [path for path in sorted(site.rglob("*.html")) if not is_redirect(path)]
 
 
-def built_page(site: Path, md: Path) -> Path:
-    """docs/x.md -> site/x/index.html (use_directory_urls), docs/index.md -> site/index.html."""
-    rel = md.relative_to(DOCS).with_suffix("")
-    return site / (rel.parent if rel.name == "index" else rel) / "index.html"
+def built_page(site: Path, md: Path | str) -> Path:
+    """docs/x.md (or "x") -> site/x.html, docs/index.md -> site/index.html (the offline plugin's layout)."""
+    rel = (md.relative_to(DOCS) if isinstance(md, Path) else Path(md)).with_suffix("")
+    return site / rel.with_suffix(".html")
+
+
+def page_url(md: Path | str) -> str:
+    """The address of a page relative to the site's root: "bert.html", "notebooks/bert.html", "" for home."""
+    path = built_page(Path("/"), md).relative_to("/").as_posix()
+    return "" if path == "index.html" else path

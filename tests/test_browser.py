@@ -1,16 +1,18 @@
-"""The built site in a real browser, served from 127.0.0.1: every page loads with no request leaving the
-host, no failed request and no console error, every formula typeset; search, instant navigation and
-dark mode work."""
+"""The built site in a real browser, served from 127.0.0.1 and opened from disk (file://): every page loads
+with no request leaving the host, no failed request and no console error, every formula typeset; search,
+instant navigation, dark mode and the addresses of earlier versions work."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
 
 import browser  # skips this module without Chromium or Playwright (fails under CI)
-from site_build import LOCAL_HOSTS, RAW_TEX, html_files
+from derivations import configs
+from site_build import DOCS, LOCAL_HOSTS, RAW_TEX, html_files, page_url
 
 
 @pytest.fixture(scope="module")
@@ -35,11 +37,20 @@ class Watched:
 
     def foreign(self) -> list[str]:
         return [url for url in self.requests
-                if urlsplit(url).scheme not in ("data", "blob") and urlsplit(url).hostname not in LOCAL_HOSTS]
+                if urlsplit(url).scheme not in ("data", "blob", "file") and urlsplit(url).hostname not in LOCAL_HOSTS]
 
 
 @pytest.fixture()
 def watched(chromium) -> Iterator[Watched]:
+    context = chromium.new_context()
+    page = Watched(context.new_page())
+    yield page
+    context.close()
+
+
+@pytest.fixture(scope="module")
+def tab(chromium) -> Iterator[Watched]:
+    """One tab for a series of page loads, its cache kept between them, as a reader's browser keeps it."""
     context = chromium.new_context()
     page = Watched(context.new_page())
     yield page
@@ -59,26 +70,33 @@ TYPESET = """() => {
 
 
 def pages(site) -> list[str]:
-    return [path.relative_to(site).parent.as_posix() + "/" if path.name == "index.html" else path.relative_to(site).as_posix()
-            for path in html_files(site)]
+    return [path.relative_to(site).as_posix() for path in html_files(site)]
 
 
-def test_every_page_in_a_browser(site, served, watched):
-    seen = 0
-    for page in pages(site):
-        url = served + ("" if page == "./" else page)
-        watched.requests.clear()
-        response = watched.page.goto(url, wait_until="networkidle")
-        assert response is not None and (response.ok or page == "404.html"), url
-        state = watched.page.evaluate(TYPESET)
-        assert state["untypeset"] == 0 and state["errors"] == 0, (url, state)
-        left = [tex for tex in RAW_TEX if tex in state["text"]]
-        assert not left, f"{url}: raw TeX {left} in the visible text"
-        assert not watched.foreign(), f"{url}: requests leaving the host: {watched.foreign()}"
-        seen += state["formulas"]
-    assert not watched.failures, f"failed requests: {watched.failures}"
-    assert not watched.errors, f"console errors: {watched.errors}"
-    assert seen > 100, f"only {seen} formulas in the whole site"
+def source_pages() -> list[str]:
+    """Every page of the site, from its sources (docs/*.md, docs/notebooks/*.py) and the theme (404)."""
+    return sorted([page_url(md) or "index.html" for md in DOCS.rglob("*.md")]
+                  + [page_url(f"notebooks/{nb.stem}") for nb in (DOCS / "notebooks").glob("*.py")] + ["404.html"])
+
+
+def test_the_site_has_a_page_for_each_source(site):
+    assert pages(site) == source_pages()
+
+
+@pytest.mark.parametrize("page", source_pages())
+def test_every_page_served(served, tab, page):
+    # Every formula typeset, no TeX showing, nothing but the site's own files requested, nothing failed.
+    tab.requests.clear(), tab.failures.clear(), tab.errors.clear()
+    url = served + page
+    response = tab.page.goto(url, wait_until="networkidle")
+    assert response is not None and (response.ok or page == "404.html"), url
+    state = tab.page.evaluate(TYPESET)
+    assert state["untypeset"] == 0 and state["errors"] == 0, (url, state)
+    left = [tex for tex in RAW_TEX if tex in state["text"]]
+    assert not left, f"{url}: raw TeX {left} in the visible text"
+    assert not tab.foreign(), f"{url}: requests leaving the host: {tab.foreign()}"
+    assert not tab.failures, f"{url}: failed requests: {tab.failures}"
+    assert not tab.errors, f"{url}: console errors: {tab.errors}"
 
 
 def test_search_finds_the_pooler_on_the_bert_page(served, watched):
@@ -89,7 +107,7 @@ def test_search_finds_the_pooler_on_the_bert_page(served, watched):
     results = watched.page.locator(".md-search-result__item a")
     results.first.wait_for(timeout=10_000)
     targets = [urlsplit(results.nth(i).get_attribute("href")).path for i in range(results.count())]
-    assert "/bert/" in targets, targets  # the BERT page itself, not only a page whose path ends so
+    assert "/bert.html" in targets, targets  # the BERT page itself, not only a page whose path ends so
     previews = watched.page.locator(".md-search-result").inner_text()
     assert not [tex for tex in RAW_TEX if tex in previews], "raw TeX in the search results"
     assert not watched.errors and not watched.foreign()
@@ -99,8 +117,8 @@ def test_instant_navigation_keeps_formulas_typeset(served, watched):
     page = watched.page
     page.goto(served, wait_until="networkidle")
     page.evaluate("() => { window.__loaded_once = true; }")  # survives an instant navigation, not a reload
-    page.locator("nav.md-nav--primary a.md-nav__link[href$='gpt2/']").first.click()
-    page.wait_for_url("**/gpt2/")
+    page.locator("nav.md-nav--primary a.md-nav__link[href$='gpt2.html']").first.click()
+    page.wait_for_url("**/gpt2.html")
     page.locator("article .dv-eq .katex-html").first.wait_for()
     assert page.evaluate("() => window.__loaded_once === true"), "the click reloaded the page"
     state = page.evaluate(TYPESET)
@@ -120,7 +138,7 @@ LUMINANCE = """(selector) => {
 
 def test_dark_mode_switches_and_keeps_formulas_readable(served, watched):
     page = watched.page
-    page.goto(served + "bert/", wait_until="networkidle")
+    page.goto(served + page_url("bert"), wait_until="networkidle")
     light = page.evaluate(LUMINANCE, ".dv-eq .katex")
     page.locator("form[data-md-component='palette'] label:visible").first.click()
     page.wait_for_function("() => document.body.getAttribute('data-md-color-scheme') === 'slate'")
@@ -142,64 +160,75 @@ READ = """(form) => ({
 def expected(family, architecture: str, values: dict) -> tuple[list[list[str]], str]:
     """The rows and total the package gives (the command line's rows), formatted as the page does."""
     from derivations import calculator, render, symbols
+    from derivations.components import evaluate
 
     part = family.ARCHITECTURES[architecture]
     at = {getattr(symbols, k): v for k, v in values.items()}
     for size, (numerator, denominator) in calculator.ratios(family).items():  # BERT's d_h = D / H
         if numerator in at and denominator in at:
             at[size] = at[numerator] // at[denominator]
-    rows = [[q.split(".", 1)[1], render.number(int((copies * leaf.expr).subs(at)))] for q, leaf, copies in part.leaves()]
+    rows = [[q.split(".", 1)[1], render.number(evaluate(copies * leaf.expr, at))] for q, leaf, copies in part.leaves()]
     return rows, render.number(part.count(at))
 
 
+SET_SIZES = """(form, values) => {
+  for (const [name, value] of Object.entries(values)) {
+    const field = form.querySelector(`input[name='${name}']`);
+    if (field && !field.disabled) {
+      field.value = String(value);
+      field.dispatchEvent(new Event('input', {bubbles: true}));  // as typing into the field does
+    }
+  }
+}"""
+
+
 def set_sizes(page, form, values: dict) -> None:
-    for name, value in values.items():
-        field = form.locator(f"input[name='{name}']")
-        if field.is_enabled():
-            field.fill(str(value))
+    """Every size at once, each field given its input event (a round trip per field cost seconds a family)."""
+    form.evaluate(SET_SIZES, values)
 
 
-def test_calculators_give_the_packages_counts(served, watched):
+@pytest.mark.parametrize("name", sorted(configs.family_modules()))
+def test_calculators_give_the_packages_counts(served, watched, name):
     import random
 
-    from derivations import calculator, configs
+    from derivations import calculator
 
-    generator = random.Random(20261123)
-    for name, family in configs.family_modules().items():
-        watched.page.goto(served + f"{name}/", wait_until="networkidle")
-        form = watched.page.locator("form.dv-calculator")
-        presets = calculator.presets(family)
-        offered = form.locator("select[name='preset'] option").evaluate_all("options => options.map(o => o.value)")
-        assert offered == list(presets), name  # the checkpoints of the layout the calculator counts
-        for checkpoint in presets:  # every one, in the class the form starts with
-            form.locator("select[name='preset']").select_option(checkpoint)
-            architecture = form.locator("select[name='class']").input_value()
-            shown = form.evaluate(READ)
-            assert (shown["rows"], shown["total"]) == expected(family, architecture, presets[checkpoint]), (name, checkpoint)
-        for architecture in family.ARCHITECTURES:  # every class, on random sizes up to totals past 10^15
-            form.locator("select[name='class']").select_option(architecture)
-            values = {str(s): generator.choice([generator.randint(1, 64), generator.randint(1, 10**6)])
-                      for s in calculator.sizes(family)}
-            for numerator, denominator in calculator.ratios(family).values():  # widths the heads divide
-                values[str(numerator)] = values[str(denominator)] * generator.randint(1, 256)
-            set_sizes(watched.page, form, values)
-            shown = form.evaluate(READ)
-            used = {str(s) for s in family.ARCHITECTURES[architecture].total.free_symbols}
-            assert (shown["rows"], shown["total"]) == expected(family, architecture,
-                                                               {k: v for k, v in values.items() if k in used})
+    family = configs.family_modules()[name]
+    generator = random.Random(f"20261123-{name}")
+    watched.page.goto(served + page_url(name), wait_until="load")
+    form = watched.page.locator("form.dv-calculator")
+    presets = calculator.presets(family)
+    offered = form.locator("select[name='preset'] option").evaluate_all("options => options.map(o => o.value)")
+    assert offered == list(presets), name  # the checkpoints of the layout the calculator counts
+    for checkpoint in presets:  # every one, in the class the form starts with
+        form.locator("select[name='preset']").select_option(checkpoint)
+        architecture = form.locator("select[name='class']").input_value()
+        shown = form.evaluate(READ)
+        assert (shown["rows"], shown["total"]) == expected(family, architecture, presets[checkpoint]), (name, checkpoint)
+    for architecture in family.ARCHITECTURES:  # every class, on random sizes up to totals past 10^15
+        form.locator("select[name='class']").select_option(architecture)
+        values = {str(s): generator.choice([generator.randint(1, 64), generator.randint(1, 10**6)])
+                  for s in calculator.sizes(family)}
+        for numerator, denominator in calculator.ratios(family).values():  # widths the heads divide
+            values[str(numerator)] = values[str(denominator)] * generator.randint(1, 256)
+        set_sizes(watched.page, form, values)
+        shown = form.evaluate(READ)
+        used = {str(s) for s in family.ARCHITECTURES[architecture].total.free_symbols}
+        assert (shown["rows"], shown["total"]) == expected(family, architecture,
+                                                           {k: v for k, v in values.items() if k in used})
     assert not watched.errors
 
 
-@pytest.mark.parametrize("text", ["abc", "0", "-3", "1.5", "", "9223372036854775808"])
-def test_calculator_refuses_bad_sizes(served, watched, text):
-    watched.page.goto(served + "gpt2/", wait_until="networkidle")
+def test_calculator_refuses_bad_sizes(served, watched):
+    watched.page.goto(served + page_url("gpt2"), wait_until="load")
     form = watched.page.locator("form.dv-calculator")
-    form.locator("input[name='D']").fill(text)
-    shown = form.evaluate(READ)
-    assert shown["message"] and "D" in shown["message"], shown
-    assert shown["rows"] == [] and shown["total"] == "", "a number shown for a bad size"
-    form.locator("input[name='D']").fill("768")
-    assert form.evaluate(READ)["total"] == "124,439,808"  # GPT2LMHeadModel on gpt2: transformers#14960
+    for text in ["abc", "0", "-3", "1.5", "", "9223372036854775808"]:  # each after a good size
+        form.locator("input[name='D']").fill(text)
+        shown = form.evaluate(READ)
+        assert shown["message"] and "D" in shown["message"], (text, shown)
+        assert shown["rows"] == [] and shown["total"] == "", f"a number shown for D = {text!r}"
+        form.locator("input[name='D']").fill("768")
+        assert form.evaluate(READ)["total"] == "124,439,808"  # GPT2LMHeadModel on gpt2: transformers#14960
 
 
 def test_bert_calculator_takes_the_head_size_from_the_width(served, watched):
@@ -207,7 +236,7 @@ def test_bert_calculator_takes_the_head_size_from_the_width(served, watched):
     # line, and transformers on the meta device, give the same); 1000 is no multiple of 12 heads.
     from derivations import configs
 
-    watched.page.goto(served + "bert/", wait_until="networkidle")
+    watched.page.goto(served + page_url("bert"), wait_until="load")
     form = watched.page.locator("form.dv-calculator")
     form.locator("select[name='class']").select_option("BertModel")
     form.locator("input[name='D']").fill("1536")
@@ -221,7 +250,7 @@ def test_calculator_fits_a_phone(served, chromium):
     context = chromium.new_context(viewport={"width": 400, "height": 800})
     page = context.new_page()
     for name in ("transformer", "gpt2", "gpt3", "bert"):
-        page.goto(served + f"{name}/", wait_until="networkidle")
+        page.goto(served + page_url(name), wait_until="networkidle")
         overflow = page.evaluate("() => document.documentElement.scrollWidth - document.documentElement.clientWidth")
         assert overflow <= 0, f"{name}: the page scrolls sideways by {overflow} px at 400 px"
     context.close()
@@ -232,10 +261,66 @@ def test_calculator_is_exact_beyond_double_precision(served, watched):
     # package's exact integer.
     from derivations import gpt2, symbols
 
-    watched.page.goto(served + "gpt2/", wait_until="networkidle")
+    watched.page.goto(served + page_url("gpt2"), wait_until="load")
     form = watched.page.locator("form.dv-calculator")
     sizes = {"V": 1_000_003, "P": 999_983, "D": 1_000_033, "F": 4_000_037, "L": 999_979}
     set_sizes(watched.page, form, sizes)
     exact = gpt2.GPT2LMHeadModel.count({getattr(symbols, k): v for k, v in sizes.items()})
     assert exact > 2**53 and float(exact) != exact
     assert form.evaluate(READ)["total"] == f"{exact:,}"
+
+
+# -- the addresses of 0.3.0, and the site from disk ---------------------------------------
+
+def test_the_addresses_of_earlier_versions_lead_to_their_pages(served, watched):
+    # 0.3.0 put each page at NAME/ (and NAME/#anchor is what its citations give); the page is now NAME.html.
+    page = watched.page
+    page.goto(served + "bert/#cite-this", wait_until="networkidle")
+    assert page.url == served + "bert.html#cite-this"
+    page.goto(served + "notebooks/gpt2/", wait_until="networkidle")
+    assert page.url == served + "notebooks/gpt2.html" and page.locator(".jp-OutputArea-output").count()
+    assert not watched.errors and not watched.foreign()
+
+
+SEARCH_RESULTS = ".md-search-result__item a"
+
+
+def search(page, text: str) -> list[str]:
+    """The pages (file names) the search box lists for ``text``."""
+    field = page.locator("input.md-search__input")
+    field.click()
+    field.fill("")
+    field.press_sequentially(text, delay=20)  # the search listens to keys; fill() sends none
+    page.locator(SEARCH_RESULTS).first.wait_for(timeout=20_000)
+    return [urlsplit(a).path.rsplit("/", 1)[-1] for a in page.locator(SEARCH_RESULTS).evaluate_all(
+        "links => links.map(a => a.href)")]
+
+
+def test_the_site_works_from_disk(site, watched):
+    # Opened from a file manager: every link of the navigation opens a page (not a folder listing); each
+    # kind of page has its formulas typeset (the same files as served, every page checked above); search
+    # works without a server; pictures and calculators are there.
+    page = watched.page
+    home = (site / "index.html").as_uri()
+    page.goto(home, wait_until="load")
+    links = page.locator("nav.md-nav--primary a.md-nav__link[href]").evaluate_all("links => links.map(a => a.href)")
+    assert len(links) > 20, links
+    for link in sorted(set(links)):  # each a page file (every page is loaded from disk above)
+        assert link.startswith("file://") and Path(urlsplit(link).path).is_file(), link
+    page.locator("nav.md-nav--primary a.md-nav__link[href='bert.html']").first.click()
+    page.wait_for_url("**/bert.html")
+    for kind in ("index.html", "bert.html", "notebooks/bert.html", "mistakes.html"):  # each kind of page
+        page.goto((site / kind).as_uri(), wait_until="load")
+        state = page.evaluate(TYPESET)
+        assert state["formulas"] and state["untypeset"] == 0 and state["errors"] == 0, (kind, state)
+        assert not [tex for tex in RAW_TEX if tex in state["text"]], kind
+    page.goto(home, wait_until="load")
+    assert "bert.html" in search(page, "pooler")
+    assert "llama.html" in search(page, "grouped-query")
+    page.goto((site / "gpt2.html").as_uri(), wait_until="load")
+    assert page.locator("figure.dv-figure svg").count() >= 1
+    form = page.locator("form.dv-calculator")
+    form.locator("input[name='D']").fill("768")
+    assert form.evaluate(READ)["total"] == "124,439,808"  # GPT2LMHeadModel on gpt2: transformers#14960
+    assert not watched.errors, watched.errors
+    assert not watched.foreign(), watched.foreign()

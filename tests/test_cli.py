@@ -10,6 +10,7 @@ import pytest
 
 import derivations.__main__ as cli
 from derivations import bert, compiled, configs
+from derivations.components import evaluate
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -307,28 +308,29 @@ def test_compiled_counts_equal_the_sympy_derivation(flags):
                 int((copies * leaf.expr).subs(resolved.values)) for _, leaf, copies in resolved.part.leaves()]
 
 
-def test_compiled_rows_equal_the_sympy_derivation_for_every_family_and_layout():
+@pytest.mark.parametrize("kind", sorted(configs.families()))
+def test_compiled_rows_equal_the_sympy_derivation_for_every_family_and_layout(kind):
     # Every family, every layout, every class: the compiled polynomials evaluate to the SymPy leaves,
     # on each bundled checkpoint of the family (other layouts on the same sizes).
-    for kind, family in configs.families().items():
-        compiled_family = compiled.load(kind)
-        names = [n for n in configs.bundled() if configs.load(n).get("model_type") == kind]
-        assert names, f"no bundled checkpoint of {kind}"
-        for name in names:
-            values = configs.checkpoint(name).values
-            by_name = {str(s): v for s, v in values.items()}
-            for layout, architectures in family.VARIANTS.items():
-                for architecture, part in architectures.items():
-                    rows = compiled_family["variants"][layout][architecture]
-                    assert [compiled.count(r["terms"], by_name) for r in rows] == [
-                        int((copies * leaf.expr).subs(values)) for _, leaf, copies in part.leaves()], (
-                        name, layout, architecture)
-                    # A mixture of experts also carries the count of what one token uses; nothing else does.
-                    active = compiled_family["active"][layout].get(architecture)
-                    expected = compiled.active_part(family, layout, architecture)
-                    assert (active is None) == (expected is None), (name, layout, architecture)
-                    if active is not None:
-                        assert compiled.count(active, by_name) == expected.count(values) < part.count(values)
+    family = configs.families()[kind]
+    compiled_family = compiled.load(kind)
+    names = [n for n in configs.bundled() if configs.load(n).get("model_type") == kind]
+    assert names, f"no bundled checkpoint of {kind}"
+    for name in names:
+        values = configs.checkpoint(name).values
+        by_name = {str(s): v for s, v in values.items()}
+        for layout, architectures in family.VARIANTS.items():
+            for architecture, part in architectures.items():
+                rows = compiled_family["variants"][layout][architecture]
+                assert [compiled.count(r["terms"], by_name) for r in rows] == [
+                    evaluate(copies * leaf.expr, values) for _, leaf, copies in part.leaves()], (
+                    name, layout, architecture)
+                # A mixture of experts also carries the count of what one token uses; nothing else does.
+                active = compiled_family["active"][layout].get(architecture)
+                expected = compiled.active_part(family, layout, architecture)
+                assert (active is None) == (expected is None), (name, layout, architecture)
+                if active is not None:
+                    assert compiled.count(active, by_name) == expected.count(values) < part.count(values)
 
 
 def test_count_does_not_import_sympy_once_compiled():
