@@ -99,14 +99,6 @@ def _cache_dir(config) -> Path:
     return Path(config.config_file_path).resolve().parent / ".cache" / "notebooks"
 
 
-def _package_digest() -> str:
-    """Every file of the derivations package a notebook can read (its modules and bundled configs)."""
-    digest = hashlib.sha256()
-    for path in sorted(p for p in PACKAGE.rglob("*") if p.is_file() and "__pycache__" not in p.parts):
-        digest.update(path.relative_to(PACKAGE).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
-    return digest.hexdigest()
-
-
 def _cache_path(config, path: str, arguments: dict, package: str) -> Path:
     digest = hashlib.sha256()
     for part in (Path(path).read_bytes(), package.encode(), repr(sorted(arguments.items())).encode(),
@@ -176,7 +168,7 @@ def _execute_ahead(paths: list[str], config) -> None:
     core this process may use; a cached one is read at once."""
     global _POOL
     _forget()
-    package = _package_digest()
+    package = build_cache.digest([PACKAGE])  # every file a notebook can read: modules and bundled configs
     missing = []
     for path in paths:
         arguments = _arguments(config, path)
