@@ -22,15 +22,18 @@ sys.path.insert(0, str(ROOT / "tests"))
 import site_build  # noqa: E402  (the tests' own reading of the built site)
 
 
+class Quiet(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args) -> None:  # noqa: A002 (the base class's name)
+        pass
+
+
 def load_time(site: Path, page: str, repeats: int = 3) -> float | None:
     """Best of ``repeats`` seconds to load ``page`` in Chromium until the network is idle, or None without one."""
     try:
         import browser
     except BaseException:  # noqa: BLE001  (browser.py skips or fails like a test module when Chromium is missing)
         return None
-    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(site))
-    handler.log_message = lambda *args: None
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(site)))
     threading.Thread(target=server.serve_forever, daemon=True).start()
     url = f"http://127.0.0.1:{server.server_address[1]}/{page}"
     try:

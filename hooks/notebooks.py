@@ -207,6 +207,36 @@ def _converted_ahead(nb_path, **arguments):
 
 convert.nb2html = _converted_ahead
 
+# The plugin also converts each notebook to Markdown at every build, for its table of contents only
+# (unexecuted: the result depends on the notebook's text and the converters alone). That is kept too.
+_MARKDOWN = convert.nb2md
+_markdown: build_cache.Memo | None = None
+
+
+def _markdown_kept(nb_path, **arguments):
+    text = Path(nb_path).read_bytes()
+    key = hashlib.sha256(text + repr(sorted(arguments.items())).encode()).hexdigest()
+    return _markdown.get(key, lambda: _MARKDOWN(nb_path, **arguments))
+
+
+convert.nb2md = _markdown_kept
+
+
+def on_config(config):
+    global _markdown
+    _markdown = build_cache.Memo("nb2md", build_cache.digest(
+        [], *(f"{name}=={importlib.metadata.version(name)}" for name in CONVERTERS)))
+    return config
+
+
+def on_post_build(config) -> None:
+    _markdown.save()
+    for name, css in _stylesheets.items():
+        target = Path(config.site_dir) / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(css, encoding="utf-8")
+    _stylesheets.clear()
+
 
 def on_build_error(error) -> None:
     _forget()
@@ -221,14 +251,6 @@ def _shared_stylesheet(content: str, page) -> str:
     _stylesheets[name] = css
     link = f'<link rel="stylesheet" href="{get_relative_url(name, page.url)}">'
     return link + STYLE.sub("", content)
-
-
-def on_post_build(config) -> None:
-    for name, css in _stylesheets.items():
-        target = Path(config.site_dir) / name
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(css, encoding="utf-8")
-    _stylesheets.clear()
 
 
 def on_shutdown() -> None:

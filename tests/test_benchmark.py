@@ -1,7 +1,8 @@
 """The derivation's CLI counts at least 10x faster than building the model in transformers.
 
-Runs benchmarks/count_vs_transformers.py's timing once per side (best of 2, fresh processes,
-imports included); the script itself takes best of 3.
+Runs benchmarks/count_vs_transformers.py's timing once per side (a fresh process each, imports
+included); the script itself takes best of 3. A ratio measured within one run, with a wide margin, is
+the one kind of timing a test may hold: the absolute times are the benchmark's to print.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ def load_script():
 
 def test_derivation_is_ten_times_faster() -> None:
     bench = load_script()
-    # Best of 2, not 1: a single run of the ~50 ms CLI is easily doubled by a busy machine.
-    derivation, reference_time, ratio = bench.compare(repeats=2)
+    bench.best_time(bench.DERIVATION, 1)  # not timed: compiles the family if its cache is stale
+    # Then one run a side: a busy machine slows both, and the ratio measured is about 50x against 10x.
+    derivation, reference_time, ratio = bench.compare(repeats=1)
     assert ratio >= bench.MIN_RATIO, f"derivation {derivation:.3f} s, transformers {reference_time:.3f} s"
