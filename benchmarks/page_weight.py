@@ -28,7 +28,8 @@ class Quiet(http.server.SimpleHTTPRequestHandler):
 
 
 def load_time(site: Path, page: str, repeats: int = 3) -> float | None:
-    """Best of ``repeats`` seconds to load ``page`` in Chromium until the network is idle, or None without one."""
+    """Best of ``repeats`` seconds to load ``page`` in Chromium (its load event: the page and everything it
+    shows, fonts included), or None without Chromium."""
     try:
         import browser
     except BaseException:  # noqa: BLE001  (browser.py skips or fails like a test module when Chromium is missing)
@@ -44,7 +45,7 @@ def load_time(site: Path, page: str, repeats: int = 3) -> float | None:
                 context = chromium.new_context()
                 tab = context.new_page()
                 start = time.perf_counter()
-                tab.goto(url, wait_until="networkidle")
+                tab.goto(url, wait_until="load")
                 times.append(time.perf_counter() - start)
                 context.close()
             chromium.close()

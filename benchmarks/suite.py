@@ -5,7 +5,7 @@ tests. The budget, 3 minutes warm on a 2-core machine for `make test`, is a goal
 filled by an earlier build or test run; the first run after a change to the derivations executes the
 notebooks again.
 
-Usage: ``python benchmarks/test_suite.py [--serial]`` (``--serial`` also times ``-n 0``: several minutes).
+Usage: ``python benchmarks/suite.py [--serial]`` (``--serial`` also times ``-n 0``: several minutes).
 """
 
 from __future__ import annotations
