@@ -216,8 +216,8 @@ _set_aside: dict[str, list[str]] = {}  # page URL -> its formulas, in order
 
 
 def _formula_end(html: str, start: int) -> int:
-    """Where the KaTeX span opening at ``start`` closes (KaTeX writes spans, MathML and SVG, and no span
-    inside the last two)."""
+    """Where the KaTeX span opening at ``start`` closes (KaTeX writes spans, and for a few constructs SVG,
+    with no span inside)."""
     depth = 0
     for tag in SPAN_TAG.finditer(html, start):
         depth += 1 if tag[0] == "<span" else -1
@@ -247,8 +247,7 @@ def on_post_page(output: str, page, config) -> str:
     formulas = _set_aside.pop(page.url, None)
     if formulas is None:
         return output
-    # The search plugin drops its data-search-* attributes from the page; from the formulas too.
-    return FORMULA_PLACEHOLDER.sub(lambda m: formulas[int(m[1])].replace(" data-search-exclude", ""), output)
+    return FORMULA_PLACEHOLDER.sub(lambda m: formulas[int(m[1])], output)
 
 
 # -- end of build -----------------------------------------------------------------
