@@ -39,6 +39,14 @@ def digest(paths: Iterable[Path], *extra: str) -> str:
     return h.hexdigest()[:20]
 
 
+def write_whole(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` whole or not at all (a build stopped midway leaves no half a file)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with tempfile.NamedTemporaryFile("w", encoding="utf-8", dir=path.parent, suffix=".tmp", delete=False) as out:
+        out.write(text)
+    os.replace(out.name, path)
+
+
 class Memo:
     """Results by string key, read from and saved to ``.cache/build/NAME-KEY.json``."""
 
@@ -61,10 +69,7 @@ class Memo:
         """Write the results (whole or not at all), and remove this memo's files of other keys."""
         if not self.changed:
             return
-        CACHE.mkdir(parents=True, exist_ok=True)
-        with tempfile.NamedTemporaryFile("w", encoding="utf-8", dir=CACHE, suffix=".tmp", delete=False) as out:
-            json.dump(self.results, out)
-        os.replace(out.name, self.path)
+        write_whole(self.path, json.dumps(self.results))
         for old in CACHE.glob(f"{self.name}-*.json"):
             if old != self.path:
                 old.unlink(missing_ok=True)

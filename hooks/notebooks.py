@@ -112,14 +112,11 @@ def _store(cache: Path, future: Future) -> None:
     entries, so that the cache holds one file per notebook."""
     if future.cancelled() or future.exception() is not None:
         return
-    cache.parent.mkdir(parents=True, exist_ok=True)
     stem = re.escape(cache.name.rsplit("-", 1)[0])
-    for old in cache.parent.iterdir():
+    for old in cache.parent.glob("*.html"):
         if re.fullmatch(stem + r"-[0-9a-f]{20}\.html", old.name):
             old.unlink(missing_ok=True)
-    partial = cache.with_suffix(".tmp")
-    partial.write_text(future.result(), encoding="utf-8")
-    partial.replace(cache)  # whole or not at all, even if the build is stopped midway
+    build_cache.write_whole(cache, future.result())
 
 
 # ---------------------------------------------------------------------------------------------
