@@ -19,6 +19,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING
 
+from . import families as families_package
 from . import readers
 from .reading import ConfigError, Family, json_type, shown
 
@@ -58,15 +59,14 @@ def family_modules() -> dict[str, ModuleType]:
     the model_type of their configs (gpt3 reuses GPT-2's, and has no reader of its own)."""
     import pkgutil
 
-    package = importlib.import_module(__package__)
-    names = [m.name for m in pkgutil.iter_modules(package.__path__) if not m.name.startswith("_") and not m.ispkg]
-    modules = {name: importlib.import_module(f"{__package__}.{name}") for name in sorted(names)}
+    names = [m.name for m in pkgutil.iter_modules(families_package.__path__) if not m.name.startswith("_")]
+    modules = {name: importlib.import_module(f"{families_package.__name__}.{name}") for name in sorted(names)}
     return {name: module for name, module in modules.items() if hasattr(module, "MODEL_TYPE")}
 
 
 def family(kind: str) -> ModuleType:
     """The family module (SymPy) of a model_type."""
-    module = importlib.import_module(f"{__package__}.{FAMILIES[kind].module}")
+    module = importlib.import_module(f"{families_package.__name__}.{FAMILIES[kind].module}")
     assert module.MODEL_TYPE == kind, f"{module.__name__} says it is {module.MODEL_TYPE!r}, not {kind!r}"
     return module
 

@@ -102,10 +102,14 @@ _REF = re.compile(r"^\s*(?P<name>[A-Za-z_][\w.+]*)\s*(?:@\s*(?P<ckpt>[\w.-]+)(?P
 
 
 def module(name: str) -> ModuleType:
-    try:
-        return importlib.import_module(f"{__package__}.{name}")
-    except ModuleNotFoundError:
-        raise UnknownReference(f"no module derivations.{name}") from None
+    """A family module (``bert``: derivations.families.bert), else a module of the package (``symbols``)."""
+    for package in (f"{__package__}.families", __package__):
+        try:
+            return importlib.import_module(f"{package}.{name}")
+        except ModuleNotFoundError as error:
+            if error.name != f"{package}.{name}":  # the module exists, and fails to import
+                raise
+    raise UnknownReference(f"no module derivations.families.{name} or derivations.{name}")
 
 
 def resolve(ref: str) -> Target:

@@ -2,7 +2,7 @@
 
 The version, date and title come from CITATION.cff (whose version the tests hold equal to the
 package's); the URL from site_url, which publishing sets to the real address. A derivation page is
-the page of a family module of the package (docs/<name>.md for derivations.<name>).
+the page of a family module of the package (docs/<name>.md for derivations.families.<name>).
 """
 
 from __future__ import annotations

@@ -7,7 +7,9 @@ Expected values come from outside the project: the sources named beside each, an
 import pytest
 import sympy
 
-from derivations import albert, bert, configs
+from derivations import configs
+
+from derivations.families import albert, bert
 from derivations.symbols import D, E, G, H, L, L_g, P, T, V, d_h
 
 # Exact totals printed by others for the model with embeddings, projection, shared layer and pooler

@@ -7,7 +7,9 @@ Expected values come from outside the project: the sources named beside each, an
 import pytest
 import sympy
 
-from derivations import bert, configs
+from derivations import configs
+
+from derivations.families import bert
 from derivations.symbols import D, F, H, L, P, T, V, d_h
 
 # (checkpoint, architecture) -> exact total, with where the number comes from. Exact figures

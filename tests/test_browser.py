@@ -266,7 +266,8 @@ def test_calculator_fits_a_phone(served, chromium):
 def test_calculator_is_exact_beyond_double_precision(served, watched):
     # Sizes whose total passes 2^53 (where a JavaScript Number would round): the page must show the
     # package's exact integer.
-    from derivations import gpt2, symbols
+    from derivations import symbols
+    from derivations.families import gpt2
 
     watched.page.goto(served + page_url("gpt2"), wait_until="load")
     form = watched.page.locator("form.dv-calculator")

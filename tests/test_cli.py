@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 import derivations.__main__ as cli
-from derivations import bert, compiled, configs
+from derivations import compiled, configs
+from derivations.families import bert
 from derivations.components import evaluate
 
 ROOT = Path(__file__).resolve().parents[1]

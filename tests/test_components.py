@@ -89,7 +89,7 @@ def test_every_leaf_of_every_model_has_a_kind():
 
 
 def test_kinds_add_up_to_the_total():
-    from derivations import bert
+    from derivations.families import bert
 
     by_kind = {}
     for kind, leaf, copies in bert.BertForPreTraining.kinds():

@@ -7,7 +7,9 @@ Expected values come from outside the project: the sources named beside each, an
 import pytest
 import sympy
 
-from derivations import bert, configs, distilbert
+from derivations import configs
+
+from derivations.families import bert, distilbert
 from derivations.claims import rounds_to
 from derivations.symbols import C, D, F, H, L, P, T, V, d_h
 

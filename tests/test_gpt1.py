@@ -2,7 +2,9 @@
 
 import sympy
 
-from derivations import configs, gpt1, gpt2
+from derivations import configs
+
+from derivations.families import gpt1, gpt2
 from derivations.symbols import D, L, P, V
 
 

@@ -7,7 +7,9 @@ Expected values come from outside the project: the sources named beside each, an
 import pytest
 import sympy
 
-from derivations import configs, gpt2
+from derivations import configs
+
+from derivations.families import gpt2
 from derivations.symbols import D, L, P, V
 
 # Exact figures printed by someone who loaded the real checkpoint:

@@ -3,7 +3,9 @@
 import pytest
 import sympy
 
-from derivations import configs, gpt3
+from derivations import configs
+
+from derivations.families import gpt3
 from derivations.symbols import D, F, L
 
 # Brown et al. 2020, Table 2.1 as printed: (n_layers, d_model, n_heads, d_head).

@@ -7,7 +7,9 @@ Expected values come from outside the project: the sources named beside each, an
 import pytest
 import sympy
 
-from derivations import configs, gpt2, gpt_neox
+from derivations import configs
+
+from derivations.families import gpt2, gpt_neox
 from derivations.symbols import D, F, L, V
 
 # The Pythia model cards, section "Naming convention and parameter count" (for example

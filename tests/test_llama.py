@@ -7,7 +7,9 @@ Expected values come from outside the project: the sources named beside each, an
 import pytest
 import sympy
 
-from derivations import configs, llama
+from derivations import configs
+
+from derivations.families import llama
 from derivations.symbols import D, F, H, K, L, V, d_h
 
 # Exact totals of LlamaForCausalLM, each with where it was printed (shared reference, section A9).

@@ -4,7 +4,9 @@ That Mistral's classes hold LLaMA's tensors, and that the sliding window adds no
 transformers in tests/test_reference_mistral.py.
 """
 
-from derivations import configs, mistral
+from derivations import configs
+
+from derivations.families import mistral
 
 
 def test_published_total():

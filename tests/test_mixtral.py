@@ -10,7 +10,9 @@ from dataclasses import replace
 import pytest
 import sympy
 
-from derivations import components, configs, llama, mixtral
+from derivations import components, configs
+
+from derivations.families import llama, mixtral
 from derivations.symbols import D, F, H, K, L, V, X, X_a, d_h
 
 # Shared reference (../shared/reference/published-totals.md beside the repository), section A9. The total

@@ -12,7 +12,8 @@ from hypothesis import strategies as st
 
 import reference  # skips this module without torch/transformers (fails under CI)
 from strategies import maybe_labels
-from derivations import albert, configs
+from derivations import configs
+from derivations.families import albert
 
 check = reference.check
 torch = reference.torch

@@ -13,7 +13,8 @@ from hypothesis import strategies as st
 
 import reference  # skips this module without torch/transformers (fails under CI)
 from strategies import maybe_flags, maybe_labels
-from derivations import configs, distilbert
+from derivations import configs
+from derivations.families import distilbert
 
 check = reference.check
 

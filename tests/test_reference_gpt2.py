@@ -12,7 +12,8 @@ from hypothesis import strategies as st
 
 import reference  # skips this module without torch/transformers (fails under CI)
 from strategies import maybe_flags, maybe_labels
-from derivations import configs, gpt2, gpt3
+from derivations import configs
+from derivations.families import gpt2, gpt3
 
 check = reference.check
 

@@ -12,7 +12,8 @@ from hypothesis import strategies as st
 
 import reference  # skips this module without torch/transformers (fails under CI)
 from strategies import maybe_flags, maybe_labels
-from derivations import configs, gpt_neox
+from derivations import configs
+from derivations.families import gpt_neox
 
 check = reference.check
 SMALL = {"model_type": "gpt_neox", "num_hidden_layers": 2, "hidden_size": 64, "num_attention_heads": 4,

@@ -12,7 +12,8 @@ from hypothesis import strategies as st
 
 import reference  # skips this module without torch/transformers (fails under CI)
 from strategies import maybe_flags, maybe_labels
-from derivations import configs, llama
+from derivations import configs
+from derivations.families import llama
 
 check = reference.check
 torch, transformers = reference.torch, reference.transformers

@@ -8,7 +8,8 @@ from hypothesis import strategies as st
 
 import reference  # skips this module without torch/transformers (fails under CI)
 from strategies import maybe_flags, maybe_labels
-from derivations import configs, mistral
+from derivations import configs
+from derivations.families import mistral
 from test_reference_llama import runs
 
 check = reference.check

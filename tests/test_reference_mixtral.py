@@ -14,7 +14,8 @@ from hypothesis import strategies as st
 
 import reference  # skips this module without torch/transformers (fails under CI)
 from strategies import maybe_flags, maybe_labels
-from derivations import configs, mixtral
+from derivations import configs
+from derivations.families import mixtral
 from derivations.symbols import D, V, X, X_a
 from test_reference_llama import runs
 

@@ -13,7 +13,8 @@ from hypothesis import strategies as st
 
 import reference  # skips this module without torch/transformers (fails under CI)
 from strategies import bert_sizes, maybe_labels
-from derivations import configs, roberta
+from derivations import configs
+from derivations.families import roberta
 
 check = reference.check
 

@@ -21,7 +21,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import reference  # skips this module without torch/transformers (fails under CI)
-from derivations import configs, t5
+from derivations import configs
+from derivations.families import t5
 from derivations.reading import ConfigError
 from derivations.symbols import D, V
 

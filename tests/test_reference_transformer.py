@@ -11,7 +11,8 @@ from hypothesis import strategies as st
 
 import reference  # skips this module without torch/transformers (fails under CI)
 from strategies import maybe_flags
-from derivations import configs, transformer
+from derivations import configs
+from derivations.families import transformer
 from derivations.symbols import D, F, F_d, L, L_d
 
 check = reference.check

@@ -7,7 +7,9 @@ Expected values come from outside the project: the sources named beside each, an
 import pytest
 import sympy
 
-from derivations import bert, configs, roberta
+from derivations import configs
+
+from derivations.families import bert, roberta
 from derivations.claims import rounds_to
 from derivations.symbols import C, D, L, P, T, V
 

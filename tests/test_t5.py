@@ -8,7 +8,9 @@ Expected values come from outside the project: the sources named beside each, an
 import pytest
 import sympy
 
-from derivations import configs, t5
+from derivations import configs
+
+from derivations.families import t5
 from derivations.claims import rounds_to
 from derivations.components import Part
 from derivations.symbols import B, D, F, H, L, L_d, V, d_h

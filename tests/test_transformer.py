@@ -9,7 +9,9 @@ transformers' Marian on the meta device (tests/test_reference_transformer.py).
 import pytest
 import sympy
 
-from derivations import configs, transformer
+from derivations import configs
+
+from derivations.families import transformer
 from derivations.symbols import D, F, F_d, L, L_d, V
 
 

@@ -18,7 +18,9 @@
 # %%
 from IPython.display import Math, display
 
-from derivations import albert, configs, render
+from derivations import configs, render
+
+from derivations.families import albert
 from derivations.symbols import E, G, L, L_g
 
 

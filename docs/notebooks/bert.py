@@ -16,7 +16,9 @@
 # %%
 from IPython.display import Math, display
 
-from derivations import bert, configs, render
+from derivations import configs, render
+
+from derivations.families import bert
 
 
 def show(expression, name=""):

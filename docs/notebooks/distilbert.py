@@ -18,7 +18,9 @@
 # %%
 from IPython.display import Math, display
 
-from derivations import configs, distilbert, render
+from derivations import configs, render
+
+from derivations.families import distilbert
 from derivations.symbols import L
 
 

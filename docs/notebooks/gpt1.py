@@ -16,7 +16,9 @@
 # %%
 from IPython.display import Math, display
 
-from derivations import configs, gpt1, gpt2, render
+from derivations import configs, render
+
+from derivations.families import gpt1, gpt2
 
 
 def show(expression, name=""):

@@ -18,7 +18,9 @@
 # %%
 from IPython.display import Math, display
 
-from derivations import configs, gpt2, render
+from derivations import configs, render
+
+from derivations.families import gpt2
 from derivations.symbols import D, F, L
 
 

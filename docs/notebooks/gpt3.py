@@ -16,7 +16,9 @@
 # %%
 from IPython.display import Math, display
 
-from derivations import configs, gpt3, render
+from derivations import configs, render
+
+from derivations.families import gpt3
 
 
 def show(expression, name=""):

@@ -18,7 +18,9 @@
 # %%
 from IPython.display import Math, display
 
-from derivations import configs, llama, render
+from derivations import configs, render
+
+from derivations.families import llama
 from derivations.symbols import K
 
 

@@ -16,7 +16,9 @@
 # %%
 from IPython.display import Math, display
 
-from derivations import configs, llama, mistral, render
+from derivations import configs, render
+
+from derivations.families import llama, mistral
 
 
 def show(expression, name=""):

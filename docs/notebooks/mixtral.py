@@ -18,7 +18,9 @@
 # %%
 from IPython.display import Math, display
 
-from derivations import configs, mixtral, render
+from derivations import configs, render
+
+from derivations.families import mixtral
 from derivations.symbols import X, X_a
 
 

@@ -18,7 +18,9 @@
 # %%
 from IPython.display import Math, display
 
-from derivations import bert, configs, render, roberta
+from derivations import configs, render
+
+from derivations.families import bert, roberta
 from derivations.symbols import P, T
 
 

@@ -18,7 +18,9 @@
 # %%
 from IPython.display import Math, display
 
-from derivations import configs, render, t5
+from derivations import configs, render
+
+from derivations.families import t5
 from derivations.symbols import D, H, L, L_d, d_h
 
 

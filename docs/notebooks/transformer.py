@@ -17,7 +17,9 @@
 # %%
 from IPython.display import Math, display
 
-from derivations import configs, render, transformer
+from derivations import configs, render
+
+from derivations.families import transformer
 
 
 def show(expression, name=""):

@@ -19,11 +19,11 @@ from __future__ import annotations
 from dataclasses import replace
 
 from . import gpt2
-from .claims import Miscount, Rounded
-from .components import (Part, as_kind, classifier, embedding, feed_forward, fused_attention, group, layer_norm, leaf,
+from ..claims import Miscount, Rounded
+from ..components import (Part, as_kind, classifier, embedding, feed_forward, fused_attention, group, layer_norm, leaf,
                          linear, task_heads, tied_tensor)
-from .reading import layout_name
-from .symbols import C, D, F, H, L, P, V
+from ..reading import layout_name
+from ..symbols import C, D, F, H, L, P, V
 
 MODEL_TYPE = "gpt_neox"
 

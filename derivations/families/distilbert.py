@@ -17,11 +17,11 @@ from __future__ import annotations
 from dataclasses import replace
 
 from . import bert
-from .claims import Rounded
-from .components import (AttentionLayout, Part, as_kind, attention, classifier, embedding, feed_forward, group,
+from ..claims import Rounded
+from ..components import (AttentionLayout, Part, as_kind, attention, classifier, embedding, feed_forward, group,
                          layer_norm, leaf, linear, tied_tensor)
-from .reading import layout_name
-from .symbols import C, D, F, H, L, T, V, d_h
+from ..reading import layout_name
+from ..symbols import C, D, F, H, L, T, V, d_h
 
 MODEL_TYPE = "distilbert"
 

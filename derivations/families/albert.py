@@ -16,11 +16,11 @@ from dataclasses import replace
 import sympy
 
 from . import bert
-from .claims import Hypothesis, Rounded
-from .components import (AttentionLayout, Part, as_kind, attention, classifier, embedding, factorized_embedding,
+from ..claims import Hypothesis, Rounded
+from ..components import (AttentionLayout, Part, as_kind, attention, classifier, embedding, factorized_embedding,
                          feed_forward, group, layer_norm, leaf, linear, pooler as _pooler, tied_tensor)
-from .reading import layout_name
-from .symbols import C, D, E, F, G, H, L, L_g, P, T, V, d_h
+from ..reading import layout_name
+from ..symbols import C, D, E, F, G, H, L, L_g, P, T, V, d_h
 
 MODEL_TYPE = "albert"
 

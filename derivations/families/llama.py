@@ -15,11 +15,11 @@ from dataclasses import replace
 
 import sympy
 
-from .claims import Miscount, Rounded
-from .components import (AttentionLayout, Part, as_kind, attention, embedding, feed_forward, group, leaf, linear,
+from ..claims import Miscount, Rounded
+from ..components import (AttentionLayout, Part, as_kind, attention, embedding, feed_forward, group, leaf, linear,
                          rms_norm, score, task_heads, tied_tensor)
-from .reading import layout_name
-from .symbols import C, D, F, H, K, L, M, V, d_h, r
+from ..reading import layout_name
+from ..symbols import C, D, F, H, K, L, M, V, d_h, r
 
 MODEL_TYPE = "llama"
 

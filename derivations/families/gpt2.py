@@ -11,11 +11,11 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from .claims import Hypothesis, Miscount, Rounded
-from .components import (Part, as_kind, classifier, feed_forward, fused_attention, group, layer_norm, leaf, linear,
+from ..claims import Hypothesis, Miscount, Rounded
+from ..components import (Part, as_kind, classifier, feed_forward, fused_attention, group, layer_norm, leaf, linear,
                          task_heads, tied_tensor, token_and_position_embeddings)
-from .reading import layout_name
-from .symbols import C, D, F, H, L, P, V, d_h
+from ..reading import layout_name
+from ..symbols import C, D, F, H, L, P, V, d_h
 
 MODEL_TYPE = "gpt2"
 

@@ -16,11 +16,11 @@ from dataclasses import replace
 
 import sympy
 
-from .claims import Hypothesis, Miscount, Rounded, sizes
-from .components import (AttentionLayout, Part, as_kind, attention, embedding, feed_forward, fused_attention, group,
+from ..claims import Hypothesis, Miscount, Rounded, sizes
+from ..components import (AttentionLayout, Part, as_kind, attention, embedding, feed_forward, fused_attention, group,
                          layer_norm, leaf, tied_tensor)
-from .reading import layout_name
-from .symbols import D, F, F_d, H, L, L_d, P, V, V_d, d_h, d_k
+from ..reading import layout_name
+from ..symbols import D, F, F_d, H, L, L_d, P, V, V_d, d_h, d_k
 
 MODEL_TYPE = "marian"
 
@@ -238,7 +238,7 @@ TABLE_ARCHITECTURES = {"MarianMTModel": "MarianMTModel", "parameters_with_frozen
 
 def by_vocabulary(checkpoint: str, name: str) -> sympy.Equality:
     """The paper's model at a checkpoint's sizes, the vocabulary left free: N(V) = D V + layers."""
-    from .configs import checkpoint as read
+    from ..configs import checkpoint as read
     values = {s: v for s, v in read(checkpoint).values.items() if s != V}
     return sympy.Eq(sympy.Symbol(rf"N_{{\mathrm{{{name}}}}}"), Transformer.total.subs(values))
 

@@ -15,11 +15,11 @@ from dataclasses import replace
 
 import sympy
 
-from .claims import Miscount, Rounded
-from .components import (AttentionLayout, Part, as_kind, attention, classifier, embedding, feed_forward, group, leaf,
+from ..claims import Miscount, Rounded
+from ..components import (AttentionLayout, Part, as_kind, attention, classifier, embedding, feed_forward, group, leaf,
                          linear, rms_norm, span_head, tied_tensor)
-from .reading import layout_name
-from .symbols import B, C, D, F, H, L, L_d, V, d_h
+from ..reading import layout_name
+from ..symbols import B, C, D, F, H, L, L_d, V, d_h
 
 MODEL_TYPE = "t5"
 

@@ -12,9 +12,9 @@ from __future__ import annotations
 import sympy
 
 from . import gpt2
-from .claims import Rounded, sizes
-from .components import AttentionLayout, attention
-from .symbols import D, F, H, L, d_h
+from ..claims import Rounded, sizes
+from ..components import AttentionLayout, attention
+from ..symbols import D, F, H, L, d_h
 
 MODEL_TYPE = "gpt2"  # the configs are GPT-2's
 

@@ -10,12 +10,12 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from .claims import Rounded
-from .components import (Part, as_kind, feed_forward, fused_attention, group, layer_norm, linear, score, tied_tensor,
+from ..claims import Rounded
+from ..components import (Part, as_kind, feed_forward, fused_attention, group, layer_norm, linear, score, tied_tensor,
                          token_and_position_embeddings)
 from .gpt2 import SUMMARY, multiple_choice_head
-from .reading import layout_name
-from .symbols import C, D, H, L, P, V
+from ..reading import layout_name
+from ..symbols import C, D, H, L, P, V
 
 MODEL_TYPE = "openai-gpt"
 

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from .claims import Miscount, Rounded
-from .components import (AttentionLayout, Part, attention, classifier, embedding, feed_forward, group,
+from ..claims import Miscount, Rounded
+from ..components import (AttentionLayout, Part, attention, classifier, embedding, feed_forward, group,
                          layer_norm, leaf, lm_prediction_head, pooler as _pooler)
-from .symbols import C, D, F, H, L, P, T, V, d_h
+from ..symbols import C, D, F, H, L, P, T, V, d_h
 
 MODEL_TYPE = "bert"
 

@@ -27,10 +27,10 @@ from dataclasses import replace
 import sympy
 
 from . import llama, mistral
-from .claims import Miscount, Rounded
-from .components import Part, feed_forward, group, leaf, linear, mixture_of_experts
-from .reading import layout_name
-from .symbols import D, F, H, K, L, X, X_a
+from ..claims import Miscount, Rounded
+from ..components import Part, feed_forward, group, leaf, linear, mixture_of_experts
+from ..reading import layout_name
+from ..symbols import D, F, H, K, L, X, X_a
 
 MODEL_TYPE = "mixtral"
 

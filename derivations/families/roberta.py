@@ -19,10 +19,10 @@ from __future__ import annotations
 from dataclasses import replace
 
 from . import bert
-from .claims import Miscount, Rounded
-from .components import Part, classifier, embedding, group, layer_norm, leaf, linear, tied_tensor
-from .reading import layout_name
-from .symbols import C, D, H, L, P, V, d_h
+from ..claims import Miscount, Rounded
+from ..components import Part, classifier, embedding, group, layer_norm, leaf, linear, tied_tensor
+from ..reading import layout_name
+from ..symbols import C, D, H, L, P, V, d_h
 
 MODEL_TYPE = "roberta"
 

@@ -8,11 +8,11 @@ a mask, not a tensor: it adds no parameter. MistralAttention and MistralMLP have
 
 from __future__ import annotations
 
-from .claims import Rounded
+from ..claims import Rounded
 from . import llama
 from .llama import architectures as _architectures
-from .reading import layout_name
-from .symbols import D, F, H, K, L, V
+from ..reading import layout_name
+from ..symbols import D, F, H, K, L, V
 
 MODEL_TYPE = "mistral"
 

@@ -1,0 +1,6 @@
+"""The model families: one module each, composed from :mod:`derivations.components`.
+
+A module here is a family with a page of its own (``docs/<module>.md``): it lays out every class
+transformers defines for it, names its bundled checkpoints and reconciles the figures published about
+it. Pages name its contents in the short form ``bert.layer`` (see :mod:`derivations.references`).
+"""
