@@ -13,7 +13,7 @@ or without bias and RMSNorm, linear layers with or without bias, tied tensors co
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Collection, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 
@@ -360,6 +360,48 @@ def task_heads(family: str, token_head: Part) -> dict[str, tuple[str, Part]]:
         f"{family}ForTokenClassification": ("with a token classifier", token_head),
         f"{family}ForQuestionAnswering": ("with a span (start/end) head", span_head(D)),
     }
+
+
+@dataclass(frozen=True)
+class TaskHead:
+    """What an encoder's task class adds to its body: a label, the head's parts, and whether it reads the
+    pooled [CLS] state (then the body keeps its pooler)."""
+
+    label: str
+    parts: tuple[Part, ...]
+    pooled: bool
+
+
+def encoder_task_heads(family: str, name: str, *,
+                       pooled: Collection[str] = ("SequenceClassification", "MultipleChoice"), pooler: bool = True,
+                       before: tuple[Part, ...] = (), sequence: Part | None = None, span: str = "num_labels, 2 for start and end") -> dict[str, TaskHead]:
+    """The four task classes every encoder family defines (BERT, RoBERTa, ALBERT, DistilBERT), each one
+    linear map with bias to its logits: a sequence classifier and a multiple-choice scorer (one logit per
+    choice) on one state per sequence, a token classifier and a span head on every token's state.
+
+    ``pooled``: the tasks that read the pooler's output (the others build the body without it, where the
+    family has a ``pooler``); ``before``: what the per-sequence classes put before their map (DistilBERT's
+    pre_classifier); ``sequence``: a head of the family's own for sequences (RoBERTa's classification head);
+    ``span``: how many logits the span head gives."""
+
+    def head(task: str, what: str, *parts: Part) -> tuple[str, TaskHead]:
+        on = task in pooled
+        where = (" on the pooled state" if on else " (no pooler)") if pooler else ""
+        per_sequence = task in ("SequenceClassification", "MultipleChoice")
+        first = before if per_sequence else ()
+        label = f"{name} with " + " and ".join([*(p.name for p in first), what]) + where
+        return f"{family}For{task}", TaskHead(label, (*first, *parts), on)
+
+    sequence_head = sequence if sequence is not None else classifier(D, C, "classifier")
+    return dict((
+        head("SequenceClassification", "a sequence classifier" if sequence is None else f"the {sequence.label}",
+             sequence_head),
+        head("MultipleChoice", "a multiple-choice scorer",
+             classifier(D, 1, "classifier", label="choice scorer (one logit per choice)")),
+        head("TokenClassification", "a token classifier", classifier(D, C, "classifier")),
+        head("QuestionAnswering", "a span (start/end) head",
+             classifier(D, C, "qa_outputs", name="qa_outputs", label=f"span logits ({span})")),
+    ))
 
 
 def lm_prediction_head(D: Expr, V: Expr, *, tied_to: str, path: str | None, transform: bool = True,

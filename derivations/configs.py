@@ -14,7 +14,7 @@ from __future__ import annotations
 import importlib
 import json
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING
@@ -47,7 +47,7 @@ def _readers() -> dict[str, Family]:
         if family.model_type in found:
             raise TypeError(f"two readers for model_type {family.model_type!r}: {found[family.model_type].module} "
                             f"and {family.module}")
-        found[family.model_type] = family
+        found[family.model_type] = replace(family, module=info.name)  # the family module has the reader's name
     return found
 
 
@@ -66,9 +66,7 @@ def family_modules() -> dict[str, ModuleType]:
 
 def family(kind: str) -> ModuleType:
     """The family module (SymPy) of a model_type."""
-    module = importlib.import_module(f"{families_package.__name__}.{FAMILIES[kind].module}")
-    assert module.MODEL_TYPE == kind, f"{module.__name__} says it is {module.MODEL_TYPE!r}, not {kind!r}"
-    return module
+    return importlib.import_module(f"{families_package.__name__}.{FAMILIES[kind].module}")
 
 
 def families() -> dict[str, ModuleType]:
@@ -146,7 +144,7 @@ def select(config: Mapping, requested: str | None, architectures: Callable[[str,
     """
     kind = model_type(config)
     family = FAMILIES[kind]
-    values, layout = family.read(config), family.layout(config)
+    values, layout = family.read(config), family.layout.of(config)
     known = architectures(kind, layout)
     listed = config.get("architectures")
     if listed is not None and (not isinstance(listed, list) or not all(isinstance(a, str) for a in listed)):
@@ -201,7 +199,7 @@ def layout_of(family: ModuleType, checkpoint: str) -> str | None:
     kind = model_type(config)
     if kind != family.MODEL_TYPE:
         return None
-    layout = FAMILIES[kind].layout(config)
+    layout = FAMILIES[kind].layout.of(config)
     if layout not in family.VARIANTS:
         raise ConfigError(f"{checkpoint} asks for the layout {layout!r}, which {family.__name__} does not lay out")
     return layout

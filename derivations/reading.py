@@ -6,6 +6,7 @@ transformers would reject, or that makes no model, is a :class:`ConfigError` wit
 
 from __future__ import annotations
 
+import itertools
 import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -120,39 +121,92 @@ def head_size(config: Mapping, hidden: int, heads: int) -> int:
     return hidden // heads
 
 
+# ---------------------------------------------------------------------------------------------
+# Layouts: what in a config changes which tensors exist
+# ---------------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Switch:
+    """One way a config changes which tensors a family's classes hold: a flag (``values`` False and
+    True), or a choice among names ("" the plain one). Its ``name`` is both the word it adds to a layout
+    key and the keyword the family module's ``architectures()`` takes for it."""
+
+    name: str
+    read: Callable[[Mapping], bool | str]
+    values: tuple = (False, True)
+
+
+def switch(name: str, field: str, default: bool = False, *, on: bool = True) -> Switch:
+    """A flag read from one boolean field: set when the field reads ``on`` (``untied``: set when
+    tie_word_embeddings is false)."""
+    return Switch(name, lambda config: flag(config, field, default) is on)
+
+
+@dataclass(frozen=True)
+class Layout:
+    """A family's switches, declared once: the reader reads a config's layout with :meth:`of`, and the
+    family module lays out every class in every layout with :meth:`variants`. A layout's key is the
+    names of the flags that are set, in the order declared, then the names chosen: "" is the plain
+    layout, ``cross_attention+untied`` one with two flags set."""
+
+    switches: tuple[Switch, ...] = ()
+
+    def key(self, **settings: bool | str) -> str:
+        assert set(settings) == {s.name for s in self.switches}, (sorted(settings), self.switches)
+        flags = [s.name for s in self.switches if s.values == (False, True) and settings[s.name]]
+        chosen = [settings[s.name] for s in self.switches if s.values != (False, True) and settings[s.name]]
+        return "+".join(flags + chosen)
+
+    def of(self, config: Mapping) -> str:
+        """The key of the layout ``config`` asks for."""
+        return self.key(**{s.name: s.read(config) for s in self.switches})
+
+    def settings(self) -> dict[str, dict[str, bool | str]]:
+        """Every layout: its key, and the keywords that build it."""
+        combinations = itertools.product(*(s.values for s in self.switches))
+        settings = [dict(zip((s.name for s in self.switches), values)) for values in combinations]
+        return {self.key(**each): each for each in settings}
+
+    def variants(self, architectures: Callable[..., dict]) -> dict[str, dict]:
+        """``architectures(**settings)`` for every layout, by key: a family module's ``VARIANTS``."""
+        return {key: architectures(**each) for key, each in self.settings().items()}
+
+
+PLAIN = Layout()
+
+
 @dataclass(frozen=True)
 class Family:
-    """How to read one model_type: the derivation module in this package (``derivations.<module>``),
-    the reader from config.json to symbol values, the layout (a key of the module's ``VARIANTS``) the
-    config asks for, and the config field behind each symbol where it is not obvious (for errors)."""
+    """How to read one model_type: the reader from config.json to symbol values, the family's
+    :class:`Layout`, and the config field behind each symbol where it is not obvious (for errors).
+
+    Declared once, in ``derivations/readers/<module>.py``; the family module of the same name
+    (``derivations/families/<module>.py``) takes its model_type and its layouts from it."""
 
     model_type: str
-    module: str
     read: Callable[[Mapping], dict[str, int]]
-    layout: Callable[[Mapping], str]
+    layout: Layout
     fields: Mapping[str, str]
     # Checks that only one class makes (a head that transformers refuses to build from this config).
     check: Callable[[Mapping, str], None] = lambda config, architecture: None
+    # The reader module's name, which is the family module's: filled in by configs.FAMILIES.
+    module: str = ""
 
 
 # ---------------------------------------------------------------------------------------------
 # Shapes that several families read the same way
 # ---------------------------------------------------------------------------------------------
 
-def layout_name(summary: str = "", **flags: bool) -> str:
-    """The key of a family's VARIANTS for a set of layout flags, in the order given, then the summary
-    shape: layout_name(cross_attention=True, untied=False) == "cross_attention". Readers and family
-    modules both name layouts with it, so that the two agree."""
-    return "+".join([name for name, on in flags.items() if on] + ([summary] if summary else []))
-
-
-def sequence_summary(config: Mapping) -> str:
-    """The projection of transformers' SequenceSummary (GPT's and GPT-2's multiple-choice head): to the
-    labels (one logit; the default), to the hidden size (summary_proj_to_labels false), or none
-    (summary_use_proj false). Names a layout variant of the family module."""
+def _sequence_summary(config: Mapping) -> str:
     if not flag(config, "summary_use_proj", default=True):
         return "no_summary"
     return "" if flag(config, "summary_proj_to_labels", default=True) else "summary_hidden"
+
+
+# The projection of transformers' SequenceSummary (GPT's and GPT-2's multiple-choice head): to the
+# labels (one logit; the default), to the hidden size (summary_proj_to_labels false), or none
+# (summary_use_proj false).
+SEQUENCE_SUMMARY = Switch("summary", _sequence_summary, ("", "no_summary", "summary_hidden"))
 
 
 def summary_type(config: Mapping, architecture: str) -> None:

@@ -111,7 +111,7 @@ def test_loading_a_v1_1_checkpoint(tmp_path) -> None:
     assert loaded.lm_head.weight is not loaded.shared.weight
     assert loaded.encoder.embed_tokens.weight is loaded.shared.weight is loaded.decoder.embed_tokens.weight
     resolved = configs.resolve(TINY)
-    assert configs.FAMILIES["t5"].layout(TINY) == "gated+untied"
+    assert configs.FAMILIES["t5"].layout.of(TINY) == "gated+untied"
     reference.compare(resolved.part, resolved.values, loaded)
     assert reference.total(loaded) == reference.total(built) + 100 * 16
 
@@ -175,15 +175,14 @@ def test_sizes_that_make_no_model() -> None:
 
 def test_the_activations_are_those_of_transformers() -> None:
     # The reader's list is ACT2CLS's; the learned ones are the modules with parameters, as many as
-    # t5.LEARNED_ACTIVATIONS counts.
+    # the reader's LEARNED counts.
     from derivations.readers import t5 as reader
 
     assert reader.ACTIVATIONS == set(transformers.activations.ACT2CLS)
     learned = {name: sum(p.numel() for p in transformers.activations.ACT2FN[name].parameters())
                for name in reader.ACTIVATIONS
                if isinstance(transformers.activations.ACT2FN[name], torch.nn.Module)}
-    assert {name: n for name, n in learned.items() if n} == {k: v for k, v in t5.LEARNED_ACTIVATIONS.items() if k}
-    assert set(reader.LEARNED) == set(t5.LEARNED_ACTIVATIONS) - {""}
+    assert {name: n for name, n in learned.items() if n} == reader.LEARNED
 
 
 @st.composite

@@ -17,12 +17,13 @@ import sympy
 
 from . import bert
 from ..claims import Hypothesis, Rounded
-from ..components import (AttentionLayout, Part, as_kind, attention, classifier, embedding, factorized_embedding,
-                         feed_forward, group, layer_norm, leaf, linear, pooler as _pooler, tied_tensor)
-from ..reading import layout_name
+from ..components import (AttentionLayout, Part, as_kind, attention, classifier, embedding, encoder_task_heads,
+                          factorized_embedding, feed_forward, group, layer_norm, leaf, linear, pooler as _pooler,
+                          tied_tensor)
+from ..readers import albert as reader
 from ..symbols import C, D, E, F, G, H, L, L_g, P, T, V, d_h
 
-MODEL_TYPE = "albert"
+MODEL_TYPE = reader.FAMILY.model_type
 
 # The paper's shapes: F = 4D, heads partition the width, one shared layer (every released size).
 STANDARD = {F: 4 * D, d_h: D / H, G: 1, L_g: 1}
@@ -144,25 +145,15 @@ def architectures(untied: bool = False) -> dict[str, Part]:
         "AlbertForPreTraining": model("AlbertForPreTraining", "ALBERT with the masked-LM and sentence-order heads",
                                       True, head, sop_head),
         "AlbertForMaskedLM": model("AlbertForMaskedLM", "ALBERT with the masked-LM head (no pooler)", False, head),
-        "AlbertForSequenceClassification": model("AlbertForSequenceClassification",
-                                                 "ALBERT with a sequence classifier", True,
-                                                 classifier(D, C, "classifier")),
-        "AlbertForTokenClassification": model("AlbertForTokenClassification",
-                                              "ALBERT with a token classifier (no pooler)", False,
-                                              classifier(D, C, "classifier")),
-        "AlbertForQuestionAnswering": model("AlbertForQuestionAnswering",
-                                            "ALBERT with a span head (num_labels logits, no pooler)", False,
-                                            classifier(D, C, "qa_outputs", name="qa_outputs",
-                                                       label="span logits (num_labels, 2 for start and end)")),
-        "AlbertForMultipleChoice": model("AlbertForMultipleChoice", "ALBERT with a multiple-choice scorer", True,
-                                         classifier(D, 1, "classifier", label="choice scorer (one logit per choice)")),
+        **{name: model(name, head.label, head.pooled, *head.parts)
+           for name, head in encoder_task_heads("Albert", "ALBERT").items()},
     }
 
 
 ARCHITECTURES = architectures()
 BASE_ARCHITECTURE = "AlbertModel"
-# Layouts a config.json can ask for (readers.albert.layout): the masked-LM decoder untied.
-VARIANTS = {layout_name(untied=untied): architectures(untied) for untied in (False, True)}
+# Every layout a config.json can ask for (readers.albert.FAMILY.layout): the masked-LM decoder untied.
+VARIANTS = reader.FAMILY.layout.variants(architectures)
 
 AlbertModel = ARCHITECTURES["AlbertModel"]
 AlbertForPreTraining = ARCHITECTURES["AlbertForPreTraining"]

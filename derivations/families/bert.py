@@ -10,11 +10,12 @@ from __future__ import annotations
 from dataclasses import replace
 
 from ..claims import Miscount, Rounded
-from ..components import (AttentionLayout, Part, attention, classifier, embedding, feed_forward, group,
-                         layer_norm, leaf, lm_prediction_head, pooler as _pooler)
-from ..symbols import C, D, F, H, L, P, T, V, d_h
+from ..components import (AttentionLayout, Part, attention, classifier, embedding, encoder_task_heads, feed_forward,
+                          group, layer_norm, leaf, lm_prediction_head, pooler as _pooler)
+from ..readers import bert as reader
+from ..symbols import D, F, H, L, P, T, V, d_h
 
-MODEL_TYPE = "bert"
+MODEL_TYPE = reader.FAMILY.model_type
 
 # The paper's shapes: F = 4D, and heads partition the width.
 STANDARD = {F: 4 * D, d_h: D / H}
@@ -114,28 +115,22 @@ def _architectures(encoder: Part, mlm_head: Part = mlm_head) -> dict[str, Part]:
                                     nsp_head, in_cls=True),
         "BertForNextSentencePrediction": model("BertForNextSentencePrediction", "BERT with the NSP head", True,
                                                nsp_head, in_cls=True),
-        "BertForSequenceClassification": model("BertForSequenceClassification", "BERT with a sequence classifier",
-                                               True, classifier(D, C, "classifier")),
-        "BertForMultipleChoice": model("BertForMultipleChoice", "BERT with a multiple-choice scorer", True,
-                                       classifier(D, 1, "classifier", label="choice scorer (one logit per choice)")),
-        "BertForTokenClassification": model("BertForTokenClassification", "BERT with a token classifier", False,
-                                            classifier(D, C, "classifier")),
-        "BertForQuestionAnswering": model("BertForQuestionAnswering", "BERT with a span (start/end) head", False,
-                                          classifier(D, C, "qa_outputs", name="qa_outputs",
-                                                     label="span logits (num_labels, 2 for start and end)")),
+        **{name: model(name, head.label, head.pooled, *head.parts)
+           for name, head in encoder_task_heads("Bert", "BERT").items()},
     }
 
 
-ARCHITECTURES = _architectures(encoder)
+def architectures(cross_attention: bool = False, untied: bool = False) -> dict[str, Part]:
+    """Every class in one layout: a decoder with cross-attention (is_decoder, add_cross_attention), an
+    untied masked-LM decoder (tie_word_embeddings false)."""
+    return _architectures(_encoder(decoder_layer) if cross_attention else encoder,
+                          mlm_head_untied if untied else mlm_head)
+
+
+ARCHITECTURES = architectures()
 BASE_ARCHITECTURE = "BertModel"
-# Layouts a config.json can ask for (readers.bert.layout): a decoder with cross-attention
-# (is_decoder, add_cross_attention), an untied masked-LM decoder (tie_word_embeddings false), both.
-VARIANTS = {
-    "": ARCHITECTURES,
-    "cross_attention": _architectures(_encoder(decoder_layer)),
-    "untied": _architectures(encoder, mlm_head_untied),
-    "cross_attention+untied": _architectures(_encoder(decoder_layer), mlm_head_untied),
-}
+# Every layout a config.json can ask for (readers.bert.FAMILY.layout).
+VARIANTS = reader.FAMILY.layout.variants(architectures)
 
 # The classes as module-level names, for the docs and the tests.
 BertModel = ARCHITECTURES["BertModel"]

@@ -18,12 +18,12 @@ from dataclasses import replace
 
 from . import bert
 from ..claims import Rounded
-from ..components import (AttentionLayout, Part, as_kind, attention, classifier, embedding, feed_forward, group,
-                         layer_norm, leaf, linear, tied_tensor)
-from ..reading import layout_name
-from ..symbols import C, D, F, H, L, T, V, d_h
+from ..components import (AttentionLayout, Part, as_kind, attention, embedding, encoder_task_heads, feed_forward, group,
+                          layer_norm, leaf, linear, tied_tensor)
+from ..readers import distilbert as reader
+from ..symbols import D, F, H, L, T, V, d_h
 
-MODEL_TYPE = "distilbert"
+MODEL_TYPE = reader.FAMILY.model_type
 
 # BERT-base's shapes: F = 4D, and heads partition the width (TransformerBlock requires it).
 STANDARD = {F: 4 * D, d_h: D / H}
@@ -100,25 +100,18 @@ def architectures(untied: bool = False) -> dict[str, Part]:
                                  transformer, symbol=r"N_{\mathrm{DistilBertModel}}"),
         "DistilBertForMaskedLM": model("DistilBertForMaskedLM", "DistilBERT with the masked-LM head",
                                        *mlm_head(not untied)),
-        "DistilBertForSequenceClassification": model(
-            "DistilBertForSequenceClassification", "DistilBERT with pre_classifier and a sequence classifier",
-            pre_classifier, classifier(D, C, "classifier")),
-        "DistilBertForMultipleChoice": model(
-            "DistilBertForMultipleChoice", "DistilBERT with pre_classifier and a multiple-choice scorer",
-            pre_classifier, classifier(D, 1, "classifier", label="choice scorer (one logit per choice)")),
-        "DistilBertForTokenClassification": model("DistilBertForTokenClassification",
-                                                  "DistilBERT with a token classifier", classifier(D, C, "classifier")),
-        # transformers raises unless num_labels is 2 (readers.distilbert.check says so too).
-        "DistilBertForQuestionAnswering": model(
-            "DistilBertForQuestionAnswering", "DistilBERT with a span (start/end) head",
-            classifier(D, C, "qa_outputs", name="qa_outputs", label="span logits (num_labels, which must be 2)")),
+        # No pooler: the per-sequence classes put pre_classifier on the first token's state. The span head
+        # needs num_labels 2 (transformers raises otherwise; readers.distilbert.check says so too).
+        **{name: model(name, head.label, *head.parts)
+           for name, head in encoder_task_heads("DistilBert", "DistilBERT", pooled=(), pooler=False,
+                                                before=(pre_classifier,), span="num_labels, which must be 2").items()},
     }
 
 
 ARCHITECTURES = architectures()
 BASE_ARCHITECTURE = "DistilBertModel"
-# Layouts a config.json can ask for (readers.distilbert.layout): an untied vocab_projector.
-VARIANTS = {layout_name(untied=untied): architectures(untied) for untied in (False, True)}
+# Every layout a config.json can ask for (readers.distilbert.FAMILY.layout): an untied vocab_projector.
+VARIANTS = reader.FAMILY.layout.variants(architectures)
 
 DistilBertModel = ARCHITECTURES["DistilBertModel"]
 DistilBertForMaskedLM = ARCHITECTURES["DistilBertForMaskedLM"]

@@ -13,11 +13,11 @@ from dataclasses import replace
 from ..claims import Rounded
 from ..components import (Part, as_kind, feed_forward, fused_attention, group, layer_norm, linear, score, tied_tensor,
                          token_and_position_embeddings)
-from .gpt2 import SUMMARY, multiple_choice_head
-from ..reading import layout_name
+from .gpt2 import multiple_choice_head
+from ..readers import gpt1 as reader
 from ..symbols import C, D, H, L, P, V
 
-MODEL_TYPE = "openai-gpt"
+MODEL_TYPE = reader.FAMILY.model_type
 
 embeddings = token_and_position_embeddings(V, P, D, tokens="tokens_embed", positions="positions_embed")
 
@@ -66,10 +66,9 @@ def architectures(untied: bool = False, summary: str = "") -> dict[str, Part]:
 
 ARCHITECTURES = architectures()
 BASE_ARCHITECTURE = "OpenAIGPTModel"
-# Layouts a config.json can ask for (readers.gpt1.layout): an untied head, and the multiple-choice
+# Every layout a config.json can ask for (readers.gpt1.FAMILY.layout): an untied head, and the multiple-choice
 # summary's shape (as GPT-2's).
-VARIANTS = {layout_name(untied=untied, summary=summary): architectures(untied, summary)
-            for untied in (False, True) for summary in SUMMARY}
+VARIANTS = reader.FAMILY.layout.variants(architectures)
 
 OpenAIGPTModel = ARCHITECTURES["OpenAIGPTModel"]
 OpenAIGPTLMHeadModel = ARCHITECTURES["OpenAIGPTLMHeadModel"]

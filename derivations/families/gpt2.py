@@ -14,10 +14,11 @@ from dataclasses import replace
 from ..claims import Hypothesis, Miscount, Rounded
 from ..components import (Part, as_kind, classifier, feed_forward, fused_attention, group, layer_norm, leaf, linear,
                          task_heads, tied_tensor, token_and_position_embeddings)
-from ..reading import layout_name
+from ..reading import SEQUENCE_SUMMARY
+from ..readers import gpt2 as reader
 from ..symbols import C, D, F, H, L, P, V, d_h
 
-MODEL_TYPE = "gpt2"
+MODEL_TYPE = reader.FAMILY.model_type
 
 # The paper's shape: the feed-forward is four times the width (config n_inner null).
 STANDARD = {F: 4 * D}
@@ -80,6 +81,7 @@ lm_head_untied = as_kind(linear("lm_head", "language-model head (untied: a weigh
 # choice (transformers sets num_labels to 1), D values with summary_proj_to_labels false, or is
 # absent with summary_use_proj false.
 SUMMARY = {"": 1, "summary_hidden": D, "no_summary": None}
+assert set(SUMMARY) == set(SEQUENCE_SUMMARY.values), "the summary shapes are the reader's"
 
 
 def multiple_choice_head(summary: str) -> tuple[Part, ...]:
@@ -91,11 +93,11 @@ def multiple_choice_head(summary: str) -> tuple[Part, ...]:
     return (as_kind(linear("multiple_choice", label, D, outputs, True, "multiple_choice_head.summary"), "heads"),)
 
 
-def architectures(cross: bool = False, untied: bool = False, summary: str = "",
+def architectures(cross_attention: bool = False, untied: bool = False, summary: str = "",
                   with_block: Part | None = None) -> dict[str, Part]:
     """Every GPT-2 class of transformers, named as transformers names it, around one block (the
     block GPT-2 has, unless ``with_block`` gives another)."""
-    layer = with_block if with_block is not None else block(cross)
+    layer = with_block if with_block is not None else block(cross_attention)
     head = lm_head_untied if untied else lm_head
 
     def model(name: str, label: str, *heads: Part) -> Part:
@@ -116,11 +118,9 @@ ARCHITECTURES = architectures()
 BASE_ARCHITECTURE = "GPT2Model"
 
 
-# Layouts a config.json can ask for (readers.gpt2.layout): cross-attention (add_cross_attention), an
+# Every layout a config.json can ask for (readers.gpt2.FAMILY.layout): cross-attention (add_cross_attention), an
 # untied head (tie_word_embeddings false), and the multiple-choice summary's shape.
-VARIANTS = {layout_name(cross_attention=cross, untied=untied, summary=summary):
-            architectures(cross, untied, summary)
-            for cross in (False, True) for untied in (False, True) for summary in SUMMARY}
+VARIANTS = reader.FAMILY.layout.variants(architectures)
 
 GPT2Model = ARCHITECTURES["GPT2Model"]
 GPT2LMHeadModel = ARCHITECTURES["GPT2LMHeadModel"]

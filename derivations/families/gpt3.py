@@ -16,7 +16,7 @@ from ..claims import Rounded, sizes
 from ..components import AttentionLayout, attention
 from ..symbols import D, F, H, L, d_h
 
-MODEL_TYPE = "gpt2"  # the configs are GPT-2's
+MODEL_TYPE = gpt2.MODEL_TYPE  # the configs are GPT-2's
 
 # The count of every row: GPT2LMHeadModel (the head is tied, so it is GPT2Model's count).
 ARCHITECTURES = {"GPT2LMHeadModel": gpt2.GPT2LMHeadModel}

@@ -22,10 +22,10 @@ from . import gpt2
 from ..claims import Miscount, Rounded
 from ..components import (Part, as_kind, classifier, embedding, feed_forward, fused_attention, group, layer_norm, leaf,
                          linear, task_heads, tied_tensor)
-from ..reading import layout_name
+from ..readers import gpt_neox as reader
 from ..symbols import C, D, F, H, L, P, V
 
-MODEL_TYPE = "gpt_neox"
+MODEL_TYPE = reader.FAMILY.model_type
 
 # Every released size has the feed-forward four times the width (intermediate_size = 4 hidden_size).
 STANDARD = {F: 4 * D}
@@ -80,9 +80,9 @@ embed_out_tied = as_kind(tied_tensor("lm_head", "language-model head (tied: the 
                                      "gpt_neox.embed_in", "lm_head"), "heads")
 
 
-def architectures(tied: bool = False, attention_bias: bool = True) -> dict[str, Part]:
+def architectures(tied: bool = False, no_attention_bias: bool = False) -> dict[str, Part]:
     """Every GPT-NeoX class of transformers, named as transformers names it."""
-    block = layer(attention_bias)
+    block = layer(not no_attention_bias)
 
     def model(name: str, label: str, head: Part) -> Part:
         return group(name, label, body(block), head, symbol=rf"N_{{\mathrm{{{name}}}}}")
@@ -99,9 +99,8 @@ def architectures(tied: bool = False, attention_bias: bool = True) -> dict[str, 
 ARCHITECTURES = architectures()
 BASE_ARCHITECTURE = "GPTNeoXModel"
 
-# Layouts a config.json can ask for (readers.gpt_neox.layout): a tied head, attention without biases.
-VARIANTS = {layout_name(tied=tied, no_attention_bias=not bias): architectures(tied, bias)
-            for tied in (False, True) for bias in (True, False)}
+# Every layout a config.json can ask for (readers.gpt_neox.FAMILY.layout): a tied head, attention without biases.
+VARIANTS = reader.FAMILY.layout.variants(architectures)
 
 GPTNeoXModel = ARCHITECTURES["GPTNeoXModel"]
 GPTNeoXForCausalLM = ARCHITECTURES["GPTNeoXForCausalLM"]

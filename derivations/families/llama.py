@@ -18,10 +18,10 @@ import sympy
 from ..claims import Miscount, Rounded
 from ..components import (AttentionLayout, Part, as_kind, attention, embedding, feed_forward, group, leaf, linear,
                          rms_norm, score, task_heads, tied_tensor)
-from ..reading import layout_name
+from ..readers import llama as reader
 from ..symbols import C, D, F, H, K, L, M, V, d_h, r
 
-MODEL_TYPE = "llama"
+MODEL_TYPE = reader.FAMILY.model_type
 
 # ---------------------------------------------------------------------------------------------
 # One decoder layer (pre-norm): RMSNorm, attention, residual; RMSNorm, gated feed-forward, residual
@@ -79,7 +79,7 @@ def lm_head(tied: bool) -> Part:
 
 
 def architectures(family: str = "Llama", *, attention_bias: bool = False, mlp_bias: bool = False,
-                  tied: bool = False, token_bias: bool = True, qa_prefix: str = "transformer",
+                  tied: bool = False, no_token_bias: bool = False, qa_prefix: str = "transformer",
                   layer: Part | None = None, suffix: str = "") -> dict[str, Part]:
     """Every class of one family (``Llama``, ``Mistral``, ``Mixtral``), named as transformers names it,
     around its decoder layer (LLaMA's, unless ``layer`` gives another; ``suffix`` qualifies the labels).
@@ -100,17 +100,15 @@ def architectures(family: str = "Llama", *, attention_bias: bool = False, mlp_bi
         f"{family}ForCausalLM": model(f"{family}ForCausalLM", "with the language-model head", lm_head(tied)),
         # The token classifier has a bias unless token_classification_bias is false (its label says which).
         **{name: model(name, label, head, prefix=qa_prefix if name.endswith("QuestionAnswering") else "model")
-           for name, (label, head) in task_heads(family, score(D, C, token_bias)).items()},
+           for name, (label, head) in task_heads(family, score(D, C, not no_token_bias)).items()},
     }
 
 
 ARCHITECTURES = architectures()
 BASE_ARCHITECTURE = "LlamaModel"
 
-# Layouts a config.json can ask for (readers.llama.layout).
-VARIANTS = {layout_name(attention_bias=a, mlp_bias=m, tied=t, no_token_bias=not b):
-            architectures(attention_bias=a, mlp_bias=m, tied=t, token_bias=b)
-            for a in (False, True) for m in (False, True) for t in (False, True) for b in (True, False)}
+# Every layout a config.json can ask for (readers.llama.FAMILY.layout).
+VARIANTS = reader.FAMILY.layout.variants(architectures)
 
 LlamaModel = ARCHITECTURES["LlamaModel"]
 LlamaForCausalLM = ARCHITECTURES["LlamaForCausalLM"]

@@ -11,18 +11,18 @@ from __future__ import annotations
 from ..claims import Rounded
 from . import llama
 from .llama import architectures as _architectures
-from ..reading import layout_name
+from ..readers import mistral as reader
 from ..symbols import D, F, H, K, L, V
 
-MODEL_TYPE = "mistral"
+MODEL_TYPE = reader.FAMILY.model_type
 
 # MistralForQuestionAnswering keeps the body under ``model`` (LlamaForQuestionAnswering: ``transformer``).
 ARCHITECTURES = _architectures("Mistral", qa_prefix="model")
 BASE_ARCHITECTURE = "MistralModel"
 
-# Layouts a config.json can ask for (readers.mistral.layout): a tied head, a token classifier without bias.
-VARIANTS = {layout_name(tied=t, no_token_bias=not b): _architectures("Mistral", tied=t, token_bias=b, qa_prefix="model")
-            for t in (False, True) for b in (True, False)}
+# Every layout a config.json can ask for (readers.mistral: llama.TIED_LAYOUT): a tied head, a token classifier
+# without bias.
+VARIANTS = reader.FAMILY.layout.variants(lambda **layout: _architectures("Mistral", qa_prefix="model", **layout))
 
 MistralModel = ARCHITECTURES["MistralModel"]
 MistralForCausalLM = ARCHITECTURES["MistralForCausalLM"]

@@ -29,10 +29,10 @@ import sympy
 from . import llama, mistral
 from ..claims import Miscount, Rounded
 from ..components import Part, feed_forward, group, leaf, linear, mixture_of_experts
-from ..reading import layout_name
+from ..readers import mixtral as reader
 from ..symbols import D, F, H, K, L, X, X_a
 
-MODEL_TYPE = "mixtral"
+MODEL_TYPE = reader.FAMILY.model_type
 
 # Attention: LLaMA's grouped-query self-attention, no biases; rotary positions learn nothing
 # $$N_\mathrm{attn} = D H d_h + 2 D K d_h + H d_h D$$
@@ -95,10 +95,10 @@ token_embeddings, final_norm = llama.token_embeddings, llama.final_norm
 lm_head, lm_head_tied = llama.lm_head(tied=False), llama.lm_head(tied=True)
 
 
-def architectures(tied: bool = False, token_bias: bool = True, stored: sympy.Expr = X) -> dict[str, Part]:
+def architectures(tied: bool = False, no_token_bias: bool = False, stored: sympy.Expr = X) -> dict[str, Part]:
     """Every Mixtral class of transformers, named as transformers names it: LLaMA's classes around
     Mixtral's layer, with ``stored`` experts' tensors counted (all X, or the X_a a token uses)."""
-    classes = llama.architectures("Mixtral", tied=tied, token_bias=token_bias, qa_prefix="model",
+    classes = llama.architectures("Mixtral", tied=tied, no_token_bias=no_token_bias, qa_prefix="model",
                                   layer=decoder_layer(stored), suffix="" if stored == X else ": active per token")
     if stored == X:
         return classes
@@ -112,8 +112,7 @@ BASE_ARCHITECTURE = "MixtralModel"
 
 # Layouts a config.json can ask for (readers.mixtral.layout): a head tied to the token embeddings
 # (tie_word_embeddings true), a token classifier without bias (token_classification_bias false).
-LAYOUTS = {layout_name(tied=tied, no_token_bias=not bias): (tied, bias) for tied in (False, True) for bias in (True, False)}
-VARIANTS = {name: architectures(tied, bias) for name, (tied, bias) in LAYOUTS.items()}
+VARIANTS = reader.FAMILY.layout.variants(architectures)
 
 MixtralModel = ARCHITECTURES["MixtralModel"]
 MixtralForCausalLM = ARCHITECTURES["MixtralForCausalLM"]
@@ -129,7 +128,7 @@ MixtralForQuestionAnswering = ARCHITECTURES["MixtralForQuestionAnswering"]
 # ---------------------------------------------------------------------------------------------
 
 # layout -> class -> the parameters one token uses (the same keys as VARIANTS).
-ACTIVE_VARIANTS = {name: architectures(tied, bias, stored=X_a) for name, (tied, bias) in LAYOUTS.items()}
+ACTIVE_VARIANTS = reader.FAMILY.layout.variants(lambda **layout: architectures(stored=X_a, **layout))
 ACTIVE = ACTIVE_VARIANTS[""]
 active_layer = decoder_layer(X_a)
 

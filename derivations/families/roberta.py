@@ -20,11 +20,11 @@ from dataclasses import replace
 
 from . import bert
 from ..claims import Miscount, Rounded
-from ..components import Part, classifier, embedding, group, layer_norm, leaf, linear, tied_tensor
-from ..reading import layout_name
+from ..components import Part, embedding, encoder_task_heads, group, layer_norm, leaf, linear, tied_tensor
+from ..readers import roberta as reader
 from ..symbols import C, D, H, L, P, V, d_h
 
-MODEL_TYPE = "roberta"
+MODEL_TYPE = reader.FAMILY.model_type
 
 # The paper's shapes (BERT's): F = 4D, and heads partition the width.
 STANDARD = bert.STANDARD
@@ -96,9 +96,9 @@ def body(name: str, label: str, encoder: Part, with_pooler: bool, path: str | No
     return group(name, label, *parts, path=path, symbol=symbol or rf"N_{{\mathrm{{{name}}}}}")
 
 
-def architectures(cross: bool = False, untied: bool = False) -> dict[str, Part]:
+def architectures(cross_attention: bool = False, untied: bool = False) -> dict[str, Part]:
     """Every RoBERTa class of transformers that a config builds, named as transformers names it."""
-    stack = cross_attention_encoder if cross else encoder
+    stack = cross_attention_encoder if cross_attention else encoder
 
     def model(name: str, label: str, with_pooler: bool, *heads: Part) -> Part:
         inner = body("roberta", "RobertaModel" if with_pooler else "RobertaModel(add_pooling_layer=False)", stack,
@@ -111,27 +111,19 @@ def architectures(cross: bool = False, untied: bool = False) -> dict[str, Part]:
                                     lm_head(not untied)),
         "RobertaForCausalLM": model("RobertaForCausalLM", "RoBERTa with the LM head, as a causal decoder", False,
                                     lm_head(not untied)),
-        "RobertaForSequenceClassification": model(
-            "RobertaForSequenceClassification", "RoBERTa with the classification head (dense and out_proj), no pooler",
-            False, classification_head),
-        # The only head class that keeps the pooler: one logit per choice from the pooled state.
-        "RobertaForMultipleChoice": model(
-            "RobertaForMultipleChoice", "RoBERTa with the pooler and a multiple-choice scorer", True,
-            classifier(D, 1, "classifier", label="choice scorer (one logit per choice)")),
-        "RobertaForTokenClassification": model("RobertaForTokenClassification", "RoBERTa with a token classifier",
-                                               False, classifier(D, C, "classifier")),
-        "RobertaForQuestionAnswering": model(
-            "RobertaForQuestionAnswering", "RoBERTa with a span (start/end) head", False,
-            classifier(D, C, "qa_outputs", name="qa_outputs", label="span logits (num_labels, 2 for start and end)")),
+        # The multiple-choice class is the only head class that keeps the pooler; the sequence classifier
+        # is RoBERTa's own classification head, on the first token's state.
+        **{name: model(name, head.label, head.pooled, *head.parts)
+           for name, head in encoder_task_heads("Roberta", "RoBERTa", pooled=("MultipleChoice",),
+                                                sequence=classification_head).items()},
     }
 
 
 ARCHITECTURES = architectures()
 BASE_ARCHITECTURE = "RobertaModel"
-# Layouts a config.json can ask for (readers.roberta.layout, BERT's flags): a decoder with
-# cross-attention (is_decoder, add_cross_attention), an untied LM head (tie_word_embeddings false), both.
-VARIANTS = {layout_name(cross_attention=cross, untied=untied): architectures(cross, untied)
-            for cross in (False, True) for untied in (False, True)}
+# Every layout a config.json can ask for (readers.roberta: BERT's): a decoder with cross-attention
+# (is_decoder, add_cross_attention), an untied LM head (tie_word_embeddings false), both.
+VARIANTS = reader.FAMILY.layout.variants(architectures)
 
 RobertaModel = ARCHITECTURES["RobertaModel"]
 RobertaForMaskedLM = ARCHITECTURES["RobertaForMaskedLM"]

@@ -18,10 +18,10 @@ import sympy
 from ..claims import Miscount, Rounded
 from ..components import (AttentionLayout, Part, as_kind, attention, classifier, embedding, feed_forward, group, leaf,
                          linear, rms_norm, span_head, tied_tensor)
-from ..reading import layout_name
+from ..readers import t5 as reader
 from ..symbols import B, C, D, F, H, L, L_d, V, d_h
 
-MODEL_TYPE = "t5"
+MODEL_TYPE = reader.FAMILY.model_type
 
 # The paper's models: the decoder as deep as the encoder (num_decoder_layers null).
 SYMMETRIC = {L_d: L}
@@ -58,23 +58,21 @@ def relative_bias() -> Part:
 # $$N_\mathrm{ff} = 2 D F$$ (ReLU: wi, wo)   or   $$3 D F$$ (gated GELU: wi_0, wi_1, wo)
 # ---------------------------------------------------------------------------------------------
 
-# Activations that transformers builds as modules with learned parameters (transformers.activations.ACT2CLS:
-# nn.PReLU, one weight; XIELUActivation, alpha_p and alpha_n), one module per feed-forward. No released
-# T5 uses them, but a config may ask for them (feed_forward_proj "prelu", or dense_act_fn).
-LEARNED_ACTIVATIONS = {"": 0, "prelu": 1, "xielu": 2}
-
 
 def t5_feed_forward(path: str, gated: bool, activation: str = "") -> Part:
     """T5DenseActDense (wi, wo) or T5DenseGatedActDense (wi_0 the gate, wi_1 the linear part, wo), and
-    the activation's own parameters when it has any (``act``)."""
+    the activation's own parameters when it has any (``act``): the activations transformers builds as modules
+    with learned parameters (transformers.activations.ACT2CLS: nn.PReLU, one weight; XIELUActivation, alpha_p
+    and alpha_n), one module per feed-forward, as many as readers.t5.LEARNED counts. No released T5 uses them,
+    but a config may ask for them (feed_forward_proj "prelu", or dense_act_fn)."""
     if gated:
         part = feed_forward(D, F, bias=False, gate="wi_0", up="wi_1", down="wo", path=path,
                             label="gated feed-forward (gated GELU, no biases)")
     else:
         part = feed_forward(D, F, bias=False, up="wi", down="wo", path=path, label="feed-forward (ReLU, no biases)")
-    if not LEARNED_ACTIVATIONS[activation]:
+    if not activation:
         return part
-    act = leaf("activation", f"the activation's learned parameters ({activation})", LEARNED_ACTIVATIONS[activation],
+    act = leaf("activation", f"the activation's learned parameters ({activation})", reader.LEARNED[activation],
                "act")
     return replace(part, label=part.label.replace("GELU", activation).replace("ReLU", activation),
                    children=(*part.children, act))
@@ -131,7 +129,7 @@ def architectures(gated: bool = False, untied: bool = False, decoder_stack: bool
     lm_head ``untied`` (a checkpoint with a separate lm_head, as v1.1 and Flan-T5 have), and the
     config's is_decoder (``decoder_stack``), which only T5EncoderModel (and T5ForTokenClassification,
     built around it) reads: the classes with two stacks set it on copies of the config; and an
-    ``activation`` with learned parameters (LEARNED_ACTIVATIONS), if any."""
+    ``activation`` with learned parameters (readers.t5.LEARNED), if any."""
     encoder = stack("encoder", "encoder", False, gated, L, activation)
     decoder = stack("decoder", "decoder", True, gated, L_d, activation)
     # T5EncoderModel builds its stack from the config itself: with is_decoder true, decoder blocks
@@ -185,10 +183,8 @@ BASE_ARCHITECTURE = "T5Model"
 # The classes transformers 5.23 defines (T5WithLMHeadModel is a name in old configs, not a class).
 CLASSES = tuple(name for name in ARCHITECTURES if name != "T5WithLMHeadModel")
 
-# Layouts a config.json can ask for (readers.t5.layout).
-VARIANTS = {layout_name(act, gated=gated, untied=untied, decoder_stack=lone): architectures(gated, untied, lone, act)
-            for act in LEARNED_ACTIVATIONS for gated in (False, True) for untied in (False, True)
-            for lone in (False, True)}
+# Every layout a config.json can ask for (readers.t5.FAMILY.layout).
+VARIANTS = reader.FAMILY.layout.variants(architectures)
 
 T5Model = ARCHITECTURES["T5Model"]
 T5ForConditionalGeneration = ARCHITECTURES["T5ForConditionalGeneration"]

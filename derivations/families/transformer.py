@@ -19,10 +19,10 @@ import sympy
 from ..claims import Hypothesis, Miscount, Rounded, sizes
 from ..components import (AttentionLayout, Part, as_kind, attention, embedding, feed_forward, fused_attention, group,
                          layer_norm, leaf, tied_tensor)
-from ..reading import layout_name
+from ..readers import transformer as reader
 from ..symbols import D, F, F_d, H, L, L_d, P, V, V_d, d_h, d_k
 
-MODEL_TYPE = "marian"
+MODEL_TYPE = reader.FAMILY.model_type
 
 # The paper's shapes: the decoder is as deep and as wide as the encoder.
 PAPER = {L_d: L, F_d: F}
@@ -145,10 +145,9 @@ def architectures(share: bool = True, tie: bool = True, attend: Attention = mari
 
 ARCHITECTURES = architectures()
 BASE_ARCHITECTURE = "MarianModel"
-# Layouts a config.json can ask for (readers.transformer.layout): source and target tables apart
+# Every layout a config.json can ask for (readers.transformer.FAMILY.layout): source and target tables apart
 # (share_encoder_decoder_embeddings false), and nothing tied (tie_word_embeddings false).
-VARIANTS = {layout_name(unshared=not share, untied=not tie): architectures(share, tie)
-            for share in (True, False) for tie in (True, False)}
+VARIANTS = reader.FAMILY.layout.variants(lambda unshared, untied: architectures(share=not unshared, tie=not untied))
 
 MarianModel = ARCHITECTURES["MarianModel"]
 MarianMTModel = ARCHITECTURES["MarianMTModel"]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from ..reading import ConfigError, Family, flag, head_size, num_labels, padding_index, size
+from ..reading import ConfigError, Family, Layout, Switch, flag, head_size, num_labels, padding_index, size, switch
 
 # transformers' BertConfig defaults: a minimal config.json takes these for a missing field.
 DEFAULTS = {
@@ -27,14 +27,16 @@ def read(config: Mapping) -> dict[str, int]:
     }
 
 
-def layout(config: Mapping) -> str:
-    """Which of bert.VARIANTS the config builds: cross-attention (a decoder) and an untied LM head."""
+def cross_attention(config: Mapping) -> bool:
+    """A decoder layer with cross-attention (add_cross_attention), which needs is_decoder."""
     cross = flag(config, "add_cross_attention")
     if cross and not flag(config, "is_decoder"):
         # BertLayer raises the same: cross-attention needs a decoder.
         raise ConfigError("add_cross_attention needs is_decoder: true")
-    untied = not flag(config, "tie_word_embeddings", default=True)
-    return "+".join(name for name, on in (("cross_attention", cross), ("untied", untied)) if on)
+    return cross
 
 
-FAMILY = Family("bert", "bert", read, layout, {"C": "num_labels", "d_h": "hidden_size / num_attention_heads"})
+# Which of bert.VARIANTS a config builds: cross-attention (a decoder) and an untied LM head.
+LAYOUT = Layout((Switch("cross_attention", cross_attention), switch("untied", "tie_word_embeddings", True, on=False)))
+
+FAMILY = Family("bert", read, LAYOUT, {"C": "num_labels", "d_h": "hidden_size / num_attention_heads"})

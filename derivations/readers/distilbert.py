@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from ..reading import ConfigError, Family, Fields, divides, flag, layout_name, num_labels, padding_index
+from ..reading import ConfigError, Family, Fields, Layout, divides, flag, num_labels, padding_index, switch
 
 # DistilBertConfig.attribute_map: these names, when present, set the field (hidden_size sets dim).
 ALIASES = {"dim": "hidden_size", "n_heads": "num_attention_heads", "n_layers": "num_hidden_layers"}
@@ -30,10 +30,9 @@ def read(config: Mapping) -> dict[str, int]:
     }
 
 
-def layout(config: Mapping) -> str:
-    """Which of distilbert.VARIANTS the config builds: an untied vocab_projector or not. (The
-    ``tie_weights_`` field of the released configs is a leftover that transformers does not read.)"""
-    return layout_name(untied=not flag(config, "tie_word_embeddings", default=True))
+# Which of distilbert.VARIANTS a config builds: an untied vocab_projector or not. (The ``tie_weights_``
+# field of the released configs is a leftover that transformers does not read.)
+LAYOUT = Layout((switch("untied", "tie_word_embeddings", True, on=False),))
 
 
 def check(config: Mapping, architecture: str) -> None:
@@ -42,5 +41,5 @@ def check(config: Mapping, architecture: str) -> None:
         raise ConfigError(f"DistilBertForQuestionAnswering needs num_labels 2 (start and end), got {labels}")
 
 
-FAMILY = Family("distilbert", "distilbert", read, layout,
+FAMILY = Family("distilbert", read, LAYOUT,
                 {"C": "num_labels", "F": "hidden_dim", "d_h": "dim / n_heads"}, check=check)

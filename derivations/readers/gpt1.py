@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from ..reading import Family, Fields, divides, flag, layout_name, num_labels, sequence_summary, summary_type
+from ..reading import Family, Fields, Layout, SEQUENCE_SUMMARY, divides, num_labels, summary_type, switch
 from .gpt2 import ALIASES
 
 # transformers' OpenAIGPTConfig defaults: a minimal config.json takes these for a missing field.
@@ -19,9 +19,7 @@ def read(config: Mapping) -> dict[str, int]:
             "H": heads, "L": FIELDS.size(config, "n_layer"), "C": num_labels(config)}
 
 
-def layout(config: Mapping) -> str:
-    """Which of gpt1.VARIANTS the config builds."""
-    return layout_name(untied=not flag(config, "tie_word_embeddings", default=True), summary=sequence_summary(config))
+# Which of gpt1.VARIANTS a config builds: an untied head, and the multiple-choice summary's projection.
+LAYOUT = Layout((switch("untied", "tie_word_embeddings", True, on=False), SEQUENCE_SUMMARY))
 
-
-FAMILY = Family("openai-gpt", "gpt1", read, layout, {"C": "num_labels"}, check=summary_type)
+FAMILY = Family("openai-gpt", read, LAYOUT, {"C": "num_labels"}, check=summary_type)

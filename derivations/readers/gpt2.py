@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from ..reading import Family, Fields, divides, flag, layout_name, num_labels, sequence_summary, size, summary_type
+from ..reading import Family, Fields, Layout, SEQUENCE_SUMMARY, divides, num_labels, size, summary_type, switch
 
 # GPT2Config.attribute_map (OpenAIGPTConfig's is the same): these names, when present, set the field.
 ALIASES = {"n_positions": "max_position_embeddings", "n_embd": "hidden_size", "n_layer": "num_hidden_layers",
@@ -25,10 +25,9 @@ def read(config: Mapping) -> dict[str, int]:
     }
 
 
-def layout(config: Mapping) -> str:
-    """Which of gpt2.VARIANTS the config builds."""
-    return layout_name(cross_attention=flag(config, "add_cross_attention"),
-                       untied=not flag(config, "tie_word_embeddings", default=True), summary=sequence_summary(config))
+# Which of gpt2.VARIANTS a config builds: cross-attention blocks, an untied head, and the
+# multiple-choice summary's projection.
+LAYOUT = Layout((switch("cross_attention", "add_cross_attention"),
+                 switch("untied", "tie_word_embeddings", True, on=False), SEQUENCE_SUMMARY))
 
-
-FAMILY = Family("gpt2", "gpt2", read, layout, {"C": "num_labels", "F": "n_inner"}, check=summary_type)
+FAMILY = Family("gpt2", read, LAYOUT, {"C": "num_labels", "F": "n_inner"}, check=summary_type)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from ..reading import ConfigError, Family, Fields, divides, flag, layout_name, num_labels, shown
+from ..reading import ConfigError, Family, Fields, Layout, divides, flag, num_labels, shown, switch
 
 # transformers' GPTNeoXConfig defaults (GPT-NeoX-20B's sizes): a minimal config.json takes these for a
 # missing field. GPTNeoXConfig has no attribute_map.
@@ -43,13 +43,9 @@ def read(config: Mapping) -> dict[str, int]:
     }
 
 
-def layout(config: Mapping) -> str:
-    """Which of gpt_neox.VARIANTS the config builds: a head tied to the input embedding
-    (tie_word_embeddings, false by default here, unlike GPT-2), and attention without biases
-    (attention_bias false)."""
-    return layout_name(tied=flag(config, "tie_word_embeddings", default=False),
-                       no_attention_bias=not flag(config, "attention_bias", default=True))
+# Which of gpt_neox.VARIANTS a config builds: a head tied to the input embedding (tie_word_embeddings,
+# false by default here, unlike GPT-2), and attention without biases (attention_bias false).
+LAYOUT = Layout((switch("tied", "tie_word_embeddings"), switch("no_attention_bias", "attention_bias", True, on=False)))
 
-
-FAMILY = Family("gpt_neox", "gpt_neox", read, layout,
+FAMILY = Family("gpt_neox", read, LAYOUT,
                 {"C": "num_labels", "F": "intermediate_size", "d_h": "hidden_size / num_attention_heads"})

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from ..reading import ConfigError, Family, Fields, flag, layout_name, num_labels, padding_index, shown
+from ..reading import ConfigError, Family, Fields, Layout, Switch, flag, num_labels, padding_index, shown, switch
 
 # transformers' LlamaConfig defaults (configuration_llama.py, 5.23): a minimal config.json takes these.
 # num_key_value_heads and head_dim default to null: the heads, and hidden_size // num_attention_heads.
@@ -72,21 +72,13 @@ def token_bias(config: Mapping) -> bool:
     return flag(config, "token_classification_bias", default=True)
 
 
-def tied(config: Mapping) -> bool:
-    return flag(config, "tie_word_embeddings", default=False)
+TIED = switch("tied", "tie_word_embeddings")
+NO_TOKEN_BIAS = Switch("no_token_bias", lambda config: not token_bias(config))
 
+# Which of llama.VARIANTS a config builds: biases on q, k, v, o (attention_bias) and on the three
+# feed-forward maps (mlp_bias), a head tied to the embeddings, a token classifier without bias.
+LAYOUT = Layout((switch("attention_bias", "attention_bias"), switch("mlp_bias", "mlp_bias"), TIED, NO_TOKEN_BIAS))
+# The layouts of Mistral and Mixtral, which have no bias options: a tied head, a token classifier without bias.
+TIED_LAYOUT = Layout((TIED, NO_TOKEN_BIAS))
 
-def layout(config: Mapping) -> str:
-    """Which of llama.VARIANTS the config builds: biases on q, k, v, o (attention_bias) and on the three
-    feed-forward maps (mlp_bias), a head tied to the embeddings, a token classifier without bias."""
-    return layout_name(attention_bias=flag(config, "attention_bias"), mlp_bias=flag(config, "mlp_bias"),
-                       tied=tied(config), no_token_bias=not token_bias(config))
-
-
-def tied_layout(config: Mapping) -> str:
-    """The layouts of Mistral and Mixtral, which have no bias options: a tied head, a token classifier
-    without bias."""
-    return layout_name(tied=tied(config), no_token_bias=not token_bias(config))
-
-
-FAMILY = Family("llama", "llama", read, layout, SYMBOL_FIELDS)
+FAMILY = Family("llama", read, LAYOUT, SYMBOL_FIELDS)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from ..reading import Family, Fields
-from .llama import SYMBOL_FIELDS, read_decoder, tied_layout
+from .llama import SYMBOL_FIELDS, TIED_LAYOUT, read_decoder
 
 # transformers' MistralConfig defaults (configuration_mistral.py, 5.23): Mistral-7B's sizes, 8 key/value
 # heads. MistralConfig has no attention_bias or mlp_bias: MistralAttention and MistralMLP build every
@@ -18,4 +18,4 @@ def read(config: Mapping) -> dict[str, int]:
     return read_decoder(config, FIELDS, divisible=False, zero_head_dim=True)
 
 
-FAMILY = Family("mistral", "mistral", read, tied_layout, SYMBOL_FIELDS)
+FAMILY = Family("mistral", read, TIED_LAYOUT, SYMBOL_FIELDS)

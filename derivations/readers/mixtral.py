@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from ..reading import ConfigError, Family, Fields
-from .llama import SYMBOL_FIELDS, read_decoder, tied_layout
+from .llama import SYMBOL_FIELDS, TIED_LAYOUT, read_decoder
 
 # transformers' MixtralConfig defaults (configuration_mixtral.py, 5.23): Mixtral-8x7B's sizes.
 # MixtralConfig.attribute_map reads num_experts as num_local_experts (the alias wins when present).
@@ -24,5 +24,5 @@ def read(config: Mapping) -> dict[str, int]:
     return values | {"X": experts, "X_a": active}
 
 
-FAMILY = Family("mixtral", "mixtral", read, tied_layout,
+FAMILY = Family("mixtral", read, TIED_LAYOUT,
                 SYMBOL_FIELDS | {"X": "num_local_experts", "X_a": "num_experts_per_tok"})

@@ -28,6 +28,4 @@ def read(config: Mapping) -> dict[str, int]:
 
 
 # BERT's flags, read the same way (RobertaLayer refuses cross-attention without is_decoder, as BertLayer does).
-layout = bert.layout
-
-FAMILY = Family("roberta", "roberta", read, layout, bert.FAMILY.fields)
+FAMILY = Family("roberta", read, bert.LAYOUT, bert.FAMILY.fields)

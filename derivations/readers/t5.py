@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from ..reading import ConfigError, Family, Fields, flag, layout_name, num_labels, shown, size
+from ..reading import ConfigError, Family, Fields, Layout, Switch, num_labels, shown, size, switch
 
 # T5Config.attribute_map: these names, when present, set the field they map to.
 ALIASES = {"d_model": "hidden_size", "num_heads": "num_attention_heads", "num_layers": "num_hidden_layers",
@@ -17,9 +17,9 @@ FIELDS = Fields({"vocab_size": 32128, "d_model": 512, "d_kv": 64, "d_ff": 2048, 
 ACTIVATIONS = {"gelu", "gelu_10", "gelu_accurate", "gelu_fast", "gelu_new", "gelu_python", "gelu_python_tanh",
                "gelu_pytorch_tanh", "hardswish", "laplace", "leaky_relu", "linear", "mish", "prelu", "quick_gelu",
                "relu", "relu2", "relu6", "sigmoid", "silu", "sqrtsoftplus", "swish", "tanh", "xielu"}
-# Activations that are modules with learned parameters of their own (nn.PReLU: one; XIELU: two): a
-# layout of their own (t5.LEARNED_ACTIVATIONS counts them).
-LEARNED = ("prelu", "xielu")
+# Activations that are modules with learned parameters of their own, and how many each holds (nn.PReLU:
+# one; XIELU: two): a layout of their own.
+LEARNED = {"prelu": 1, "xielu": 2}
 
 
 def feed_forward(config: Mapping) -> tuple[bool, str]:
@@ -62,20 +62,21 @@ def read(config: Mapping) -> dict[str, int]:
     }
 
 
-def layout(config: Mapping) -> str:
-    """Which of t5.VARIANTS the config asks for: the gated feed-forward, a separate lm_head
-    (tie_word_embeddings false, as in every v1.1 and Flan-T5 checkpoint), is_decoder true (which
-    gives T5EncoderModel's stack, built from the config as it is, cross-attention blocks), and an
-    activation with learned parameters.
-
-    T5Config pops tie_word_embeddings and reads only whether it is false (any other value, null
-    included, is tied); is_decoder is a typed field (true or false, else transformers refuses it).
-    """
-    gated, activation = feed_forward(config)
-    return layout_name(activation if activation in LEARNED else "", gated=gated,
-                       untied=config.get("tie_word_embeddings", True) is False,
-                       decoder_stack=flag(config, "is_decoder"))
+def learned_activation(config: Mapping) -> str:
+    """The activation, when it has learned parameters ("" otherwise)."""
+    activation = feed_forward(config)[1]
+    return activation if activation in LEARNED else ""
 
 
-FAMILY = Family("t5", "t5", read, layout, {"L_d": "num_decoder_layers", "d_h": "d_kv", "F": "d_ff",
+# Which of t5.VARIANTS a config asks for: the gated feed-forward, a separate lm_head (tie_word_embeddings
+# false, as in every v1.1 and Flan-T5 checkpoint), is_decoder true (which gives T5EncoderModel's stack,
+# built from the config as it is, cross-attention blocks), and an activation with learned parameters.
+# T5Config pops tie_word_embeddings and reads only whether it is false (any other value, null included,
+# is tied); is_decoder is a typed field (true or false, else transformers refuses it).
+LAYOUT = Layout((Switch("gated", lambda config: feed_forward(config)[0]),
+                 Switch("untied", lambda config: config.get("tie_word_embeddings", True) is False),
+                 switch("decoder_stack", "is_decoder"),
+                 Switch("activation", learned_activation, ("", *LEARNED))))
+
+FAMILY = Family("t5", read, LAYOUT, {"L_d": "num_decoder_layers", "d_h": "d_kv", "F": "d_ff",
                                           "B": "relative_attention_num_buckets", "C": "num_labels"})

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from ..reading import ConfigError, Family, Fields, divides, flag, layout_name, padding_index, size
+from ..reading import ConfigError, Family, Fields, Layout, divides, padding_index, size, switch
 
 # MarianConfig.attribute_map: these names, when present, set the field they map to.
 ALIASES = {"d_model": "hidden_size", "encoder_layers": "num_hidden_layers",
@@ -57,11 +57,10 @@ def check(config: Mapping, architecture: str) -> None:
         encoder(config)
 
 
-def layout(config: Mapping) -> str:
-    """Which of transformer.VARIANTS the config builds."""
-    return layout_name(unshared=not flag(config, "share_encoder_decoder_embeddings", default=True),
-                       untied=not flag(config, "tie_word_embeddings", default=True))
+# Which of transformer.VARIANTS a config builds: the encoder's and decoder's embeddings unshared, the head
+# untied from the decoder's embeddings.
+LAYOUT = Layout((switch("unshared", "share_encoder_decoder_embeddings", True, on=False),
+                 switch("untied", "tie_word_embeddings", True, on=False)))
 
-
-FAMILY = Family("marian", "transformer", read, layout,
+FAMILY = Family("marian", read, LAYOUT,
                 {"V_d": "decoder_vocab_size", "F_d": "decoder_ffn_dim", "L_d": "decoder_layers"}, check=check)
