@@ -374,7 +374,8 @@ class TaskHead:
 
 def encoder_task_heads(family: str, name: str, *,
                        pooled: Collection[str] = ("SequenceClassification", "MultipleChoice"), pooler: bool = True,
-                       before: tuple[Part, ...] = (), sequence: Part | None = None, span: str = "num_labels, 2 for start and end") -> dict[str, TaskHead]:
+                       before: tuple[Part, ...] = (), sequence: Part | None = None,
+                       span: str = "num_labels, 2 for start and end") -> dict[str, TaskHead]:
     """The four task classes every encoder family defines (BERT, RoBERTa, ALBERT, DistilBERT), each one
     linear map with bias to its logits: a sequence classifier and a multiple-choice scorer (one logit per
     choice) on one state per sequence, a token classifier and a span head on every token's state.
