@@ -68,7 +68,7 @@ def sizes(family: ModuleType) -> list[sympy.Symbol]:
 
 def rows(part: Part) -> list[tuple[str, str]]:
     """One (component name, BigInt expression) per leaf, copies folded in: the command line's rows."""
-    return [(qualified.split(".", 1)[1], javascript(copies * leaf.expr)) for qualified, leaf, copies in part.leaves()]
+    return [(row.name, javascript(row.expr)) for row in part.rows()]
 
 
 def presets(family: ModuleType) -> dict[str, dict[str, int]]:

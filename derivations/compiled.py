@@ -86,17 +86,16 @@ def rows(part) -> list[dict]:
     from . import render
 
     out = []
-    for qualified, leaf, copies in part.leaves():
-        shown = copies * leaf.expr
-        expr = sympy.expand(shown)
+    for row in part.rows():
+        expr = sympy.expand(row.expr)
         out.append({
-            "name": qualified.split(".", 1)[1],
-            "latex": render.latex(shown),
+            "name": row.name,
+            "latex": render.latex(row.expr),
             # A tied tensor counts 0; say where it is counted instead.
-            "formula": f"0 ({leaf.note})" if expr == 0 and leaf.note else str(shown),
+            "formula": f"0 ({row.leaf.note})" if expr == 0 and row.leaf.note else str(row.expr),
             "terms": terms(expr),
         })
-    total = sympy.Add(*(copies * leaf.expr for _, leaf, copies in part.leaves()))
+    total = sympy.Add(*(row.expr for row in part.rows()))
     assert sympy.expand(total - part.total) == 0, f"{part.name}: the components do not add up to the total"
     return out
 

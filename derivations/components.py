@@ -114,6 +114,11 @@ class Part:
             if part.expr is not None:
                 yield qualified, part, multiplier * part.repeat
 
+    def rows(self) -> list[Row]:
+        """One row per leaf, its copies folded in: the component tables of the command line, the pages
+        and the calculators. Their counts add up to :attr:`total`."""
+        return [Row(qualified.split(".", 1)[1], leaf, copies) for qualified, leaf, copies in self.leaves()]
+
     # -- rewriting --------------------------------------------------------------------------------
 
     def subs(self, mapping: Mapping[sympy.Symbol, Expr]) -> Part:
@@ -126,6 +131,20 @@ class Part:
     def renamed(self, name: str, label: str, path: str | None) -> Part:
         """The same part under another name, label and module path (all three given: no silent default)."""
         return replace(self, name=name, label=label, path=path)
+
+
+@dataclass(frozen=True)
+class Row:
+    """A leaf of a model with the copies of it the model holds: its dotted ``name`` below the model
+    (``encoder.layer.attention.query``) and its count, ``copies`` times the leaf's expression."""
+
+    name: str
+    leaf: Part
+    copies: Expr
+
+    @property
+    def expr(self) -> Expr:
+        return self.copies * self.leaf.expr
 
 
 # What a picture of a model tells apart. Every leaf of every model has one of these (tests/test_components.py).

@@ -43,6 +43,7 @@ from mkdocs.utils import get_relative_url
 from mkdocs_jupyter import convert, nbconvert2
 
 import build_cache  # sibling modules: MkDocs puts this folder on sys.path while loading a hook
+from derivations.syntax import anchored  # no SymPy
 import katex_render
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -263,9 +264,8 @@ def _typeset(match: re.Match, number: int) -> str:
     tex = html.unescape(match[2]).strip()
     tex = tex[2:-2] if tex.startswith("$$") and tex.endswith("$$") else tex.strip("$")
     tex = tex.removeprefix(r"\displaystyle").strip()
-    anchor = f"eq-output-{number}"
-    return (f'{match[1]}<div class="dv-eq" id="{anchor}">{katex_render.render(tex, True)}'
-            f'<a class="headerlink" href="#{anchor}" title="Permanent link">&para;</a></div>{match[3]}')
+    formula = anchored(f'<div class="dv-eq">{katex_render.render(tex, True)}</div>', f"eq-output-{number}")
+    return f"{match[1]}{formula}{match[3]}"
 
 
 def _page_links(content: str, page, files) -> str:

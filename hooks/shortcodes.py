@@ -1,9 +1,9 @@
-"""MkDocs hook: expand `<!-- KIND:REF -->` shortcodes from the `derivations` package.
+"""MkDocs hook: expand `<!-- NAME:REFERENCE -->` shortcodes from the `derivations` package.
 
-A page names an expression (`<!-- eq:bert.layer -->`, `<!-- num:bert.BertModel @ bert-base-chinese -->`);
-`derivations.references.expand(kind, ref, tex)` turns it into HTML, with `tex` rendering
-TeX through KaTeX at build time. An unknown kind or ref, or TeX that KaTeX rejects, fails
-the build with the page and the shortcode in the message.
+A page names an expression (`<!-- eq:bert.layer -->`, `<!-- num:bert.BertModel @ bert-base-chinese -->`;
+the pattern is `derivations.syntax.SHORTCODE`); `derivations.expanders.expand(name, reference, tex)`
+turns it into HTML, with `tex` rendering TeX through KaTeX at build time. An unknown shortcode or
+reference, or TeX that KaTeX rejects, fails the build with the page and the shortcode in the message.
 
 KaTeX HTML is full of `_`, `*` and `\\`, which Python-Markdown would mangle, so the
 expansion is two-step: `on_page_markdown` swaps each shortcode for an alphanumeric
@@ -31,10 +31,7 @@ from mkdocs.structure.files import File, Files
 import build_cache  # sibling modules: MkDocs puts this folder on sys.path while loading a hook
 import figures
 import katex_render
-
-SHORTCODE = re.compile(r"<!--\s*([a-z]+):(.+?)\s*-->")
-# Any comment that starts like a shortcode; what survives expansion is an error.
-SHORTCODE_LIKE = re.compile(r"<!--\s*[A-Za-z]+\s*:")
+from derivations.syntax import SHORTCODE, SHORTCODE_LIKE, anchored, formula_anchor  # no SymPy
 # Fixed width + terminator: no placeholder is a prefix of another.
 PLACEHOLDER = re.compile(r"DVSC\d{6}Z")
 BLOCK_HTML = re.compile(r"\s*<(?:div|table|figure|p|ul|ol|dl|pre|blockquote|section|details|h[1-6])\b")
@@ -46,7 +43,7 @@ CALCULATORS_JS = "js/calculators.js"  # site path; listed in mkdocs.yml extra_ja
 _expanded: dict[str, tuple[str, str]] = {}  # placeholder -> (shortcode, html)
 _anchors: dict[str, int] = {}  # formula anchor -> times used on the page being built
 _counter = 0
-_references = None
+_expanders = None
 _memo: build_cache.Memo | None = None
 
 
@@ -67,24 +64,24 @@ def _inputs() -> str:
 
 
 def on_config(config):
-    global _references, _memo
+    global _expanders, _memo
     # Drop cached derivations modules so `mkdocs serve` picks up edits on rebuild; they are imported
     # again at the first expansion the memo does not hold (a rebuild with none may not import SymPy).
     for name in [n for n in sys.modules if n == "derivations" or n.startswith("derivations.")]:
         del sys.modules[name]
-    _references = None
+    _expanders = None
     _memo = build_cache.Memo("shortcodes", _inputs())
     _expanded.clear()
     return config
 
 
-def _expand(kind: str, ref: str) -> str:
-    global _references
-    if kind == "figure":
-        return figures.render_figure(ref)
-    if _references is None:
-        _references = importlib.import_module("derivations.references")
-    return _references.expand(kind, ref, katex_render.render)
+def _expand(name: str, text: str) -> str:
+    global _expanders
+    if name == "figure":
+        return figures.render_figure(text)
+    if _expanders is None:
+        _expanders = importlib.import_module("derivations.expanders")
+    return _expanders.expand(name, text, katex_render.render)
 
 
 def on_serve(server, config, builder):
@@ -121,14 +118,12 @@ def on_files(files: Files, config) -> Files:
 
 # -- pages ------------------------------------------------------------------------
 
-def _anchored(ref: str, html: str) -> str:
+def _anchored(reference: str, html: str) -> str:
     """A displayed formula with a permanent anchor: an id from its reference (unique on the page) and
     a ¶ link to it, as headings have."""
-    base = "eq-" + re.sub(r"[^a-z0-9]+", "-", ref.lower()).strip("-")
+    base = formula_anchor(reference)
     _anchors[base] = _anchors.get(base, 0) + 1
-    anchor = base if _anchors[base] == 1 else f"{base}-{_anchors[base]}"
-    link = f'<a class="headerlink" href="#{anchor}" title="Permanent link">&para;</a>'
-    return re.sub(r'^<div class="dv-eq"', f'<div class="dv-eq" id="{anchor}"', html, count=1)[:-len("</div>")] + link + "</div>"
+    return anchored(html, base if _anchors[base] == 1 else f"{base}-{_anchors[base]}")
 
 
 def on_page_markdown(markdown: str, page, config, files):
@@ -137,16 +132,16 @@ def on_page_markdown(markdown: str, page, config, files):
 
     def expand(match: re.Match) -> str:
         global _counter
-        kind, ref, shortcode = match[1], match[2].strip(), match[0]
+        name, text, shortcode = match[1], match[2].strip(), match[0]
         try:
-            html = _memo.get(f"{kind}:{ref}", lambda: _expand(kind, ref))
+            html = _memo.get(f"{name}:{text}", lambda: _expand(name, text))
         except (LookupError, katex_render.KatexError) as e:
             raise _fail(page, f"cannot expand {shortcode}: {e}") from e
         except Exception as e:  # a bug: keep the traceback, add where it happened
             e.add_note(f"while expanding {shortcode} in {page.file.src_uri}")
             raise
-        if kind == "eq":
-            html = _anchored(ref, html)
+        if name == "eq":
+            html = _anchored(text, html)
         _counter += 1
         token = f"DVSC{_counter:06d}Z"
         _expanded[token] = (shortcode, html)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import importlib.util
 import os
-import re
 import subprocess
 import sys
 from pathlib import Path
@@ -18,7 +17,6 @@ KATEX = ROOT / "node_modules" / "katex" / "package.json"
 # the sitemap (which instant navigation follows) with their own address in its place.
 SITE_URL = "http://127.0.0.1:8000/"
 MAX_PAGE_BYTES = 200_000  # every page of the site, in bytes (200 KB)
-SHORTCODE = re.compile(r"<!--\s*([a-z]+):(.+?)\s*-->")
 # TeX that means a formula was not typeset, were it to show in a page's visible text.
 RAW_TEX = ("$$", r"\(", r"\[", r"\frac", r"\left", r"\begin", r"\cdot", "^")
 LOCAL_HOSTS = {"127.0.0.1", "localhost"}

@@ -7,6 +7,7 @@ import pytest
 
 from derivations import configs, references, symbols
 from derivations.claims import Hypothesis, Miscount, Rounded
+from derivations.syntax import SHORTCODE
 
 DOCS = Path(__file__).resolve().parents[1] / "docs"
 PAGES = sorted(DOCS.glob("*.md"))
@@ -17,7 +18,7 @@ def text(name: str) -> str:
 
 
 def shortcodes(page: str) -> list[str]:
-    return re.findall(r"<!--\s*[a-z]+:(.+?)\s*-->", text(page))
+    return [match[2] for match in SHORTCODE.finditer(text(page))]
 
 
 FAMILIES = sorted(configs.family_modules().items())

@@ -4,7 +4,7 @@ import re
 
 import pytest
 
-from derivations import references
+from derivations import expanders, references
 
 
 def tex(source: str, display: bool) -> str:  # a stand-in for KaTeX: the TeX itself
@@ -42,18 +42,18 @@ def test_overrides_and_units():
 ])
 def test_unknown_references_raise_lookup_error(kind, ref):
     with pytest.raises(LookupError):
-        references.expand(kind, ref, tex)
+        expanders.expand(kind, ref, tex)
 
 
 def test_numbers_carry_their_reference():
-    out = references.expand("num", "bert.BertModel @ bert-base-chinese", tex)
+    out = expanders.expand("num", "bert.BertModel @ bert-base-chinese", tex)
     assert out == '<span class="dv-num" data-ref="bert.BertModel @ bert-base-chinese">102,267,648</span>'
 
 
 def test_miscount_table_shows_the_published_reconciliation():
     # The numbers of the issue's statement, from the derivation note and transformers' counts:
     # 102,267,648 - 75,641,856 = 26,625,792 = 25,952,256 + 36,864 + 46,080 + 590,592.
-    out = references.expand("miscount", "bert.chinese_75m", tex)
+    out = expanders.expand("miscount", "bert.chinese_75m", tex)
     numbers = [text for _, text in re.findall(r'data-ref="([^"]+)">([\d,.-]+)<', out)]
     assert numbers == ["75,641,856", "102,267,648", "75,641,856",
                        "25,952,256", "36,864", "46,080", "590,592", "26,625,792"]
@@ -71,7 +71,7 @@ def test_negative_numbers_have_a_minus_sign():
 
 
 def test_hypothesis_table_shows_the_papers_figures_and_the_window():
-    out = references.expand("hypothesis", "gpt2.paper_counts", tex)
+    out = expanders.expand("hypothesis", "gpt2.paper_counts", tex)
     numbers = dict(re.findall(r'data-ref="([^"]+)">([\d,.\u2212-]+)<', out))
     # Radford et al. 2019, Table 2 against the exact count and the count with GPT-1's 40,478 tokens.
     assert numbers["gpt2.paper_counts.claims.0.candidates.0 @ gpt2"] == "124,439,808"
@@ -80,7 +80,7 @@ def test_hypothesis_table_shows_the_papers_figures_and_the_window():
 
 
 def test_published_table_marks_what_rounds():
-    out = references.expand("published", "gpt3.TABLE_2_1", tex)
+    out = expanders.expand("published", "gpt3.TABLE_2_1", tex)
     assert out.count('class="dv-yes"') == 5 and out.count('class="dv-no"') == 3  # medium, 13B, 175B miss
 
 
@@ -88,7 +88,7 @@ def test_published_table_marks_what_rounds():
                                        ("checkpoints", "gpt3.NO_SUCH_COLUMNS")])
 def test_claim_kinds_refuse_other_objects(kind, ref):
     with pytest.raises(LookupError):
-        references.expand(kind, ref, tex)
+        expanders.expand(kind, ref, tex)
 
 
 def test_a_class_on_a_checkpoint_is_counted_as_its_config_builds_it():

@@ -16,7 +16,8 @@ import pytest
 import yaml
 from bs4 import BeautifulSoup, Comment
 
-from site_build import (DOCS, LOCAL_HOSTS, MAX_PAGE_BYTES, RAW_TEX, ROOT, SHORTCODE, SITE_URL, built_page,
+from derivations.syntax import SHORTCODE
+from site_build import (DOCS, LOCAL_HOSTS, MAX_PAGE_BYTES, RAW_TEX, ROOT, SITE_URL, built_page,
                         html_files, mkdocs_build, page_url, require_katex)
 
 FORMULA_KINDS = {"eq", "math", "sym"}  # each renders exactly one formula; tables may hold many

@@ -1,0 +1,330 @@
+"""The HTML each shortcode expands to: presentation, over the references the package resolves.
+
+A page writes ``<!-- NAME:REFERENCE -->`` (:mod:`derivations.syntax`); the MkDocs hook calls
+:func:`expand`, which resolves the reference (:mod:`derivations.references`) and returns HTML, and
+fails the build on a ``LookupError``. Each number carries its reference (``data-ref``), which the site
+test resolves again to check the page; the cells of a table are built from resolved objects.
+
+Shortcodes: ``eq`` (display formula), ``math`` (inline formula), ``sym`` (a symbol), ``num`` (a number),
+``parts`` (a part's children, one row each), ``leaves`` (every leaf of a model), ``checkpoints``
+(a family's checkpoint table), ``architectures`` (a family's classes on one checkpoint),
+``notation`` (the notation table), ``miscount`` and ``rounded`` (reconciliations of published counts),
+``published`` (a table of rounded figures against exact counts), ``hypothesis`` (does one value of
+one size reproduce several published figures?) and ``calculator`` (a family's in-page calculator).
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Callable
+
+import sympy
+
+from . import render, symbols
+from .claims import Hypothesis, Miscount, Rounded
+from .components import Part
+from .references import Reference, Target, UnknownReference, family, formula_text, reference, resolve
+
+Tex = Callable[[str, bool], str]
+
+
+def _num(ref: Reference | Target) -> str:
+    """A number, with its reference."""
+    target = ref if isinstance(ref, Target) else resolve(ref)
+    return f'<span class="dv-num" data-ref="{html.escape(target.ref)}">{target.text()}</span>'
+
+
+def _math(tex: Tex, source: str, display: bool, ref: Reference | None = None) -> str:
+    rendered = tex(source, display)
+    tag = "div" if display else "span"
+    attr = f' data-ref="{html.escape(str(ref))}"' if ref else ""
+    return f'<{tag} class="dv-{"eq" if display else "math"}"{attr}>{rendered}</{tag}>'
+
+
+def _table(head: list[str], rows: list[list[str]], caption: str = "") -> str:
+    out = ["<table>"]
+    if caption:
+        out.append(f"<caption>{caption}</caption>")
+    out.append("<thead><tr>" + "".join(f"<th>{h}</th>" for h in head) + "</tr></thead><tbody>")
+    out += ["<tr>" + "".join(f"<td>{c}</td>" for c in row) + "</tr>" for row in rows]
+    out.append("</tbody></table>")
+    return "\n".join(out)
+
+
+def expand_eq(ref: Reference, tex: Tex, display: bool = True) -> str:
+    return _math(tex, formula_text(ref), display, ref)
+
+
+def expand_sym(text: str, tex: Tex) -> str:
+    symbol = getattr(symbols, text.strip(), None)
+    if not isinstance(symbol, sympy.Symbol):
+        raise UnknownReference(f"{text}: not a symbol of derivations.symbols")
+    return _math(tex, render.latex(symbol), False)
+
+
+def expand_parts(ref: Reference, tex: Tex) -> str:
+    """One row per child of a part: what it is, its formula, and its count on a checkpoint."""
+    target = resolve(ref)
+    part = target.obj
+    if not isinstance(part, Part) or not part.children:
+        raise UnknownReference(f"{ref}: not a part with children")
+    with_values = target.values is not None
+    rows = []
+    for child in part.children:
+        below = target.below(child.name)  # a child reached through a repeated part counts every copy
+        cells = [html.escape(child.label) + (f"<br><small>{html.escape(child.note)}</small>" if child.note else ""),
+                 _math(tex, render.latex(below.expression), False)]
+        if with_values:
+            cells.append(_num(below))
+        rows.append(cells)
+    rows.append(["<strong>total</strong>", _math(tex, render.latex(target.expression), False)]
+                + ([f"<strong>{_num(target)}</strong>"] if with_values else []))
+    head = ["part", "parameters"] + ([f"on {html.escape(target.checkpoint)}"] if with_values else [])
+    return _table(head, rows)
+
+
+def expand_leaves(ref: Reference, tex: Tex) -> str:
+    """Every leaf of a model, with the copies above it folded in: the command line's table."""
+    target = resolve(ref)
+    part = target.obj
+    if not isinstance(part, Part) or target.values is None:
+        raise UnknownReference(f"{ref}: needs a part and '@ CHECKPOINT'")
+    modules = {qualified.split(".", 1)[1]: module for qualified, module in part.modules() if "." in qualified}
+    rows = []
+    for row in part.rows():
+        leaf = target.leaf(row.name, row.expr)
+        module = modules.get(row.name, "")
+        name = f"<code>{html.escape(row.name)}</code>"
+        rows.append([name + (f'<br><small class="dv-module">{html.escape(module)}</small>' if module else ""),
+                     _math(tex, render.latex(leaf.expression), False), _num(leaf)])
+    rows.append(["<strong>total</strong>", "", f"<strong>{_num(target)}</strong>"])
+    return _table(["component<br><small>module in transformers</small>", "formula",
+                   f"on {html.escape(target.checkpoint)}"], rows)
+
+
+def expand_checkpoints(text: str, tex: Tex) -> str:
+    """A family's bundled checkpoints: their sizes and the exact totals of its main classes.
+
+    ``TABLE_ARCHITECTURES`` maps a name in the family module (a class, a part, an expression), with an
+    optional unit (``"kaplan_error | percent"``), to its column header; ``FAMILY.COLUMNS`` takes
+    another such mapping of the module instead."""
+    name, _, columns = text.strip().partition(".")
+    module = family(name)
+    shown = getattr(module, columns, None) if columns else module.TABLE_ARCHITECTURES
+    if not isinstance(shown, dict):
+        raise UnknownReference(f"{text}: {columns} is not a mapping of columns")
+    head = (["checkpoint"] + [_math(tex, render.latex(s), False) for s in module.TABLE_SYMBOLS]
+            + [f"<code>{header}</code>" for header in shown.values()])
+    rows = []
+    for checkpoint in module.CHECKPOINTS:
+        cells = [f"<code>{checkpoint}</code>"] + [_num(Reference(f"symbols.{s}", checkpoint))
+                                                  for s in module.TABLE_SYMBOLS]
+        for column in shown:
+            inside, _, unit = column.partition("|")
+            cells.append(_num(Reference(f"{name}.{inside.strip()}", checkpoint, unit=unit.strip() or None)))
+        rows.append(cells)
+    return _table(head, rows)
+
+
+def expand_architectures(text: str, tex: Tex) -> str:
+    """Every class of a family on one checkpoint: what it adds to the body, and its total."""
+    match = re.fullmatch(r"\s*(\w+)\s*@\s*([\w.-]+)\s*", text)
+    if not match:
+        raise UnknownReference(f"{text}: write FAMILY @ CHECKPOINT")
+    name, checkpoint = match[1], match[2]
+    rows = [[f"<code>{architecture}</code>", html.escape(part.label),
+             _num(Reference(f"{name}.{architecture}", checkpoint))]
+            for architecture, part in family(name).ARCHITECTURES.items()]
+    return _table(["class", "what it holds", f"parameters on {html.escape(checkpoint)}"], rows)
+
+
+def expand_notation(ref: Reference, tex: Tex) -> str:
+    notation = resolve(ref).obj
+    if not isinstance(notation, tuple) or not all(isinstance(n, symbols.Notation) for n in notation):
+        raise UnknownReference(f"{ref}: not a tuple of Notation")
+    rows = [[_math(tex, render.latex(n.symbol), False), html.escape(n.meaning),
+             ", ".join(f"<code>{f}</code>" for f in n.hf_fields), html.escape(n.elsewhere)]
+            for n in notation]
+    return _table(["symbol", "meaning", "config.json", "elsewhere"], rows)
+
+
+def expand_miscount(ref: Reference, tex: Tex) -> str:
+    item = resolve(ref).obj
+    if not isinstance(item, Miscount):
+        raise UnknownReference(f"{ref}: not a Miscount")
+    item.check()
+    claim, on = ref.at(None), ref.at(item.checkpoint)
+    printed = f" (printed “{html.escape(item.printed)}”)" if item.printed else ""
+    rows = [["claimed", f"{item.what}<br><small>source: {item.source}</small>", _num(claim.child("claim")) + printed],
+            ["exact", html.escape(item.correct.label), _num(on.child("correct"))]]
+    if item.reconstruction is not None:
+        rows.append(["the claim's arithmetic, rebuilt",
+                     _math(tex, render.terms(item.reconstruction), False), _num(on.child("reconstruction"))])
+    parts = [_table(["", "what", "parameters"], rows)]
+    if item.terms:
+        term_rows = [[html.escape(t.label), _math(tex, render.latex(t.total), False),
+                      _num(on.child("difference", t.name))] for t in item.terms]
+        term_rows.append(["<strong>exact − claimed</strong>", "", f"<strong>{_num(on.child('difference'))}</strong>"])
+        parts.append(_table(["the difference, term by term", "formula", "parameters"], term_rows))
+    return '<div class="dv-miscount">' + "\n".join(parts) + "</div>"
+
+
+def expand_rounded(ref: Reference, tex: Tex) -> str:
+    item = resolve(ref).obj
+    if not isinstance(item, Rounded):
+        raise UnknownReference(f"{ref}: not a Rounded claim")
+    on = ref.at(item.checkpoint)
+    rows = [[f"<code>{html.escape(candidate.name)}</code>", _num(on.child("candidates", i)), _num(on.child("gaps", i))]
+            for i, candidate in enumerate(item.candidates)]
+    caption = f"“{html.escape(item.what)}”, {item.source}"
+    return _table([f"what could be counted on <code>{item.checkpoint}</code>", "exact",
+                   f"claim ({_num(ref.at(None).child('claim'))}) − exact"], rows, caption)
+
+
+def _on_claim(ref: Reference, claim: Rounded, **extra: int) -> Reference:
+    """``ref`` evaluated as the claim evaluates its candidates (its checkpoint and overrides), with
+    ``extra`` overrides on top."""
+    overrides = {str(symbol): value for symbol, value in claim.overrides.items()} | extra
+    return ref.at(claim.checkpoint, tuple(overrides.items()))
+
+
+def _both(number: str, mark: str) -> str:
+    """A count and its mark, kept on one line."""
+    return f'<span class="dv-nowrap">{number}&nbsp;{mark}</span>'
+
+
+def _mark(ok: bool) -> str:
+    return ('<span class="dv-yes" title="rounds to the published figure">✓</span>' if ok else
+            '<span class="dv-no" title="does not round to the published figure">✗</span>')
+
+
+def _claims(ref: Reference) -> tuple[tuple[Reference, Rounded], ...]:
+    """A Rounded, or a tuple of them, with the reference of each."""
+    obj = resolve(ref).obj
+    if isinstance(obj, Rounded):
+        return ((ref, obj),)
+    if isinstance(obj, tuple) and obj and all(isinstance(c, Rounded) for c in obj):
+        return tuple((ref.child(i), c) for i, c in enumerate(obj))
+    raise UnknownReference(f"{ref}: not a Rounded claim or a tuple of them")
+
+
+def expand_published(ref: Reference, tex: Tex) -> str:
+    """Rounded figures as published, one row each, against each exact count they could mean (one
+    column per candidate, ✓ where it rounds to the figure), with the gap where there is one candidate."""
+    claims = _claims(ref)
+    width = len(claims[0][1].candidates)
+    if any(len(c.candidates) != width for _, c in claims):
+        raise UnknownReference(f"{ref}: the claims have different numbers of candidates")
+    head = ["as published", "printed"] + [html.escape(c.label) for c in claims[0][1].candidates]
+    if width == 1:
+        head.append("published − exact")
+    rows = []
+    for claim_ref, claim in claims:
+        on = _on_claim(claim_ref, claim)
+        cells = [f"{html.escape(claim.what)}", html.escape(claim.printed) or _num(claim_ref.child("claim"))]
+        cells += [_both(_num(on.child("candidates", i)), _mark(claim.rounds(i))) for i in range(width)]
+        if width == 1:
+            cells.append(_num(on.child("gaps", 0)))
+        rows.append(cells)
+    source = claims[0][1].source
+    caption = f"Source: {source}" if all(c.source == source for _, c in claims) else ""
+    return _table(head, rows, caption)
+
+
+def expand_hypothesis(ref: Reference, tex: Tex) -> str:
+    """Each claim, its exact count, its count under the hypothesis, and every value of the symbol that
+    would reproduce it; the last row, the values that reproduce them all."""
+    item = resolve(ref).obj
+    if not isinstance(item, Hypothesis):
+        raise UnknownReference(f"{ref}: not a Hypothesis")
+    item.check()
+    symbol = _math(tex, render.latex(item.symbol), False)
+    # A column for the supposed value, unless every claim's config already has it (then "exact" is it).
+    supposed = item.value is not None and any(c.values()[item.symbol] != item.value for c in item.claims)
+    head = ["as published", "printed", "exact"]
+    if supposed:
+        head.append(f"with {symbol} = {_num(ref.child('value'))}")
+    head.append(f"{symbol} that reproduces it")
+
+    def span(at: Reference, value: tuple[int, int] | None) -> str:
+        return "none" if value is None else f"{_num(at.child(0))} to {_num(at.child(1))}"
+
+    rows = []
+    for i, claim in enumerate(item.claims):
+        claim_ref = ref.child("claims", i)
+        cells = [html.escape(claim.what), html.escape(claim.printed) or _num(claim_ref.child("claim")),
+                 _both(_num(_on_claim(claim_ref, claim).child("candidates", 0)), _mark(claim.rounds()))]
+        if supposed:
+            with_value = _on_claim(claim_ref, claim, **{str(item.symbol): item.value})
+            cells.append(_both(_num(with_value.child("candidates", 0)), _mark(item.reproduces(claim))))
+        cells.append(span(ref.child("ranges", i), item.ranges[i]))
+        rows.append(cells)
+    rows.append(["<strong>all of them</strong>", "", ""] + ([""] if supposed else [])
+                + [f"<strong>{span(ref.child('common'), item.common)}</strong>"])
+    caption = f"Hypothesis: {item.statement}. Source of the figures: {item.claims[0].source}"
+    return _table(head, rows, caption)
+
+
+def expand_calculator(text: str, tex: Tex) -> str:
+    """The calculator's form for a family: a checkpoint to start from, the class, one input per size, and
+    the table the page's script fills (derivations/calculator.py generates its arithmetic)."""
+    from . import calculator
+
+    name = text.strip()
+    module = family(name)
+    classes = list(module.ARCHITECTURES)
+    main = next((c for c in module.TABLE_ARCHITECTURES if c in classes), classes[0])
+    # The checkpoints in the layout the calculator counts (not Llama 3.2, tied; not T5 1.1, gated).
+    presets = calculator.presets(module)
+    start = next(iter(presets.values()))
+    meaning = {n.symbol: n.meaning for n in symbols.NOTATION}
+    option = '<option value="{0}"{1}>{0}</option>'.format
+    inputs = "\n".join(
+        f'<label title="{html.escape(meaning[s])}">{_math(tex, render.latex(s), False)} '
+        f'<input name="{s}" inputmode="numeric" value="{start[str(s)]}" aria-label="{html.escape(meaning[s])}"></label>'
+        for s in calculator.sizes(module))
+    return (
+        f'<form class="dv-calculator" data-family="{html.escape(name)}" autocomplete="off">\n'
+        '<div class="dv-calc-controls">'
+        '<label>start from <select name="preset">'
+        + "".join(option(c, " selected" if i == 0 else "") for i, c in enumerate(presets))
+        + '</select></label> <label>class <select name="class">'
+        + "".join(option(c, " selected" if c == main else "") for c in classes)
+        + "</select></label></div>\n"
+        f'<div class="dv-calc-sizes">{inputs}</div>\n'
+        '<p class="dv-calc-message" role="alert" hidden></p>\n'
+        '<div class="dv-calc-scroll"><table class="dv-calc-result"><thead><tr><th>component</th><th>parameters</th>'
+        '</tr></thead><tbody></tbody><tfoot><tr><th>total</th><th class="dv-calc-total"></th></tr></tfoot></table></div>\n'
+        "<noscript><p>The calculator runs in the page (JavaScript); the tables above give every count for "
+        "the bundled checkpoints, and <code>python -m derivations count</code> any other.</p></noscript>\n"
+        "</form>")
+
+
+# Each expander takes the parsed reference, or the text as written where that is not a reference
+# (``sym`` names a symbol; ``checkpoints``, ``architectures`` and ``calculator`` a family).
+EXPANDERS: dict[str, tuple[bool, Callable[..., str]]] = {
+    "eq": (True, lambda ref, tex: expand_eq(ref, tex, True)),
+    "math": (True, lambda ref, tex: expand_eq(ref, tex, False)),
+    "sym": (False, expand_sym),
+    "num": (True, lambda ref, tex: _num(ref)),
+    "parts": (True, expand_parts),
+    "leaves": (True, expand_leaves),
+    "checkpoints": (False, expand_checkpoints),
+    "architectures": (False, expand_architectures),
+    "notation": (True, expand_notation),
+    "miscount": (True, expand_miscount),
+    "rounded": (True, expand_rounded),
+    "published": (True, expand_published),
+    "hypothesis": (True, expand_hypothesis),
+    "calculator": (False, expand_calculator),
+}
+
+
+def expand(shortcode: str, text: str, tex: Tex) -> str:
+    """The HTML for a shortcode (its name, and the text after the colon); ``LookupError`` for an unknown
+    shortcode or reference."""
+    if shortcode not in EXPANDERS:
+        raise UnknownReference(f"unknown shortcode {shortcode!r} (known: {', '.join(EXPANDERS)})")
+    parsed, expander = EXPANDERS[shortcode]
+    return expander(reference(text) if parsed else text, tex)

@@ -1,0 +1,37 @@
+"""What a docs page writes to bring in the package, and the anchors the expansions carry.
+
+A page writes a *shortcode*, ``<!-- NAME:REFERENCE -->``: the shortcode's name (``eq``, ``num``,
+``parts``, ...; :data:`derivations.expanders.EXPANDERS` lists them) and a *reference* to something in
+the package (``bert.layer @ bert-base-uncased``; :mod:`derivations.references` resolves it). The hook
+that expands them, the notebooks' hook and the tests share these definitions. Plain Python (no SymPy):
+a rebuild with nothing changed reads pages without importing it.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+
+# <!-- eq:bert.layer -->: group 1 the shortcode's name, group 2 the reference.
+SHORTCODE = re.compile(r"<!--\s*([a-z]+):(.+?)\s*-->")
+# Any comment that starts like a shortcode: what survives expansion is an error, and a page that means
+# to show one literally writes &lt;!-- … --&gt;.
+SHORTCODE_LIKE = re.compile(r"<!--\s*[A-Za-z]+\s*:")
+
+
+def formula_anchor(reference: str) -> str:
+    """The permanent anchor of a displayed formula: ``eq-`` and its reference, in a URL's characters
+    (``eq:bert.layer`` is ``#eq-bert-layer``)."""
+    return "eq-" + re.sub(r"[^a-z0-9]+", "-", reference.lower()).strip("-")
+
+
+FORMULA_OPEN, FORMULA_CLOSE = '<div class="dv-eq"', "</div>"
+
+
+def anchored(formula: str, anchor: str) -> str:
+    """A displayed formula (``<div class="dv-eq" ...>`` and its typeset HTML) with an id and a ¶ link
+    to it, as headings have: the pages' formulas and the notebooks' outputs alike."""
+    assert formula.startswith(FORMULA_OPEN) and formula.endswith(FORMULA_CLOSE), formula[:60]
+    anchor = html.escape(anchor)
+    link = f'<a class="headerlink" href="#{anchor}" title="Permanent link">&para;</a>'
+    return f'{FORMULA_OPEN} id="{anchor}"{formula[len(FORMULA_OPEN):-len(FORMULA_CLOSE)]}{link}{FORMULA_CLOSE}'
