@@ -72,7 +72,8 @@ def main(argv: list[str] | None = None) -> int:
     sub = parser.add_subparsers(dest="command", required=True)
     p = sub.add_parser("count", help="count the parameters of a model, component by component")
     p.add_argument("config", metavar="CONFIG",
-                   help="a config.json, or a bundled checkpoint name (" + ", ".join(configs.bundled()) + ")")
+                   help="a config.json (model_type " + ", ".join(sorted(configs.FAMILIES)) + "), or a bundled "
+                        "checkpoint name (" + ", ".join(configs.bundled()) + ")")
     p.add_argument("--arch", metavar="ARCH", help="architecture class (default: architectures[0], else the base model)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     try:

@@ -55,13 +55,15 @@ FAMILIES: dict[str, Family] = _readers()
 
 
 def family_modules() -> dict[str, ModuleType]:
-    """Every derivation module with a page of its own (docs/<name>.md): those that define MODEL_TYPE,
-    the model_type of their configs (gpt3 reuses GPT-2's, and has no reader of its own)."""
+    """Every family module (derivations/families/<name>.py, with a page docs/<name>.md): those that define
+    MODEL_TYPE, the model_type of their configs (gpt3 reuses GPT-2's, and has no reader of its own)."""
     import pkgutil
 
     names = [m.name for m in pkgutil.iter_modules(families_package.__path__) if not m.name.startswith("_")]
     modules = {name: importlib.import_module(f"{families_package.__name__}.{name}") for name in sorted(names)}
-    return {name: module for name, module in modules.items() if hasattr(module, "MODEL_TYPE")}
+    # In the order of their first papers: the site's navigation and pictures follow it.
+    return {name: module for name, module in sorted(modules.items(), key=lambda item: item[1].FIRST_PUBLISHED)
+            if hasattr(module, "MODEL_TYPE")}
 
 
 def family(kind: str) -> ModuleType:

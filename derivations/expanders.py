@@ -29,8 +29,8 @@ from .references import Reference, Target, UnknownReference, family, formula_tex
 Tex = Callable[[str, bool], str]
 
 
-def _num(ref: Reference | Target) -> str:
-    """A number, with its reference."""
+def number(ref: Reference | Target) -> str:
+    """A number as a page shows it, carrying its reference (the site test resolves it again)."""
     target = ref if isinstance(ref, Target) else resolve(ref)
     return f'<span class="dv-num" data-ref="{html.escape(target.ref)}">{target.text()}</span>'
 
@@ -76,10 +76,10 @@ def expand_parts(ref: Reference, tex: Tex) -> str:
         cells = [html.escape(child.label) + (f"<br><small>{html.escape(child.note)}</small>" if child.note else ""),
                  _math(tex, render.latex(below.expression), False)]
         if with_values:
-            cells.append(_num(below))
+            cells.append(number(below))
         rows.append(cells)
     rows.append(["<strong>total</strong>", _math(tex, render.latex(target.expression), False)]
-                + ([f"<strong>{_num(target)}</strong>"] if with_values else []))
+                + ([f"<strong>{number(target)}</strong>"] if with_values else []))
     head = ["part", "parameters"] + ([f"on {html.escape(target.checkpoint)}"] if with_values else [])
     return _table(head, rows)
 
@@ -97,8 +97,8 @@ def expand_leaves(ref: Reference, tex: Tex) -> str:
         module = modules.get(row.name, "")
         name = f"<code>{html.escape(row.name)}</code>"
         rows.append([name + (f'<br><small class="dv-module">{html.escape(module)}</small>' if module else ""),
-                     _math(tex, render.latex(leaf.expression), False), _num(leaf)])
-    rows.append(["<strong>total</strong>", "", f"<strong>{_num(target)}</strong>"])
+                     _math(tex, render.latex(leaf.expression), False), number(leaf)])
+    rows.append(["<strong>total</strong>", "", f"<strong>{number(target)}</strong>"])
     return _table(["component<br><small>module in transformers</small>", "formula",
                    f"on {html.escape(target.checkpoint)}"], rows)
 
@@ -118,11 +118,11 @@ def expand_checkpoints(text: str, tex: Tex) -> str:
             + [f"<code>{header}</code>" for header in shown.values()])
     rows = []
     for checkpoint in module.CHECKPOINTS:
-        cells = [f"<code>{checkpoint}</code>"] + [_num(Reference(f"symbols.{s}", checkpoint))
+        cells = [f"<code>{checkpoint}</code>"] + [number(Reference(f"symbols.{s}", checkpoint))
                                                   for s in module.TABLE_SYMBOLS]
         for column in shown:
             inside, _, unit = column.partition("|")
-            cells.append(_num(Reference(f"{name}.{inside.strip()}", checkpoint, unit=unit.strip() or None)))
+            cells.append(number(Reference(f"{name}.{inside.strip()}", checkpoint, unit=unit.strip() or None)))
         rows.append(cells)
     return _table(head, rows)
 
@@ -134,7 +134,7 @@ def expand_architectures(text: str, tex: Tex) -> str:
         raise UnknownReference(f"{text}: write FAMILY @ CHECKPOINT")
     name, checkpoint = match[1], match[2]
     rows = [[f"<code>{architecture}</code>", html.escape(part.label),
-             _num(Reference(f"{name}.{architecture}", checkpoint))]
+             number(Reference(f"{name}.{architecture}", checkpoint))]
             for architecture, part in family(name).ARCHITECTURES.items()]
     return _table(["class", "what it holds", f"parameters on {html.escape(checkpoint)}"], rows)
 
@@ -156,16 +156,16 @@ def expand_miscount(ref: Reference, tex: Tex) -> str:
     item.check()
     claim, on = ref.at(None), ref.at(item.checkpoint)
     printed = f" (printed “{html.escape(item.printed)}”)" if item.printed else ""
-    rows = [["claimed", f"{item.what}<br><small>source: {item.source}</small>", _num(claim.child("claim")) + printed],
-            ["exact", html.escape(item.correct.label), _num(on.child("correct"))]]
+    rows = [["claimed", f"{item.what}<br><small>source: {item.source}</small>", number(claim.child("claim")) + printed],
+            ["exact", html.escape(item.correct.label), number(on.child("correct"))]]
     if item.reconstruction is not None:
         rows.append(["the claim's arithmetic, rebuilt",
-                     _math(tex, render.terms(item.reconstruction), False), _num(on.child("reconstruction"))])
+                     _math(tex, render.terms(item.reconstruction), False), number(on.child("reconstruction"))])
     parts = [_table(["", "what", "parameters"], rows)]
     if item.terms:
         term_rows = [[html.escape(t.label), _math(tex, render.latex(t.total), False),
-                      _num(on.child("difference", t.name))] for t in item.terms]
-        term_rows.append(["<strong>exact − claimed</strong>", "", f"<strong>{_num(on.child('difference'))}</strong>"])
+                      number(on.child("difference", t.name))] for t in item.terms]
+        term_rows.append(["<strong>exact − claimed</strong>", "", f"<strong>{number(on.child('difference'))}</strong>"])
         parts.append(_table(["the difference, term by term", "formula", "parameters"], term_rows))
     return '<div class="dv-miscount">' + "\n".join(parts) + "</div>"
 
@@ -175,11 +175,11 @@ def expand_rounded(ref: Reference, tex: Tex) -> str:
     if not isinstance(item, Rounded):
         raise UnknownReference(f"{ref}: not a Rounded claim")
     on = ref.at(item.checkpoint)
-    rows = [[f"<code>{html.escape(candidate.name)}</code>", _num(on.child("candidates", i)), _num(on.child("gaps", i))]
+    rows = [[f"<code>{html.escape(candidate.name)}</code>", number(on.child("candidates", i)), number(on.child("gaps", i))]
             for i, candidate in enumerate(item.candidates)]
     caption = f"“{html.escape(item.what)}”, {item.source}"
     return _table([f"what could be counted on <code>{item.checkpoint}</code>", "exact",
-                   f"claim ({_num(ref.at(None).child('claim'))}) − exact"], rows, caption)
+                   f"claim ({number(ref.at(None).child('claim'))}) − exact"], rows, caption)
 
 
 def _on_claim(ref: Reference, claim: Rounded, **extra: int) -> Reference:
@@ -222,10 +222,10 @@ def expand_published(ref: Reference, tex: Tex) -> str:
     rows = []
     for claim_ref, claim in claims:
         on = _on_claim(claim_ref, claim)
-        cells = [f"{html.escape(claim.what)}", html.escape(claim.printed) or _num(claim_ref.child("claim"))]
-        cells += [_both(_num(on.child("candidates", i)), _mark(claim.rounds(i))) for i in range(width)]
+        cells = [f"{html.escape(claim.what)}", html.escape(claim.printed) or number(claim_ref.child("claim"))]
+        cells += [_both(number(on.child("candidates", i)), _mark(claim.rounds(i))) for i in range(width)]
         if width == 1:
-            cells.append(_num(on.child("gaps", 0)))
+            cells.append(number(on.child("gaps", 0)))
         rows.append(cells)
     source = claims[0][1].source
     caption = f"Source: {source}" if all(c.source == source for _, c in claims) else ""
@@ -244,20 +244,20 @@ def expand_hypothesis(ref: Reference, tex: Tex) -> str:
     supposed = item.value is not None and any(c.values()[item.symbol] != item.value for c in item.claims)
     head = ["as published", "printed", "exact"]
     if supposed:
-        head.append(f"with {symbol} = {_num(ref.child('value'))}")
+        head.append(f"with {symbol} = {number(ref.child('value'))}")
     head.append(f"{symbol} that reproduces it")
 
     def span(at: Reference, value: tuple[int, int] | None) -> str:
-        return "none" if value is None else f"{_num(at.child(0))} to {_num(at.child(1))}"
+        return "none" if value is None else f"{number(at.child(0))} to {number(at.child(1))}"
 
     rows = []
     for i, claim in enumerate(item.claims):
         claim_ref = ref.child("claims", i)
-        cells = [html.escape(claim.what), html.escape(claim.printed) or _num(claim_ref.child("claim")),
-                 _both(_num(_on_claim(claim_ref, claim).child("candidates", 0)), _mark(claim.rounds()))]
+        cells = [html.escape(claim.what), html.escape(claim.printed) or number(claim_ref.child("claim")),
+                 _both(number(_on_claim(claim_ref, claim).child("candidates", 0)), _mark(claim.rounds()))]
         if supposed:
             with_value = _on_claim(claim_ref, claim, **{str(item.symbol): item.value})
-            cells.append(_both(_num(with_value.child("candidates", 0)), _mark(item.reproduces(claim))))
+            cells.append(_both(number(with_value.child("candidates", 0)), _mark(item.reproduces(claim))))
         cells.append(span(ref.child("ranges", i), item.ranges[i]))
         rows.append(cells)
     rows.append(["<strong>all of them</strong>", "", ""] + ([""] if supposed else [])
@@ -307,7 +307,7 @@ EXPANDERS: dict[str, tuple[bool, Callable[..., str]]] = {
     "eq": (True, lambda ref, tex: expand_eq(ref, tex, True)),
     "math": (True, lambda ref, tex: expand_eq(ref, tex, False)),
     "sym": (False, expand_sym),
-    "num": (True, lambda ref, tex: _num(ref)),
+    "num": (True, lambda ref, tex: number(ref)),
     "parts": (True, expand_parts),
     "leaves": (True, expand_leaves),
     "checkpoints": (False, expand_checkpoints),

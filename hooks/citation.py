@@ -15,7 +15,7 @@ from urllib.parse import urlsplit
 import yaml
 from mkdocs.utils import get_relative_url
 
-import build_cache  # sibling module: MkDocs puts this folder on sys.path while loading a hook
+import families  # sibling module: MkDocs puts this folder on sys.path while loading a hook
 
 ROOT = Path(__file__).resolve().parent.parent
 CHANGELOG_LINK = "dv-changelog-link"  # in the footer, until each page's own link replaces it
@@ -23,20 +23,11 @@ _citation: dict = {}
 _derivation_pages: set[str] = set()
 
 
-def _family_names() -> list[str]:
-    from derivations import configs
-
-    return list(configs.family_modules())
-
-
 def on_config(config):
     _citation.clear()
     _citation.update(yaml.safe_load((ROOT / "CITATION.cff").read_text(encoding="utf-8")))
     _derivation_pages.clear()
-    # Kept between builds with the package's digest: a rebuild need not import the derivations (SymPy).
-    families = build_cache.Memo("families", build_cache.digest([ROOT / "derivations"]))
-    _derivation_pages.update(f"{name}.md" for name in families.get("names", _family_names))
-    families.save()
+    _derivation_pages.update(f"{family['name']}.md" for family in families.families())
     # Material renders the copyright as HTML, the same on every page: the link is made relative to each
     # page once it is written (on_post_page), so that it leads to the changelog from disk too.
     config.copyright = (f"Version {_citation['version']} ({_citation['date-released']}), "

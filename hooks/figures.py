@@ -13,6 +13,8 @@ import io
 import re
 from functools import cache
 
+import families as families_hook  # a sibling module: hooks/families.py
+
 # The derivations are imported where they are used: shortcodes.on_config reloads them on every build.
 # So is matplotlib (most of a second): a rebuild finds its pictures drawn already (shortcodes' memo).
 
@@ -29,8 +31,9 @@ def pyplot():
 KINDS = ("embeddings", "attention", "feed-forward", "norms", "heads")  # derivations.components.KINDS, in order
 COLORS = {"embeddings": "#4c72b0", "attention": "#dd8452", "feed-forward": "#55a868", "norms": "#c44e52",
           "heads": "#8172b3"}
-# One marker and one colour per family (the ten of matplotlib's default cycle, then five more).
-FAMILY_MARKERS = "osD^v<>p*hXP8Hd"
+# A marker and a colour per family, cycled: 13 markers and 15 colours (the ten of matplotlib's default cycle,
+# then five more), lengths without a common factor, give every one of the first 195 families a pair of its own.
+FAMILY_MARKERS = "osD^v<>p*hXP8"
 FAMILY_COLOURS = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f",
                   "#bcbd22", "#17becf", "#000000", "#393b79", "#8c6d31", "#843c39", "#637939"]
 
@@ -90,12 +93,11 @@ def families_figure() -> str:
     figure, axes = pyplot().subplots(figsize=(9, 4.6))
     alt_parts = []
     families = breakdown.families()
-    if len(families) > min(len(FAMILY_MARKERS), len(FAMILY_COLOURS)):  # zip() would drop the last ones
-        raise ValueError(f"{len(families)} families: add markers and colours to FAMILY_MARKERS and FAMILY_COLOURS")
-    for marker, colour, (name, rows) in zip(FAMILY_MARKERS, FAMILY_COLOURS, families.items()):
+    for i, (name, rows) in enumerate(families.items()):
+        marker, colour = FAMILY_MARKERS[i % len(FAMILY_MARKERS)], FAMILY_COLOURS[i % len(FAMILY_COLOURS)]
         rows = sorted(rows, key=lambda r: r.total)  # a family's checkpoints from the smallest
         xs, ys = [r.total for r in rows], [100 * r.share("embeddings") for r in rows]
-        title = page_title(name)
+        title = families_hook.page_title(name)
         # Points only: checkpoints of one family differ in vocabulary as well as in size.
         axes.plot(xs, ys, marker=marker, color=colour, linestyle="none", label=title)
         alt_parts.append(f"{title}: " + ", ".join(f"{r.checkpoint} {render.number(r.total)} parameters, "
@@ -113,14 +115,6 @@ def families_figure() -> str:
                "BERT checkpoints). Each point is a bundled checkpoint's main class, its numbers evaluated from the "
                "derivations at build time.")
     return _figure(_svg(figure, "families"), "families", alt, caption)
-
-
-def page_title(name: str) -> str:
-    """A family's name as its page's title gives it (docs/<name>.md starts with "# Title")."""
-    from pathlib import Path
-
-    first = (Path(__file__).resolve().parent.parent / "docs" / f"{name}.md").read_text(encoding="utf-8").splitlines()[0]
-    return first.removeprefix("# ").strip()
 
 
 def render_figure(ref: str) -> str:

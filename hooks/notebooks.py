@@ -56,7 +56,7 @@ MATHJAX = re.compile(r'<script src="[^"]*">\s*</script>\s*<!-- MathJax configura
                      r"<!-- End of mathjax configuration -->", re.S)
 MERMAID = re.compile(r'<script type="module">(?:(?!</script>).)*?mermaid(?:(?!</script>).)*</script>', re.S)
 LATEX = re.compile(r'(<div class="jp-RenderedLatex[^"]*"[^>]*>)\s*(.*?)\s*(</div>)', re.S)
-# A link from a notebook's text to a page of the site, written as in the docs: ../gpt2.md#anchor.
+# A link from a notebook's text to a page of the site, written as in the docs: ../NAME.md#anchor.
 PAGE_LINK = re.compile(r'href="([^":#?]+\.md)(#[^"]*)?"')
 STYLE = re.compile(r"<style[^>]*>(.*?)</style>", re.S)
 _stylesheets: dict[str, str] = {}  # site path -> CSS, written at the end of the build
@@ -269,7 +269,7 @@ def _typeset(match: re.Match, number: int) -> str:
 
 
 def _page_links(content: str, page, files) -> str:
-    """Links to docs pages (../gpt2.md) made into the pages' URLs, as MkDocs does for Markdown pages
+    """Links to docs pages (../NAME.md) made into the pages' URLs, as MkDocs does for Markdown pages
     (mkdocs-jupyter leaves them as written); a link to no page fails the build."""
     from mkdocs.exceptions import PluginError
 

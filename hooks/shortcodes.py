@@ -29,6 +29,7 @@ from mkdocs.plugins import event_priority
 from mkdocs.structure.files import File, Files
 
 import build_cache  # sibling modules: MkDocs puts this folder on sys.path while loading a hook
+import families
 import figures
 import katex_render
 from derivations.syntax import SHORTCODE, SHORTCODE_LIKE, anchored, formula_anchor  # no SymPy
@@ -55,12 +56,15 @@ def _fail(page, message: str) -> PluginError:
 
 def _inputs() -> str:
     """What an expansion can depend on: the package, the hooks (the pictures are drawn there, the
-    formulas typeset), the pinned versions, and the pages' titles (the home picture names families by them)."""
+    formulas typeset), the pinned versions, the pages' titles (the home picture names families by them),
+    and which page shows which miscount."""
     docs = katex_render.ROOT / "docs"
     titles = [md.read_text(encoding="utf-8").split("\n", 1)[0] for md in sorted(docs.glob("*.md"))]
     root = katex_render.ROOT
+    # Which page shows which miscount: the mistakes page lists those its family's page alone shows.
+    miscounts = [f"{ref}@{','.join(pages)}" for ref, pages in families.shown_on().items()]
     return build_cache.digest([root / "derivations", root / "hooks", root / "constraints.txt",
-                               root / "package-lock.json"], *titles)
+                               root / "package-lock.json"], *titles, *miscounts)
 
 
 def on_config(config):
@@ -79,6 +83,11 @@ def _expand(name: str, text: str) -> str:
     global _expanders
     if name == "figure":
         return figures.render_figure(text)
+    if name == "families":
+        drawn = {"table": families.table, "elsewhere": families.elsewhere}
+        if text not in drawn:
+            raise LookupError(f"families:{text}: no such list (known: {', '.join(drawn)})")
+        return drawn[text]()
     if _expanders is None:
         _expanders = importlib.import_module("derivations.expanders")
     return _expanders.expand(name, text, katex_render.render)

@@ -51,7 +51,11 @@ def hook(name: str):
     """A module of hooks/, imported by its path as MkDocs imports it."""
     spec = importlib.util.spec_from_file_location(f"hooks_{name}", ROOT / "hooks" / f"{name}.py")
     module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    sys.path.insert(0, str(ROOT / "hooks"))  # as MkDocs does: a hook imports its siblings
+    try:
+        spec.loader.exec_module(module)
+    finally:
+        sys.path.remove(str(ROOT / "hooks"))
     return module
 
 

@@ -15,7 +15,7 @@ from dataclasses import replace
 
 import sympy
 
-from . import bert
+from . import Headline, bert
 from ..claims import Hypothesis, Rounded
 from ..components import (AttentionLayout, Part, as_kind, attention, classifier, embedding, encoder_task_heads,
                           factorized_embedding, feed_forward, group, layer_norm, leaf, linear, pooler as _pooler,
@@ -24,6 +24,11 @@ from ..readers import albert as reader
 from ..symbols import C, D, E, F, G, H, L, L_g, P, T, V, d_h
 
 MODEL_TYPE = reader.FAMILY.model_type
+
+# The month of the family's first paper (its arXiv version; for GPT-1 and GPT-2, OpenAI's release),
+# which orders the families in the site's navigation; and the counts it is known by (the home page).
+FIRST_PUBLISHED = "2019-09"
+HEADLINES = (Headline("AlbertModel", "albert-base-v2"),)
 
 # The paper's shapes: F = 4D, heads partition the width, one shared layer (every released size).
 STANDARD = {F: 4 * D, d_h: D / H, G: 1, L_g: 1}

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from . import Headline
 from ..claims import Miscount, Rounded
 from ..components import (AttentionLayout, Part, attention, classifier, embedding, encoder_task_heads, feed_forward,
                           group, layer_norm, leaf, lm_prediction_head, pooler as _pooler)
@@ -16,6 +17,11 @@ from ..readers import bert as reader
 from ..symbols import D, F, H, L, P, T, V, d_h
 
 MODEL_TYPE = reader.FAMILY.model_type
+
+# The month of the family's first paper (its arXiv version; for GPT-1 and GPT-2, OpenAI's release),
+# which orders the families in the site's navigation; and the counts it is known by (the home page).
+FIRST_PUBLISHED = "2018-10"
+HEADLINES = (Headline("BertModel", "bert-base-uncased"),)
 
 # The paper's shapes: F = 4D, and heads partition the width.
 STANDARD = {F: 4 * D, d_h: D / H}

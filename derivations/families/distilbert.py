@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from . import bert
+from . import Headline, bert
 from ..claims import Rounded
 from ..components import (AttentionLayout, Part, as_kind, attention, embedding, encoder_task_heads, feed_forward, group,
                           layer_norm, leaf, linear, tied_tensor)
@@ -24,6 +24,11 @@ from ..readers import distilbert as reader
 from ..symbols import D, F, H, L, T, V, d_h
 
 MODEL_TYPE = reader.FAMILY.model_type
+
+# The month of the family's first paper (its arXiv version; for GPT-1 and GPT-2, OpenAI's release),
+# which orders the families in the site's navigation; and the counts it is known by (the home page).
+FIRST_PUBLISHED = "2019-10"
+HEADLINES = (Headline("DistilBertModel", "distilbert-base-uncased"),)
 
 # BERT-base's shapes: F = 4D, and heads partition the width (TransformerBlock requires it).
 STANDARD = {F: 4 * D, d_h: D / H}

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from . import Headline
 from ..claims import Rounded
 from ..components import (Part, as_kind, feed_forward, fused_attention, group, layer_norm, linear, score, tied_tensor,
                          token_and_position_embeddings)
@@ -18,6 +19,11 @@ from ..readers import gpt1 as reader
 from ..symbols import C, D, H, L, P, V
 
 MODEL_TYPE = reader.FAMILY.model_type
+
+# The month of the family's first paper (its arXiv version; for GPT-1 and GPT-2, OpenAI's release),
+# which orders the families in the site's navigation; and the counts it is known by (the home page).
+FIRST_PUBLISHED = "2018-06"
+HEADLINES = (Headline("OpenAIGPTLMHeadModel", "openai-gpt"),)
 
 embeddings = token_and_position_embeddings(V, P, D, tokens="tokens_embed", positions="positions_embed")
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from . import Headline
 from ..claims import Hypothesis, Miscount, Rounded
 from ..components import (Part, as_kind, classifier, feed_forward, fused_attention, group, layer_norm, leaf, linear,
                          task_heads, tied_tensor, token_and_position_embeddings)
@@ -19,6 +20,11 @@ from ..readers import gpt2 as reader
 from ..symbols import C, D, F, H, L, P, V, d_h
 
 MODEL_TYPE = reader.FAMILY.model_type
+
+# The month of the family's first paper (its arXiv version; for GPT-1 and GPT-2, OpenAI's release),
+# which orders the families in the site's navigation; and the counts it is known by (the home page).
+FIRST_PUBLISHED = "2019-02"
+HEADLINES = (Headline("GPT2LMHeadModel", "gpt2", "small"), Headline("GPT2LMHeadModel", "gpt2-xl", "XL"),)
 
 # The paper's shape: the feed-forward is four times the width (config n_inner null).
 STANDARD = {F: 4 * D}

@@ -11,12 +11,17 @@ from __future__ import annotations
 
 import sympy
 
-from . import gpt2
+from . import Headline, gpt2
 from ..claims import Rounded, sizes
 from ..components import AttentionLayout, attention
 from ..symbols import D, F, H, L, d_h
 
 MODEL_TYPE = gpt2.MODEL_TYPE  # the configs are GPT-2's
+
+# The month of the family's first paper (its arXiv version; for GPT-1 and GPT-2, OpenAI's release),
+# which orders the families in the site's navigation; and the counts it is known by (the home page).
+FIRST_PUBLISHED = "2020-05"
+HEADLINES = (Headline("GPT2LMHeadModel", "gpt3-175b", "175B, Table 2.1"),)
 
 # The count of every row: GPT2LMHeadModel (the head is tied, so it is GPT2Model's count).
 ARCHITECTURES = {"GPT2LMHeadModel": gpt2.GPT2LMHeadModel}

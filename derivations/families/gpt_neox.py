@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from . import gpt2
+from . import Headline, gpt2
 from ..claims import Miscount, Rounded
 from ..components import (Part, as_kind, classifier, embedding, feed_forward, fused_attention, group, layer_norm, leaf,
                          linear, task_heads, tied_tensor)
@@ -26,6 +26,11 @@ from ..readers import gpt_neox as reader
 from ..symbols import C, D, F, H, L, P, V
 
 MODEL_TYPE = reader.FAMILY.model_type
+
+# The month of the family's first paper (its arXiv version; for GPT-1 and GPT-2, OpenAI's release),
+# which orders the families in the site's navigation; and the counts it is known by (the home page).
+FIRST_PUBLISHED = "2022-04"
+HEADLINES = (Headline("GPTNeoXForCausalLM", "pythia-12b"),)
 
 # Every released size has the feed-forward four times the width (intermediate_size = 4 hidden_size).
 STANDARD = {F: 4 * D}

@@ -15,6 +15,7 @@ from dataclasses import replace
 
 import sympy
 
+from . import Headline
 from ..claims import Miscount, Rounded
 from ..components import (AttentionLayout, Part, as_kind, attention, embedding, feed_forward, group, leaf, linear,
                          rms_norm, score, task_heads, tied_tensor)
@@ -22,6 +23,11 @@ from ..readers import llama as reader
 from ..symbols import C, D, F, H, K, L, M, V, d_h, r
 
 MODEL_TYPE = reader.FAMILY.model_type
+
+# The month of the family's first paper (its arXiv version; for GPT-1 and GPT-2, OpenAI's release),
+# which orders the families in the site's navigation; and the counts it is known by (the home page).
+FIRST_PUBLISHED = "2023-02"
+HEADLINES = (Headline("LlamaForCausalLM", "llama-2-7b", "Llama 2, 7B"), Headline("LlamaForCausalLM", "llama-3-70b", "Llama 3, 70B"),)
 
 # ---------------------------------------------------------------------------------------------
 # One decoder layer (pre-norm): RMSNorm, attention, residual; RMSNorm, gated feed-forward, residual

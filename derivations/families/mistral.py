@@ -9,12 +9,17 @@ a mask, not a tensor: it adds no parameter. MistralAttention and MistralMLP have
 from __future__ import annotations
 
 from ..claims import Rounded
-from . import llama
+from . import Headline, llama
 from .llama import architectures as _architectures
 from ..readers import mistral as reader
 from ..symbols import D, F, H, K, L, V
 
 MODEL_TYPE = reader.FAMILY.model_type
+
+# The month of the family's first paper (its arXiv version; for GPT-1 and GPT-2, OpenAI's release),
+# which orders the families in the site's navigation; and the counts it is known by (the home page).
+FIRST_PUBLISHED = "2023-10"
+HEADLINES = (Headline("MistralForCausalLM", "mistral-7b", "7B"),)
 
 # MistralForQuestionAnswering keeps the body under ``model`` (LlamaForQuestionAnswering: ``transformer``).
 ARCHITECTURES = _architectures("Mistral", qa_prefix="model")

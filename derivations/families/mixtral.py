@@ -26,13 +26,18 @@ from dataclasses import replace
 
 import sympy
 
-from . import llama, mistral
+from . import Headline, llama, mistral
 from ..claims import Miscount, Rounded
 from ..components import Part, feed_forward, group, leaf, linear, mixture_of_experts
 from ..readers import mixtral as reader
 from ..symbols import D, F, H, K, L, X, X_a
 
 MODEL_TYPE = reader.FAMILY.model_type
+
+# The month of the family's first paper (its arXiv version; for GPT-1 and GPT-2, OpenAI's release),
+# which orders the families in the site's navigation; and the counts it is known by (the home page).
+FIRST_PUBLISHED = "2024-01"
+HEADLINES = (Headline("MixtralForCausalLM", "mixtral-8x7b", "8x7B, in total"), Headline("ACTIVE.MixtralForCausalLM", "mixtral-8x7b", "8x7B, per token"),)
 
 # Attention: LLaMA's grouped-query self-attention, no biases; rotary positions learn nothing
 # $$N_\mathrm{attn} = D H d_h + 2 D K d_h + H d_h D$$

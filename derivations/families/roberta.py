@@ -18,13 +18,18 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from . import bert
+from . import Headline, bert
 from ..claims import Miscount, Rounded
 from ..components import Part, embedding, encoder_task_heads, group, layer_norm, leaf, linear, tied_tensor
 from ..readers import roberta as reader
 from ..symbols import C, D, H, L, P, V, d_h
 
 MODEL_TYPE = reader.FAMILY.model_type
+
+# The month of the family's first paper (its arXiv version; for GPT-1 and GPT-2, OpenAI's release),
+# which orders the families in the site's navigation; and the counts it is known by (the home page).
+FIRST_PUBLISHED = "2019-07"
+HEADLINES = (Headline("RobertaModel", "roberta-base"),)
 
 # The paper's shapes (BERT's): F = 4D, and heads partition the width.
 STANDARD = bert.STANDARD

@@ -15,6 +15,7 @@ from dataclasses import replace
 
 import sympy
 
+from . import Headline
 from ..claims import Miscount, Rounded
 from ..components import (AttentionLayout, Part, as_kind, attention, classifier, embedding, feed_forward, group, leaf,
                          linear, rms_norm, span_head, tied_tensor)
@@ -22,6 +23,11 @@ from ..readers import t5 as reader
 from ..symbols import B, C, D, F, H, L, L_d, V, d_h
 
 MODEL_TYPE = reader.FAMILY.model_type
+
+# The month of the family's first paper (its arXiv version; for GPT-1 and GPT-2, OpenAI's release),
+# which orders the families in the site's navigation; and the counts it is known by (the home page).
+FIRST_PUBLISHED = "2019-10"
+HEADLINES = (Headline("T5ForConditionalGeneration", "t5-large", "1.0, large"), Headline("T5ForConditionalGeneration", "t5-v1_1-base", "1.1, base"),)
 
 # The paper's models: the decoder as deep as the encoder (num_decoder_layers null).
 SYMMETRIC = {L_d: L}

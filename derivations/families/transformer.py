@@ -16,6 +16,7 @@ from dataclasses import replace
 
 import sympy
 
+from . import Headline
 from ..claims import Hypothesis, Miscount, Rounded, sizes
 from ..components import (AttentionLayout, Part, as_kind, attention, embedding, feed_forward, fused_attention, group,
                          layer_norm, leaf, tied_tensor)
@@ -23,6 +24,11 @@ from ..readers import transformer as reader
 from ..symbols import D, F, F_d, H, L, L_d, P, V, V_d, d_h, d_k
 
 MODEL_TYPE = reader.FAMILY.model_type
+
+# The month of the family's first paper (its arXiv version; for GPT-1 and GPT-2, OpenAI's release),
+# which orders the families in the site's navigation; and the counts it is known by (the home page).
+FIRST_PUBLISHED = "2017-06"
+HEADLINES = (Headline("MarianMTModel", "transformer-base", "base, Table 3"),)
 
 # The paper's shapes: the decoder is as deep and as wide as the encoder.
 PAPER = {L_d: L, F_d: F}
