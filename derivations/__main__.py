@@ -25,13 +25,13 @@ class _Parser(argparse.ArgumentParser):
 def components(config: dict, architecture: str | None) -> tuple[str, list[dict], int | None]:
     """The architecture, one row per component (dotted name, LaTeX, formula and exact count), and for
     a mixture of experts the parameters one token uses (None otherwise)."""
-    def known(kind: str, layout: str) -> dict[str, set[str]]:
+    def known(model_type: str, layout: str) -> dict[str, set[str]]:
         # The symbols of the components, each of which must be at least 1; not those of the active count
         # (Mixtral runs with num_experts_per_tok 0).
         return {name: {symbol for row in rows for _, powers in row["terms"] for symbol in powers}
-                for name, rows in compiled.load(kind)["variants"][layout].items()}
+                for name, rows in compiled.load(model_type)["variants"][layout].items()}
 
-    chosen = configs.select(config, architecture, known, lambda kind: compiled.load(kind)["base"])
+    chosen = configs.select(config, architecture, known, lambda model_type: compiled.load(model_type)["base"])
     family = compiled.load(chosen.model_type)
     rows = family["variants"][chosen.layout][chosen.architecture]
     active = family["active"][chosen.layout].get(chosen.architecture)
@@ -72,7 +72,7 @@ def main(argv: list[str] | None = None) -> int:
     sub = parser.add_subparsers(dest="command", required=True)
     p = sub.add_parser("count", help="count the parameters of a model, component by component")
     p.add_argument("config", metavar="CONFIG",
-                   help="a config.json (model_type " + ", ".join(sorted(configs.FAMILIES)) + "), or a bundled "
+                   help="a config.json (model_type " + ", ".join(sorted(configs.READERS)) + "), or a bundled "
                         "checkpoint name (" + ", ".join(configs.bundled()) + ")")
     p.add_argument("--arch", metavar="ARCH", help="architecture class (default: architectures[0], else the base model)")
     p.add_argument("--json", action="store_true", help="print one JSON object")

@@ -77,7 +77,7 @@ def presets(family: ModuleType) -> dict[str, dict[str, int]]:
     starting from them would count another model than theirs."""
     asked = {str(s) for s in sizes(family)}
     plain = [name for name in family.CHECKPOINTS
-             if configs.FAMILIES[family.MODEL_TYPE].layout.of(configs.load(name)) == ""]
+             if configs.READERS[family.MODEL_TYPE].layout.of(configs.load(name)) == ""]
     assert plain, f"{family.__name__}: no checkpoint in the plain layout to start the calculator from"
     return {name: {str(s): v for s, v in configs.checkpoint(name).values.items() if str(s) in asked}
             for name in plain}

@@ -29,17 +29,17 @@ def _key() -> str:
     return digest.hexdigest()[:16]
 
 
-def cache_file(kind: str, key: str | None = None) -> Path:
+def cache_file(model_type: str, key: str | None = None) -> Path:
     # model_types are names like "openai-gpt"; keep the file name to safe characters all the same.
-    safe = "".join(ch if ch.isalnum() or ch in "-_" else "_" for ch in kind)
+    safe = "".join(ch if ch.isalnum() or ch in "-_" else "_" for ch in model_type)
     return PACKAGE / "__pycache__" / f"compiled-{key or _key()}-{safe}.json"
 
 
-def compile_family(kind: str) -> dict:
+def compile_family(model_type: str) -> dict:
     """One model_type's base architecture and, per layout variant and architecture, its component rows."""
     from . import configs
 
-    family = configs.family(kind)
+    family = configs.family(model_type)
     return {"base": family.BASE_ARCHITECTURE,
             "variants": {variant: {name: rows(part) for name, part in architectures.items()}
                          for variant, architectures in family.VARIANTS.items()},
@@ -101,16 +101,16 @@ def rows(part) -> list[dict]:
 
 
 @functools.lru_cache(maxsize=None)
-def load(kind: str) -> dict:
+def load(model_type: str) -> dict:
     """One compiled family, from the cache when it matches the source, else compiled now (read once
     per process)."""
     key = _key()
-    path = cache_file(kind, key)
+    path = cache_file(model_type, key)
     try:
         return json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         pass
-    family = compile_family(kind)
+    family = compile_family(model_type)
     try:
         path.parent.mkdir(exist_ok=True)
         with tempfile.NamedTemporaryFile("w", dir=path.parent, suffix=".tmp", delete=False, encoding="utf-8") as out:

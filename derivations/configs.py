@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 
 from . import families as families_package
 from . import readers
-from .reading import ConfigError, Family, json_type, shown
+from .reading import ConfigError, Reader, json_type, shown
 
 if TYPE_CHECKING:
     import sympy
@@ -31,27 +31,27 @@ if TYPE_CHECKING:
 CHECKPOINTS_DIR = Path(__file__).with_name("checkpoints")
 
 
-def _readers() -> dict[str, Family]:
-    """model_type -> family: the FAMILY of every module in derivations/readers/ (a new family adds
+def _readers() -> dict[str, Reader]:
+    """model_type -> reader: the READER of every module in derivations/readers/ (a new family adds
     its reader module there, and nothing here)."""
     import pkgutil
 
-    found: dict[str, Family] = {}
+    found: dict[str, Reader] = {}
     for info in sorted(pkgutil.iter_modules(readers.__path__), key=lambda m: m.name):
         if info.name.startswith("_"):  # helpers shared by readers, not readers
             continue
         module = importlib.import_module(f"{readers.__name__}.{info.name}")
-        family = getattr(module, "FAMILY", None)
-        if not isinstance(family, Family):
-            raise TypeError(f"{module.__name__} defines no FAMILY (a reading.Family); name a helper _{info.name}")
-        if family.model_type in found:
-            raise TypeError(f"two readers for model_type {family.model_type!r}: {found[family.model_type].module} "
-                            f"and {family.module}")
-        found[family.model_type] = replace(family, module=info.name)  # the family module has the reader's name
+        reader = getattr(module, "READER", None)
+        if not isinstance(reader, Reader):
+            raise TypeError(f"{module.__name__} defines no READER (a reading.Reader); name a helper _{info.name}")
+        if reader.model_type in found:
+            raise TypeError(f"two readers for model_type {reader.model_type!r}: {found[reader.model_type].module} "
+                            f"and {info.name}")
+        found[reader.model_type] = replace(reader, module=info.name)  # the family module has the reader's name
     return found
 
 
-FAMILIES: dict[str, Family] = _readers()
+READERS: dict[str, Reader] = _readers()
 
 
 def family_modules() -> dict[str, ModuleType]:
@@ -66,14 +66,14 @@ def family_modules() -> dict[str, ModuleType]:
             if hasattr(module, "MODEL_TYPE")}
 
 
-def family(kind: str) -> ModuleType:
+def family(model_type: str) -> ModuleType:
     """The family module (SymPy) of a model_type."""
-    return importlib.import_module(f"{families_package.__name__}.{FAMILIES[kind].module}")
+    return importlib.import_module(f"{families_package.__name__}.{READERS[model_type].module}")
 
 
 def families() -> dict[str, ModuleType]:
     """model_type -> family module (SymPy)."""
-    return {kind: family(kind) for kind in FAMILIES}
+    return {model_type: family(model_type) for model_type in READERS}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -118,13 +118,13 @@ def load(source: str) -> dict:
     return config
 
 
-def model_type(config: Mapping) -> str:
-    kind = config.get("model_type")
-    if kind is None:
+def read_model_type(config: Mapping) -> str:
+    value = config.get("model_type")
+    if value is None:
         raise ConfigError("the config has no model_type")
-    if not isinstance(kind, str) or kind not in FAMILIES:
-        raise ConfigError(f"unknown model_type {shown(kind)} (known: {', '.join(sorted(FAMILIES))})")
-    return kind
+    if not isinstance(value, str) or value not in READERS:
+        raise ConfigError(f"unknown model_type {shown(value)} (known: {', '.join(sorted(READERS))})")
+    return value
 
 
 @dataclass(frozen=True)
@@ -144,21 +144,21 @@ def select(config: Mapping, requested: str | None, architectures: Callable[[str,
     ``architectures(model_type, layout)`` gives the classes (and the symbols each uses) and
     ``base(model_type)`` the base class: the compiled derivations or the SymPy ones.
     """
-    kind = model_type(config)
-    family = FAMILIES[kind]
-    values, layout = family.read(config), family.layout.of(config)
-    known = architectures(kind, layout)
+    model_type = read_model_type(config)
+    reader = READERS[model_type]
+    values, layout = reader.read(config), reader.layout.of(config)
+    known = architectures(model_type, layout)
     listed = config.get("architectures")
     if listed is not None and (not isinstance(listed, list) or not all(isinstance(a, str) for a in listed)):
         raise ConfigError("architectures must be a list of class names")
-    name = requested if requested is not None else (listed[0] if listed else base(kind))
+    name = requested if requested is not None else (listed[0] if listed else base(model_type))
     if name not in known:
-        raise ConfigError(f"unknown architecture {shown(name)} for model_type {kind!r} (known: {', '.join(known)})")
-    family.check(config, name)  # what only this class checks (first: it names the field at fault)
+        raise ConfigError(f"unknown architecture {shown(name)} for model_type {model_type!r} (known: {', '.join(known)})")
+    reader.check(config, name)  # what only this class checks (first: it names the field at fault)
     for symbol in sorted(known[name]):
         if values[symbol] < 1:  # e.g. num_labels 0 for a class that has a classifier
-            raise ConfigError(f"{name} needs {family.fields.get(symbol, symbol)} >= 1, got {values[symbol]}")
-    return Selection(kind, layout, name, values)
+            raise ConfigError(f"{name} needs {reader.fields.get(symbol, symbol)} >= 1, got {values[symbol]}")
+    return Selection(model_type, layout, name, values)
 
 
 @dataclass(frozen=True)
@@ -178,11 +178,11 @@ def resolve(config: Mapping, architecture: str | None = None) -> Resolved:
     """The SymPy derivation for a config: its part and its symbol values."""
     from . import symbols
 
-    def known(kind: str, layout: str) -> dict[str, set[str]]:
+    def known(model_type: str, layout: str) -> dict[str, set[str]]:
         return {name: {str(s) for s in part.total.free_symbols}
-                for name, part in family(kind).VARIANTS[layout].items()}
+                for name, part in family(model_type).VARIANTS[layout].items()}
 
-    chosen = select(config, architecture, known, lambda kind: family(kind).BASE_ARCHITECTURE)
+    chosen = select(config, architecture, known, lambda model_type: family(model_type).BASE_ARCHITECTURE)
     part = family(chosen.model_type).VARIANTS[chosen.layout][chosen.architecture]
     return Resolved(chosen.architecture, part, {getattr(symbols, k): v for k, v in chosen.values.items()})
 
@@ -198,10 +198,10 @@ def layout_of(family: ModuleType, checkpoint: str) -> str | None:
     if not hasattr(family, "MODEL_TYPE"):
         return None
     config = load(checkpoint)
-    kind = model_type(config)
-    if kind != family.MODEL_TYPE:
+    model_type = read_model_type(config)
+    if model_type != family.MODEL_TYPE:
         return None
-    layout = FAMILIES[kind].layout.of(config)
+    layout = READERS[model_type].layout.of(config)
     if layout not in family.VARIANTS:
         raise ConfigError(f"{checkpoint} asks for the layout {layout!r}, which {family.__name__} does not lay out")
     return layout

@@ -176,7 +176,7 @@ PLAIN = Layout()
 
 
 @dataclass(frozen=True)
-class Family:
+class Reader:
     """How to read one model_type: the reader from config.json to symbol values, the family's
     :class:`Layout`, and the config field behind each symbol where it is not obvious (for errors).
 
@@ -189,7 +189,7 @@ class Family:
     fields: Mapping[str, str]
     # Checks that only one class makes (a head that transformers refuses to build from this config).
     check: Callable[[Mapping, str], None] = lambda config, architecture: None
-    # The reader module's name, which is the family module's: filled in by configs.FAMILIES.
+    # The reader module's name, which is the family module's: filled in by configs.READERS.
     module: str = ""
 
 
@@ -212,8 +212,8 @@ SEQUENCE_SUMMARY = Switch("summary", _sequence_summary, ("", "no_summary", "summ
 def summary_type(config: Mapping, architecture: str) -> None:
     """SequenceSummary raises NotImplementedError for summary_type "attn": the double-heads classes
     cannot be built from such a config (the other classes ignore the field)."""
-    kind = config.get("summary_type", "cls_index")
-    if not isinstance(kind, str):
-        raise ConfigError(f"summary_type must be a string, got {shown(kind)}")
-    if kind == "attn" and architecture.endswith("DoubleHeadsModel"):
+    summary = config.get("summary_type", "cls_index")
+    if not isinstance(summary, str):
+        raise ConfigError(f"summary_type must be a string, got {shown(summary)}")
+    if summary == "attn" and architecture.endswith("DoubleHeadsModel"):
         raise ConfigError(f'{architecture} cannot be built with summary_type "attn" (transformers does not implement it)')

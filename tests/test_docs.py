@@ -43,7 +43,7 @@ def shown_claims() -> set[int]:
                 try:
                     obj = references.resolve(".".join(names[:end])).obj
                 except LookupError:
-                    continue  # kinds whose reference is not a name (architectures: FAMILY @ CHECKPOINT)
+                    continue  # shortcodes whose text is not a reference (architectures: FAMILY @ CHECKPOINT)
                 shown |= _claims_in(obj)
     return shown
 

@@ -111,7 +111,7 @@ def test_loading_a_v1_1_checkpoint(tmp_path) -> None:
     assert loaded.lm_head.weight is not loaded.shared.weight
     assert loaded.encoder.embed_tokens.weight is loaded.shared.weight is loaded.decoder.embed_tokens.weight
     resolved = configs.resolve(TINY)
-    assert configs.FAMILIES["t5"].layout.of(TINY) == "gated+untied"
+    assert configs.READERS["t5"].layout.of(TINY) == "gated+untied"
     reference.compare(resolved.part, resolved.values, loaded)
     assert reference.total(loaded) == reference.total(built) + 100 * 16
 

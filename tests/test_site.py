@@ -20,7 +20,7 @@ from derivations.syntax import SHORTCODE
 from site_build import (DOCS, LOCAL_HOSTS, MAX_PAGE_BYTES, RAW_TEX, ROOT, SITE_URL, built_page,
                         html_files, mkdocs_build, page_url, require_katex)
 
-FORMULA_KINDS = {"eq", "math", "sym"}  # each renders exactly one formula; tables may hold many
+FORMULA_SHORTCODES = {"eq", "math", "sym"}  # each renders exactly one formula; tables may hold many
 
 
 @cache
@@ -32,9 +32,9 @@ def soup(path: Path) -> BeautifulSoup:
 def pages_with_shortcodes() -> list[tuple[Path, list[str]]]:
     pages = []
     for md in sorted(DOCS.rglob("*.md")):
-        kinds = [m[1] for m in SHORTCODE.finditer(md.read_text(encoding="utf-8"))]
-        if kinds:
-            pages.append((md, kinds))
+        names = [m[1] for m in SHORTCODE.finditer(md.read_text(encoding="utf-8"))]
+        if names:
+            pages.append((md, names))
     return pages
 
 
@@ -45,11 +45,11 @@ def test_docs_use_shortcodes():
 
 
 def test_pages_with_shortcodes_have_katex(site):
-    for md, kinds in pages_with_shortcodes():
+    for md, names in pages_with_shortcodes():
         page = soup(built_page(site, md))
         formulas = len(page.select(".katex"))
         # A page of numbers only (num, architectures) has no formula to render.
-        expected = sum(k in FORMULA_KINDS for k in kinds)
+        expected = sum(k in FORMULA_SHORTCODES for k in names)
         assert formulas >= expected, f"{md.name}: {formulas} .katex elements for {expected} formulas"
 
 

@@ -179,7 +179,7 @@ def test_every_released_t5_has_32_buckets():
 
 def test_the_bundled_configs_layouts():
     # T5 1.0: feed_forward_proj "relu", the head tied; T5 1.1: "gated-gelu", tie_word_embeddings false.
-    layout = configs.FAMILIES["t5"].layout.of
+    layout = configs.READERS["t5"].layout.of
     assert {layout(configs.load(name)) for name in t5.V1_0_CHECKPOINTS} == {""}
     assert {layout(configs.load(name)) for name in t5.V1_1_CHECKPOINTS} == {"gated+untied"}
     assert set(t5.CHECKPOINTS) == set(t5.V1_0_CHECKPOINTS) | set(t5.V1_1_CHECKPOINTS)

@@ -23,7 +23,7 @@ from ..components import (AttentionLayout, Part, as_kind, attention, classifier,
 from ..readers import albert as reader
 from ..symbols import C, D, E, F, G, H, L, L_g, P, T, V, d_h
 
-MODEL_TYPE = reader.FAMILY.model_type
+MODEL_TYPE = reader.READER.model_type
 
 # The month of the family's first paper (its arXiv version; for GPT-1 and GPT-2, OpenAI's release),
 # which orders the families in the site's navigation; and the counts it is known by (the home page).
@@ -157,8 +157,8 @@ def architectures(untied: bool = False) -> dict[str, Part]:
 
 ARCHITECTURES = architectures()
 BASE_ARCHITECTURE = "AlbertModel"
-# Every layout a config.json can ask for (readers.albert.FAMILY.layout): the masked-LM decoder untied.
-VARIANTS = reader.FAMILY.layout.variants(architectures)
+# Every layout a config.json can ask for (readers.albert.READER.layout): the masked-LM decoder untied.
+VARIANTS = reader.READER.layout.variants(architectures)
 
 AlbertModel = ARCHITECTURES["AlbertModel"]
 AlbertForPreTraining = ARCHITECTURES["AlbertForPreTraining"]

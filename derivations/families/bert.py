@@ -16,7 +16,7 @@ from ..components import (AttentionLayout, Part, attention, classifier, embeddin
 from ..readers import bert as reader
 from ..symbols import D, F, H, L, P, T, V, d_h
 
-MODEL_TYPE = reader.FAMILY.model_type
+MODEL_TYPE = reader.READER.model_type
 
 # The month of the family's first paper (its arXiv version; for GPT-1 and GPT-2, OpenAI's release),
 # which orders the families in the site's navigation; and the counts it is known by (the home page).
@@ -135,8 +135,8 @@ def architectures(cross_attention: bool = False, untied: bool = False) -> dict[s
 
 ARCHITECTURES = architectures()
 BASE_ARCHITECTURE = "BertModel"
-# Every layout a config.json can ask for (readers.bert.FAMILY.layout).
-VARIANTS = reader.FAMILY.layout.variants(architectures)
+# Every layout a config.json can ask for (readers.bert.READER.layout).
+VARIANTS = reader.READER.layout.variants(architectures)
 
 # The classes as module-level names, for the docs and the tests.
 BertModel = ARCHITECTURES["BertModel"]

@@ -23,7 +23,7 @@ from ..components import (AttentionLayout, Part, as_kind, attention, embedding, 
 from ..readers import distilbert as reader
 from ..symbols import D, F, H, L, T, V, d_h
 
-MODEL_TYPE = reader.FAMILY.model_type
+MODEL_TYPE = reader.READER.model_type
 
 # The month of the family's first paper (its arXiv version; for GPT-1 and GPT-2, OpenAI's release),
 # which orders the families in the site's navigation; and the counts it is known by (the home page).
@@ -115,8 +115,8 @@ def architectures(untied: bool = False) -> dict[str, Part]:
 
 ARCHITECTURES = architectures()
 BASE_ARCHITECTURE = "DistilBertModel"
-# Every layout a config.json can ask for (readers.distilbert.FAMILY.layout): an untied vocab_projector.
-VARIANTS = reader.FAMILY.layout.variants(architectures)
+# Every layout a config.json can ask for (readers.distilbert.READER.layout): an untied vocab_projector.
+VARIANTS = reader.READER.layout.variants(architectures)
 
 DistilBertModel = ARCHITECTURES["DistilBertModel"]
 DistilBertForMaskedLM = ARCHITECTURES["DistilBertForMaskedLM"]

@@ -18,7 +18,7 @@ from .gpt2 import multiple_choice_head
 from ..readers import gpt1 as reader
 from ..symbols import C, D, H, L, P, V
 
-MODEL_TYPE = reader.FAMILY.model_type
+MODEL_TYPE = reader.READER.model_type
 
 # The month of the family's first paper (its arXiv version; for GPT-1 and GPT-2, OpenAI's release),
 # which orders the families in the site's navigation; and the counts it is known by (the home page).
@@ -72,9 +72,9 @@ def architectures(untied: bool = False, summary: str = "") -> dict[str, Part]:
 
 ARCHITECTURES = architectures()
 BASE_ARCHITECTURE = "OpenAIGPTModel"
-# Every layout a config.json can ask for (readers.gpt1.FAMILY.layout): an untied head, and the multiple-choice
+# Every layout a config.json can ask for (readers.gpt1.READER.layout): an untied head, and the multiple-choice
 # summary's shape (as GPT-2's).
-VARIANTS = reader.FAMILY.layout.variants(architectures)
+VARIANTS = reader.READER.layout.variants(architectures)
 
 OpenAIGPTModel = ARCHITECTURES["OpenAIGPTModel"]
 OpenAIGPTLMHeadModel = ARCHITECTURES["OpenAIGPTLMHeadModel"]

@@ -19,7 +19,7 @@ from ..reading import SEQUENCE_SUMMARY
 from ..readers import gpt2 as reader
 from ..symbols import C, D, F, H, L, P, V, d_h
 
-MODEL_TYPE = reader.FAMILY.model_type
+MODEL_TYPE = reader.READER.model_type
 
 # The month of the family's first paper (its arXiv version; for GPT-1 and GPT-2, OpenAI's release),
 # which orders the families in the site's navigation; and the counts it is known by (the home page).
@@ -124,9 +124,9 @@ ARCHITECTURES = architectures()
 BASE_ARCHITECTURE = "GPT2Model"
 
 
-# Every layout a config.json can ask for (readers.gpt2.FAMILY.layout): cross-attention (add_cross_attention), an
+# Every layout a config.json can ask for (readers.gpt2.READER.layout): cross-attention (add_cross_attention), an
 # untied head (tie_word_embeddings false), and the multiple-choice summary's shape.
-VARIANTS = reader.FAMILY.layout.variants(architectures)
+VARIANTS = reader.READER.layout.variants(architectures)
 
 GPT2Model = ARCHITECTURES["GPT2Model"]
 GPT2LMHeadModel = ARCHITECTURES["GPT2LMHeadModel"]

@@ -25,7 +25,7 @@ from ..components import (Part, as_kind, classifier, embedding, feed_forward, fu
 from ..readers import gpt_neox as reader
 from ..symbols import C, D, F, H, L, P, V
 
-MODEL_TYPE = reader.FAMILY.model_type
+MODEL_TYPE = reader.READER.model_type
 
 # The month of the family's first paper (its arXiv version; for GPT-1 and GPT-2, OpenAI's release),
 # which orders the families in the site's navigation; and the counts it is known by (the home page).
@@ -104,8 +104,8 @@ def architectures(tied: bool = False, no_attention_bias: bool = False) -> dict[s
 ARCHITECTURES = architectures()
 BASE_ARCHITECTURE = "GPTNeoXModel"
 
-# Every layout a config.json can ask for (readers.gpt_neox.FAMILY.layout): a tied head, attention without biases.
-VARIANTS = reader.FAMILY.layout.variants(architectures)
+# Every layout a config.json can ask for (readers.gpt_neox.READER.layout): a tied head, attention without biases.
+VARIANTS = reader.READER.layout.variants(architectures)
 
 GPTNeoXModel = ARCHITECTURES["GPTNeoXModel"]
 GPTNeoXForCausalLM = ARCHITECTURES["GPTNeoXForCausalLM"]

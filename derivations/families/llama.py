@@ -22,7 +22,7 @@ from ..components import (AttentionLayout, Part, as_kind, attention, embedding, 
 from ..readers import llama as reader
 from ..symbols import C, D, F, H, K, L, M, V, d_h, r
 
-MODEL_TYPE = reader.FAMILY.model_type
+MODEL_TYPE = reader.READER.model_type
 
 # The month of the family's first paper (its arXiv version; for GPT-1 and GPT-2, OpenAI's release),
 # which orders the families in the site's navigation; and the counts it is known by (the home page).
@@ -113,8 +113,8 @@ def architectures(family: str = "Llama", *, attention_bias: bool = False, mlp_bi
 ARCHITECTURES = architectures()
 BASE_ARCHITECTURE = "LlamaModel"
 
-# Every layout a config.json can ask for (readers.llama.FAMILY.layout).
-VARIANTS = reader.FAMILY.layout.variants(architectures)
+# Every layout a config.json can ask for (readers.llama.READER.layout).
+VARIANTS = reader.READER.layout.variants(architectures)
 
 LlamaModel = ARCHITECTURES["LlamaModel"]
 LlamaForCausalLM = ARCHITECTURES["LlamaForCausalLM"]

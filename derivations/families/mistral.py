@@ -14,7 +14,7 @@ from .llama import architectures as _architectures
 from ..readers import mistral as reader
 from ..symbols import D, F, H, K, L, V
 
-MODEL_TYPE = reader.FAMILY.model_type
+MODEL_TYPE = reader.READER.model_type
 
 # The month of the family's first paper (its arXiv version; for GPT-1 and GPT-2, OpenAI's release),
 # which orders the families in the site's navigation; and the counts it is known by (the home page).
@@ -27,7 +27,7 @@ BASE_ARCHITECTURE = "MistralModel"
 
 # Every layout a config.json can ask for (readers.mistral: llama.TIED_LAYOUT): a tied head, a token classifier
 # without bias.
-VARIANTS = reader.FAMILY.layout.variants(lambda **layout: _architectures("Mistral", qa_prefix="model", **layout))
+VARIANTS = reader.READER.layout.variants(lambda **layout: _architectures("Mistral", qa_prefix="model", **layout))
 
 MistralModel = ARCHITECTURES["MistralModel"]
 MistralForCausalLM = ARCHITECTURES["MistralForCausalLM"]

@@ -32,7 +32,7 @@ from ..components import Part, feed_forward, group, leaf, linear, mixture_of_exp
 from ..readers import mixtral as reader
 from ..symbols import D, F, H, K, L, X, X_a
 
-MODEL_TYPE = reader.FAMILY.model_type
+MODEL_TYPE = reader.READER.model_type
 
 # The month of the family's first paper (its arXiv version; for GPT-1 and GPT-2, OpenAI's release),
 # which orders the families in the site's navigation; and the counts it is known by (the home page).
@@ -117,7 +117,7 @@ BASE_ARCHITECTURE = "MixtralModel"
 
 # Layouts a config.json can ask for (readers.mixtral.layout): a head tied to the token embeddings
 # (tie_word_embeddings true), a token classifier without bias (token_classification_bias false).
-VARIANTS = reader.FAMILY.layout.variants(architectures)
+VARIANTS = reader.READER.layout.variants(architectures)
 
 MixtralModel = ARCHITECTURES["MixtralModel"]
 MixtralForCausalLM = ARCHITECTURES["MixtralForCausalLM"]
@@ -133,7 +133,7 @@ MixtralForQuestionAnswering = ARCHITECTURES["MixtralForQuestionAnswering"]
 # ---------------------------------------------------------------------------------------------
 
 # layout -> class -> the parameters one token uses (the same keys as VARIANTS).
-ACTIVE_VARIANTS = reader.FAMILY.layout.variants(lambda **layout: architectures(stored=X_a, **layout))
+ACTIVE_VARIANTS = reader.READER.layout.variants(lambda **layout: architectures(stored=X_a, **layout))
 ACTIVE = ACTIVE_VARIANTS[""]
 active_layer = decoder_layer(X_a)
 

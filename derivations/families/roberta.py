@@ -24,7 +24,7 @@ from ..components import Part, embedding, encoder_task_heads, group, layer_norm,
 from ..readers import roberta as reader
 from ..symbols import C, D, H, L, P, V, d_h
 
-MODEL_TYPE = reader.FAMILY.model_type
+MODEL_TYPE = reader.READER.model_type
 
 # The month of the family's first paper (its arXiv version; for GPT-1 and GPT-2, OpenAI's release),
 # which orders the families in the site's navigation; and the counts it is known by (the home page).
@@ -128,7 +128,7 @@ ARCHITECTURES = architectures()
 BASE_ARCHITECTURE = "RobertaModel"
 # Every layout a config.json can ask for (readers.roberta: BERT's): a decoder with cross-attention
 # (is_decoder, add_cross_attention), an untied LM head (tie_word_embeddings false), both.
-VARIANTS = reader.FAMILY.layout.variants(architectures)
+VARIANTS = reader.READER.layout.variants(architectures)
 
 RobertaModel = ARCHITECTURES["RobertaModel"]
 RobertaForMaskedLM = ARCHITECTURES["RobertaForMaskedLM"]

@@ -22,7 +22,7 @@ from ..components import (AttentionLayout, Part, as_kind, attention, classifier,
 from ..readers import t5 as reader
 from ..symbols import B, C, D, F, H, L, L_d, V, d_h
 
-MODEL_TYPE = reader.FAMILY.model_type
+MODEL_TYPE = reader.READER.model_type
 
 # The month of the family's first paper (its arXiv version; for GPT-1 and GPT-2, OpenAI's release),
 # which orders the families in the site's navigation; and the counts it is known by (the home page).
@@ -189,8 +189,8 @@ BASE_ARCHITECTURE = "T5Model"
 # The classes transformers 5.23 defines (T5WithLMHeadModel is a name in old configs, not a class).
 CLASSES = tuple(name for name in ARCHITECTURES if name != "T5WithLMHeadModel")
 
-# Every layout a config.json can ask for (readers.t5.FAMILY.layout).
-VARIANTS = reader.FAMILY.layout.variants(architectures)
+# Every layout a config.json can ask for (readers.t5.READER.layout).
+VARIANTS = reader.READER.layout.variants(architectures)
 
 T5Model = ARCHITECTURES["T5Model"]
 T5ForConditionalGeneration = ARCHITECTURES["T5ForConditionalGeneration"]

@@ -23,7 +23,7 @@ from ..components import (AttentionLayout, Part, as_kind, attention, embedding, 
 from ..readers import transformer as reader
 from ..symbols import D, F, F_d, H, L, L_d, P, V, V_d, d_h, d_k
 
-MODEL_TYPE = reader.FAMILY.model_type
+MODEL_TYPE = reader.READER.model_type
 
 # The month of the family's first paper (its arXiv version; for GPT-1 and GPT-2, OpenAI's release),
 # which orders the families in the site's navigation; and the counts it is known by (the home page).
@@ -151,9 +151,9 @@ def architectures(share: bool = True, tie: bool = True, attend: Attention = mari
 
 ARCHITECTURES = architectures()
 BASE_ARCHITECTURE = "MarianModel"
-# Every layout a config.json can ask for (readers.transformer.FAMILY.layout): source and target tables apart
+# Every layout a config.json can ask for (readers.transformer.READER.layout): source and target tables apart
 # (share_encoder_decoder_embeddings false), and nothing tied (tie_word_embeddings false).
-VARIANTS = reader.FAMILY.layout.variants(lambda unshared, untied: architectures(share=not unshared, tie=not untied))
+VARIANTS = reader.READER.layout.variants(lambda unshared, untied: architectures(share=not unshared, tie=not untied))
 
 MarianModel = ARCHITECTURES["MarianModel"]
 MarianMTModel = ARCHITECTURES["MarianMTModel"]

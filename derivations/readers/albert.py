@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from ..reading import ConfigError, Family, Fields, Layout, num_labels, padding_index, switch
+from ..reading import ConfigError, Reader, Fields, Layout, num_labels, padding_index, switch
 
 # transformers' AlbertConfig defaults (5.23, configuration_albert.py): the xxlarge shape, so a minimal
 # config.json without sizes is ALBERT-xxlarge. AlbertConfig has no attribute_map of its own.
@@ -43,6 +43,6 @@ def read(config: Mapping) -> dict[str, int]:
 # Which of albert.VARIANTS a config builds: the masked-LM decoder tied to the word embeddings or not.
 LAYOUT = Layout((switch("untied", "tie_word_embeddings", True, on=False),))
 
-FAMILY = Family("albert", read, LAYOUT,
+READER = Reader("albert", read, LAYOUT,
                 {"C": "num_labels", "d_h": "hidden_size // num_attention_heads", "G": "num_hidden_groups",
                  "L_g": "inner_group_num", "E": "embedding_size"})

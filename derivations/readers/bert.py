@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from ..reading import ConfigError, Family, Layout, Switch, flag, head_size, num_labels, padding_index, size, switch
+from ..reading import ConfigError, Reader, Layout, Switch, flag, head_size, num_labels, padding_index, size, switch
 
 # transformers' BertConfig defaults: a minimal config.json takes these for a missing field.
 DEFAULTS = {
@@ -39,4 +39,4 @@ def cross_attention(config: Mapping) -> bool:
 # Which of bert.VARIANTS a config builds: cross-attention (a decoder) and an untied LM head.
 LAYOUT = Layout((Switch("cross_attention", cross_attention), switch("untied", "tie_word_embeddings", True, on=False)))
 
-FAMILY = Family("bert", read, LAYOUT, {"C": "num_labels", "d_h": "hidden_size / num_attention_heads"})
+READER = Reader("bert", read, LAYOUT, {"C": "num_labels", "d_h": "hidden_size / num_attention_heads"})

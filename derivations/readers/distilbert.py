@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from ..reading import ConfigError, Family, Fields, Layout, divides, flag, num_labels, padding_index, switch
+from ..reading import ConfigError, Reader, Fields, Layout, divides, flag, num_labels, padding_index, switch
 
 # DistilBertConfig.attribute_map: these names, when present, set the field (hidden_size sets dim).
 ALIASES = {"dim": "hidden_size", "n_heads": "num_attention_heads", "n_layers": "num_hidden_layers"}
@@ -41,5 +41,5 @@ def check(config: Mapping, architecture: str) -> None:
         raise ConfigError(f"DistilBertForQuestionAnswering needs num_labels 2 (start and end), got {labels}")
 
 
-FAMILY = Family("distilbert", read, LAYOUT,
+READER = Reader("distilbert", read, LAYOUT,
                 {"C": "num_labels", "F": "hidden_dim", "d_h": "dim / n_heads"}, check=check)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from ..reading import Family, Fields, Layout, SEQUENCE_SUMMARY, divides, num_labels, summary_type, switch
+from ..reading import Reader, Fields, Layout, SEQUENCE_SUMMARY, divides, num_labels, summary_type, switch
 from .gpt2 import ALIASES
 
 # transformers' OpenAIGPTConfig defaults: a minimal config.json takes these for a missing field.
@@ -22,4 +22,4 @@ def read(config: Mapping) -> dict[str, int]:
 # Which of gpt1.VARIANTS a config builds: an untied head, and the multiple-choice summary's projection.
 LAYOUT = Layout((switch("untied", "tie_word_embeddings", True, on=False), SEQUENCE_SUMMARY))
 
-FAMILY = Family("openai-gpt", read, LAYOUT, {"C": "num_labels"}, check=summary_type)
+READER = Reader("openai-gpt", read, LAYOUT, {"C": "num_labels"}, check=summary_type)

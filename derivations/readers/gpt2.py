@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from ..reading import Family, Fields, Layout, SEQUENCE_SUMMARY, divides, num_labels, size, summary_type, switch
+from ..reading import Reader, Fields, Layout, SEQUENCE_SUMMARY, divides, num_labels, size, summary_type, switch
 
 # GPT2Config.attribute_map (OpenAIGPTConfig's is the same): these names, when present, set the field.
 ALIASES = {"n_positions": "max_position_embeddings", "n_embd": "hidden_size", "n_layer": "num_hidden_layers",
@@ -30,4 +30,4 @@ def read(config: Mapping) -> dict[str, int]:
 LAYOUT = Layout((switch("cross_attention", "add_cross_attention"),
                  switch("untied", "tie_word_embeddings", True, on=False), SEQUENCE_SUMMARY))
 
-FAMILY = Family("gpt2", read, LAYOUT, {"C": "num_labels", "F": "n_inner"}, check=summary_type)
+READER = Reader("gpt2", read, LAYOUT, {"C": "num_labels", "F": "n_inner"}, check=summary_type)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from ..reading import ConfigError, Family, Fields, Layout, divides, flag, num_labels, shown, switch
+from ..reading import ConfigError, Reader, Fields, Layout, divides, flag, num_labels, shown, switch
 
 # transformers' GPTNeoXConfig defaults (GPT-NeoX-20B's sizes): a minimal config.json takes these for a
 # missing field. GPTNeoXConfig has no attribute_map.
@@ -47,5 +47,5 @@ def read(config: Mapping) -> dict[str, int]:
 # false by default here, unlike GPT-2), and attention without biases (attention_bias false).
 LAYOUT = Layout((switch("tied", "tie_word_embeddings"), switch("no_attention_bias", "attention_bias", True, on=False)))
 
-FAMILY = Family("gpt_neox", read, LAYOUT,
+READER = Reader("gpt_neox", read, LAYOUT,
                 {"C": "num_labels", "F": "intermediate_size", "d_h": "hidden_size / num_attention_heads"})

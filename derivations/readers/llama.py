@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from ..reading import ConfigError, Family, Fields, Layout, Switch, flag, num_labels, padding_index, shown, switch
+from ..reading import ConfigError, Reader, Fields, Layout, Switch, flag, num_labels, padding_index, shown, switch
 
 # transformers' LlamaConfig defaults (configuration_llama.py, 5.23): a minimal config.json takes these.
 # num_key_value_heads and head_dim default to null: the heads, and hidden_size // num_attention_heads.
@@ -81,4 +81,4 @@ LAYOUT = Layout((switch("attention_bias", "attention_bias"), switch("mlp_bias", 
 # The layouts of Mistral and Mixtral, which have no bias options: a tied head, a token classifier without bias.
 TIED_LAYOUT = Layout((TIED, NO_TOKEN_BIAS))
 
-FAMILY = Family("llama", read, LAYOUT, SYMBOL_FIELDS)
+READER = Reader("llama", read, LAYOUT, SYMBOL_FIELDS)

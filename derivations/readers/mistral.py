@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from ..reading import Family, Fields
+from ..reading import Reader, Fields
 from .llama import SYMBOL_FIELDS, TIED_LAYOUT, read_decoder
 
 # transformers' MistralConfig defaults (configuration_mistral.py, 5.23): Mistral-7B's sizes, 8 key/value
@@ -18,4 +18,4 @@ def read(config: Mapping) -> dict[str, int]:
     return read_decoder(config, FIELDS, divisible=False, zero_head_dim=True)
 
 
-FAMILY = Family("mistral", read, TIED_LAYOUT, SYMBOL_FIELDS)
+READER = Reader("mistral", read, TIED_LAYOUT, SYMBOL_FIELDS)

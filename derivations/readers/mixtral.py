@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from ..reading import ConfigError, Family, Fields
+from ..reading import ConfigError, Reader, Fields
 from .llama import SYMBOL_FIELDS, TIED_LAYOUT, read_decoder
 
 # transformers' MixtralConfig defaults (configuration_mixtral.py, 5.23): Mixtral-8x7B's sizes.
@@ -24,5 +24,5 @@ def read(config: Mapping) -> dict[str, int]:
     return values | {"X": experts, "X_a": active}
 
 
-FAMILY = Family("mixtral", read, TIED_LAYOUT,
+READER = Reader("mixtral", read, TIED_LAYOUT,
                 SYMBOL_FIELDS | {"X": "num_local_experts", "X_a": "num_experts_per_tok"})

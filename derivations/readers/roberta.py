@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from ..reading import ConfigError, Family
+from ..reading import ConfigError, Reader
 from . import bert
 
 # transformers' RobertaConfig defaults where they differ from BertConfig's (the released checkpoints
@@ -28,4 +28,4 @@ def read(config: Mapping) -> dict[str, int]:
 
 
 # BERT's flags, read the same way (RobertaLayer refuses cross-attention without is_decoder, as BertLayer does).
-FAMILY = Family("roberta", read, bert.LAYOUT, bert.FAMILY.fields)
+READER = Reader("roberta", read, bert.LAYOUT, bert.READER.fields)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from ..reading import ConfigError, Family, Fields, Layout, Switch, num_labels, shown, size, switch
+from ..reading import ConfigError, Reader, Fields, Layout, Switch, num_labels, shown, size, switch
 
 # T5Config.attribute_map: these names, when present, set the field they map to.
 ALIASES = {"d_model": "hidden_size", "num_heads": "num_attention_heads", "num_layers": "num_hidden_layers",
@@ -78,5 +78,5 @@ LAYOUT = Layout((Switch("gated", lambda config: feed_forward(config)[0]),
                  switch("decoder_stack", "is_decoder"),
                  Switch("activation", learned_activation, ("", *LEARNED))))
 
-FAMILY = Family("t5", read, LAYOUT, {"L_d": "num_decoder_layers", "d_h": "d_kv", "F": "d_ff",
+READER = Reader("t5", read, LAYOUT, {"L_d": "num_decoder_layers", "d_h": "d_kv", "F": "d_ff",
                                           "B": "relative_attention_num_buckets", "C": "num_labels"})

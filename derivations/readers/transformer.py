@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from ..reading import ConfigError, Family, Fields, Layout, divides, padding_index, size, switch
+from ..reading import ConfigError, Reader, Fields, Layout, divides, padding_index, size, switch
 
 # MarianConfig.attribute_map: these names, when present, set the field they map to.
 ALIASES = {"d_model": "hidden_size", "encoder_layers": "num_hidden_layers",
@@ -62,5 +62,5 @@ def check(config: Mapping, architecture: str) -> None:
 LAYOUT = Layout((switch("unshared", "share_encoder_decoder_embeddings", True, on=False),
                  switch("untied", "tie_word_embeddings", True, on=False)))
 
-FAMILY = Family("marian", read, LAYOUT,
+READER = Reader("marian", read, LAYOUT,
                 {"V_d": "decoder_vocab_size", "F_d": "decoder_ffn_dim", "L_d": "decoder_layers"}, check=check)

@@ -69,7 +69,7 @@ for name in t5.V1_0_CHECKPOINTS:
 # %%
 show(t5.untied_over_tied, "untied minus tied")
 for name in t5.V1_1_CHECKPOINTS:
-    layout = configs.FAMILIES["t5"].layout.of(configs.load(name))
+    layout = configs.READERS["t5"].layout.of(configs.load(name))
     checkpoint = configs.checkpoint(name, "T5ForConditionalGeneration")
     print(f"{name:14} {layout:13} {checkpoint.total:>16,}"
           f" {t5.T5ForConditionalGeneration_v1_1_as_built.count(checkpoint.values):>16,}")
