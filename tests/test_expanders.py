@@ -1,0 +1,63 @@
+"""The HTML of each shortcode: tables built from the package, and failure on anything unknown."""
+
+import re
+
+import pytest
+
+from derivations import expanders
+
+
+def tex(source: str, display: bool) -> str:  # a stand-in for KaTeX: the TeX itself
+    return source
+
+
+@pytest.mark.parametrize("kind, ref", [
+    ("eq", "bert.no_such_part"),
+    ("eq", "nosuchmodule.layer"),
+    ("num", "bert.layer"),  # a count needs a checkpoint
+    ("num", "bert.layer @ no-such-checkpoint"),
+    ("num", "bert.layer @ bert-base-uncased Q=3"),
+    ("num", "bert.layer @ bert-base-uncased | furlongs"),
+    ("parts", "bert.pooler"),  # a leaf has no parts
+    ("checkpoints", "render"),
+    ("miscount", "bert.layer"),
+    ("teleport", "bert.layer"),
+])
+def test_unknown_references_raise_lookup_error(kind, ref):
+    with pytest.raises(LookupError):
+        expanders.expand(kind, ref, tex)
+
+
+def test_numbers_carry_their_reference():
+    out = expanders.expand("num", "bert.BertModel @ bert-base-chinese", tex)
+    assert out == '<span class="dv-num" data-ref="bert.BertModel @ bert-base-chinese">102,267,648</span>'
+
+
+def test_miscount_table_shows_the_published_reconciliation():
+    # The numbers of the issue's statement, from the derivation note and transformers' counts:
+    # 102,267,648 - 75,641,856 = 26,625,792 = 25,952,256 + 36,864 + 46,080 + 590,592.
+    out = expanders.expand("miscount", "bert.chinese_75m", tex)
+    numbers = [text for _, text in re.findall(r'data-ref="([^"]+)">([\d,.-]+)<', out)]
+    assert numbers == ["75,641,856", "102,267,648", "75,641,856",
+                       "25,952,256", "36,864", "46,080", "590,592", "26,625,792"]
+
+
+def test_hypothesis_table_shows_the_papers_figures_and_the_window():
+    out = expanders.expand("hypothesis", "gpt2.paper_counts", tex)
+    numbers = dict(re.findall(r'data-ref="([^"]+)">([\d,.\u2212-]+)<', out))
+    # Radford et al. 2019, Table 2 against the exact count and the count with GPT-1's 40,478 tokens.
+    assert numbers["gpt2.paper_counts.claims.0.candidates.0 @ gpt2"] == "124,439,808"
+    assert numbers["gpt2.paper_counts.claims.0.candidates.0 @ gpt2 V=40478"] == "116,929,536"
+    assert "gpt2.paper_counts.common.0" in numbers and "gpt2.paper_counts.common.1" in numbers
+
+
+def test_published_table_marks_what_rounds():
+    out = expanders.expand("published", "gpt3.TABLE_2_1", tex)
+    assert out.count('class="dv-yes"') == 5 and out.count('class="dv-no"') == 3  # medium, 13B, 175B miss
+
+
+@pytest.mark.parametrize("kind, ref", [("published", "gpt2.layer"), ("hypothesis", "gpt2.RELEASED"),
+                                       ("checkpoints", "gpt3.NO_SUCH_COLUMNS")])
+def test_claim_kinds_refuse_other_objects(kind, ref):
+    with pytest.raises(LookupError):
+        expanders.expand(kind, ref, tex)
