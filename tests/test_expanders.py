@@ -11,7 +11,7 @@ def tex(source: str, display: bool) -> str:  # a stand-in for KaTeX: the TeX its
     return source
 
 
-@pytest.mark.parametrize("kind, ref", [
+@pytest.mark.parametrize("shortcode, ref", [
     ("eq", "bert.no_such_part"),
     ("eq", "nosuchmodule.layer"),
     ("num", "bert.layer"),  # a count needs a checkpoint
@@ -23,9 +23,9 @@ def tex(source: str, display: bool) -> str:  # a stand-in for KaTeX: the TeX its
     ("miscount", "bert.layer"),
     ("teleport", "bert.layer"),
 ])
-def test_unknown_references_raise_lookup_error(kind, ref):
+def test_unknown_references_raise_lookup_error(shortcode, ref):
     with pytest.raises(LookupError):
-        expanders.expand(kind, ref, tex)
+        expanders.expand(shortcode, ref, tex)
 
 
 def test_numbers_carry_their_reference():
@@ -56,8 +56,8 @@ def test_published_table_marks_what_rounds():
     assert out.count('class="dv-yes"') == 5 and out.count('class="dv-no"') == 3  # medium, 13B, 175B miss
 
 
-@pytest.mark.parametrize("kind, ref", [("published", "gpt2.layer"), ("hypothesis", "gpt2.RELEASED"),
+@pytest.mark.parametrize("shortcode, ref", [("published", "gpt2.layer"), ("hypothesis", "gpt2.RELEASED"),
                                        ("checkpoints", "gpt3.NO_SUCH_COLUMNS")])
-def test_claim_kinds_refuse_other_objects(kind, ref):
+def test_claim_shortcodes_refuse_other_objects(shortcode, ref):
     with pytest.raises(LookupError):
-        expanders.expand(kind, ref, tex)
+        expanders.expand(shortcode, ref, tex)
