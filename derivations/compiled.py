@@ -110,18 +110,18 @@ def load(model_type: str) -> dict:
         return json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         pass
-    family = compile_family(model_type)
+    compiled = compile_family(model_type)
     try:
         path.parent.mkdir(exist_ok=True)
         with tempfile.NamedTemporaryFile("w", dir=path.parent, suffix=".tmp", delete=False, encoding="utf-8") as out:
-            json.dump(family, out)
+            json.dump(compiled, out)
         Path(out.name).replace(path)  # atomic: a concurrent reader sees no file or the whole file
         for stale in path.parent.glob("compiled-*.json"):
             if not stale.name.startswith(f"compiled-{key}-"):  # another source's: never read again
                 stale.unlink(missing_ok=True)
     except OSError:
         pass
-    return family
+    return compiled
 
 
 def count(terms: list, values: Mapping[str, int]) -> int:

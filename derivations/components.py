@@ -370,14 +370,14 @@ def span_head(D: Expr, outputs: Expr = 2, label: str = "span logits (always two:
     return as_kind(linear("qa_outputs", label, D, outputs, True, "qa_outputs"), "heads")
 
 
-def task_heads(family: str, token_head: Part) -> dict[str, tuple[str, Part]]:
-    """The three task classes every decoder family defines (GPT-2, GPT-NeoX, LLaMA and its kin), each
-    as (what it adds, its head): a score of the last token without bias, a classifier of every token
+def task_heads(prefix: str, token_head: Part) -> dict[str, tuple[str, Part]]:
+    """The three task classes every decoder family defines (GPT-2, GPT-NeoX, LLaMA and its kin), named
+    ``<prefix>For...``, each as (what it adds, its head): a score of the last token without bias, a classifier of every token
     (``token_head``: with or without bias, named as the family names it), a start and an end logit."""
     return {
-        f"{family}ForSequenceClassification": ("with a sequence classifier (last token, no bias)", score(D, C)),
-        f"{family}ForTokenClassification": ("with a token classifier", token_head),
-        f"{family}ForQuestionAnswering": ("with a span (start/end) head", span_head(D)),
+        f"{prefix}ForSequenceClassification": ("with a sequence classifier (last token, no bias)", score(D, C)),
+        f"{prefix}ForTokenClassification": ("with a token classifier", token_head),
+        f"{prefix}ForQuestionAnswering": ("with a span (start/end) head", span_head(D)),
     }
 
 
@@ -391,11 +391,12 @@ class TaskHead:
     pooled: bool
 
 
-def encoder_task_heads(family: str, name: str, *,
+def encoder_task_heads(prefix: str, name: str, *,
                        pooled: Collection[str] = ("SequenceClassification", "MultipleChoice"), pooler: bool = True,
                        before: tuple[Part, ...] = (), sequence: Part | None = None,
                        span: str = "num_labels, 2 for start and end") -> dict[str, TaskHead]:
-    """The four task classes every encoder family defines (BERT, RoBERTa, ALBERT, DistilBERT), each one
+    """The four task classes every encoder family defines (BERT, RoBERTa, ALBERT, DistilBERT), named
+    ``<prefix>For...`` and labelled after ``name`` (``"BERT with a token classifier"``), each one
     linear map with bias to its logits: a sequence classifier and a multiple-choice scorer (one logit per
     choice) on one state per sequence, a token classifier and a span head on every token's state.
 
@@ -410,7 +411,7 @@ def encoder_task_heads(family: str, name: str, *,
         per_sequence = task in ("SequenceClassification", "MultipleChoice")
         first = before if per_sequence else ()
         label = f"{name} with " + " and ".join([*(p.name for p in first), what]) + where
-        return f"{family}For{task}", TaskHead(label, (*first, *parts), on)
+        return f"{prefix}For{task}", TaskHead(label, (*first, *parts), on)
 
     sequence_head = sequence if sequence is not None else classifier(D, C, "classifier")
     return dict((

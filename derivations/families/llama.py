@@ -84,7 +84,7 @@ def lm_head(tied: bool) -> Part:
                    "heads")
 
 
-def architectures(family: str = "Llama", *, attention_bias: bool = False, mlp_bias: bool = False,
+def architectures(prefix: str = "Llama", *, attention_bias: bool = False, mlp_bias: bool = False,
                   tied: bool = False, no_token_bias: bool = False, qa_prefix: str = "transformer",
                   layer: Part | None = None, suffix: str = "") -> dict[str, Part]:
     """Every class of one family (``Llama``, ``Mistral``, ``Mixtral``), named as transformers names it,
@@ -94,7 +94,7 @@ def architectures(family: str = "Llama", *, attention_bias: bool = False, mlp_bi
     under ``transformer`` (base_model_prefix, "for BC"); Mistral's and Mixtral's use ``model``.
     """
     layer = layer if layer is not None else decoder_layer(attention_bias, mlp_bias)
-    body = f"{family}Model"
+    body = f"{prefix}Model"
     body_label = f"{body}: embeddings, layers, final RMSNorm{suffix}"
 
     def model(name: str, label: str, head: Part, prefix: str = "model") -> Part:
@@ -103,10 +103,10 @@ def architectures(family: str = "Llama", *, attention_bias: bool = False, mlp_bi
 
     return {
         body: base_model(layer, body, body_label, None),
-        f"{family}ForCausalLM": model(f"{family}ForCausalLM", "with the language-model head", lm_head(tied)),
+        f"{prefix}ForCausalLM": model(f"{prefix}ForCausalLM", "with the language-model head", lm_head(tied)),
         # The token classifier has a bias unless token_classification_bias is false (its label says which).
         **{name: model(name, label, head, prefix=qa_prefix if name.endswith("QuestionAnswering") else "model")
-           for name, (label, head) in task_heads(family, score(D, C, not no_token_bias)).items()},
+           for name, (label, head) in task_heads(prefix, score(D, C, not no_token_bias)).items()},
     }
 
 
