@@ -51,12 +51,18 @@ def test_numbers_carry_their_reference():
 
 
 def test_miscount_table_shows_the_published_reconciliation():
-    # The numbers of the issue's statement, from the derivation note and transformers' counts:
-    # 102,267,648 - 75,641,856 = 26,625,792 = 25,952,256 + 36,864 + 46,080 + 590,592.
+    # The numbers of the content audit's statement, from the blog post and transformers' count of
+    # BertModel(add_pooling_layer=False), the body of the BertForMaskedLM its config names:
+    # 101,677,056 - 75,641,856 = 26,035,200 = 25,952,256 + 36,864 + 46,080.
     out = references.expand("miscount", "bert.chinese_75m", tex)
     numbers = [text for _, text in re.findall(r'data-ref="([^"]+)">([\d,.-]+)<', out)]
-    assert numbers == ["75,641,856", "102,267,648", "75,641,856",
-                       "25,952,256", "36,864", "46,080", "590,592", "26,625,792"]
+    assert numbers == ["75,641,856", "101,677,056", "75,641,856",
+                       "25,952,256", "36,864", "46,080", "26,035,200"]
+
+
+def test_ratio_unit_prints_a_fraction():
+    # The stemgene notebook prints 0.21772649152958506 for embeddings / total on bert-base-uncased.
+    assert references.number_text("bert.NOTES.bert_notebook.embedding_ratio @ bert-base-uncased | ratio") == "0.21772649"
 
 
 def test_ratios_in_percent_and_layout_keys_with_plus():
