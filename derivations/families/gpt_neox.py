@@ -181,8 +181,10 @@ def _tokenizer_sized(checkpoint: str, claim: int, name: str) -> Miscount:
         name, claim, f"“{checkpoint} (EleutherAI/{checkpoint}) — {claim:,} params”", _LISA, checkpoint,
         GPTNeoXForCausalLM,
         terms=(_padding("embed_in", "embed_in"), _padding("embed_out", "embed_out (lm_head)")),
-        reconstruction=replace(GPTNeoXForCausalLM.subs({V: TOKENIZER}), name="claimed",
-                               label="GPTNeoXForCausalLM with both tables cut to the tokenizer's entries"),
+        # One term per table, the final LayerNorm's 2D apart: not folded into the vocabulary's rows.
+        reconstruction=group("claimed", "GPTNeoXForCausalLM with both tables cut to the tokenizer's entries",
+                             *GPTNeoXForCausalLM.child("gpt_neox").subs({V: TOKENIZER}).children,
+                             GPTNeoXForCausalLM.child("lm_head").subs({V: TOKENIZER})),
     )
 
 
