@@ -198,9 +198,11 @@ _SCALING = ('Kaplan et al. 2020, <a href="https://arxiv.org/abs/2001.08361">Scal
             '<a href="https://arxiv.org/abs/2406.12907">Reconciling Kaplan and Chinchilla Scaling Laws</a>; '
             f"the figure is the non-embedding count of {_CARD}")
 
-# Pythia-70M's N in Kaplan's convention, read as N in Chinchilla's: the two tables are missing.
+# Pythia-70M's exact non-embedding count (the card's; Kaplan's approximation 12 L D^2 gives 18,874,368),
+# read as N in Chinchilla's convention: the two tables are missing.
 kaplan_n_as_chinchilla_n = Miscount(
-    "kaplan_n_as_chinchilla_n", 18_915_328, "Pythia-70M's model size N as Kaplan et al. count it (non-embedding)",
+    "kaplan_n_as_chinchilla_n", 18_915_328,
+    "Pythia-70M's exact non-embedding count (biases and norms included), the size Kaplan et al.'s N approximates",
     _SCALING, "pythia-70m", GPTNeoXForCausalLM,
     terms=(leaf("embed_in", "embed_in, which Kaplan's N leaves out", V * D),
            leaf("embed_out", "embed_out, which Kaplan's N leaves out too", D * V)),
