@@ -448,7 +448,8 @@ def lm_prediction_head(D: Expr, V: Expr, *, tied_to: str, path: str | None, tran
 # ---------------------------------------------------------------------------------------------
 
 # Same 2d parameters, two functions. nn.LayerNorm (and GPT-2's norm) divide by the square root of
-# the biased variance plus eps; a widely copied variant divides by the unbiased (Bessel) standard
+# the biased variance plus eps; a variant (the Annotated Transformer's, copied into several BERT
+# re-implementations) divides by the unbiased (Bessel) standard
 # deviation plus eps.
 x, mu, sigma, s, epsilon, gamma, beta = sympy.symbols(r"x \mu \sigma s \epsilon \gamma \beta")
 # Unevaluated sums keep the order in which the papers write them (scale, then shift).

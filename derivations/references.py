@@ -38,6 +38,7 @@ UNITS = {
     "fp32_mib": (4, 2**20, 1),
     "mi": (1, 2**20, 1),  # the count divided by 2^20: what "MB" meant in one miscount
     "percent": (100, 1, 3),  # a ratio of two counts, in percent
+    "ratio": (1, 1, 8),  # a ratio of two counts, as a fraction: 0.21772649
     "millions": (1, 10**6, 1),  # the count as papers round it: 355.9 (million)
     "billions": (1, 10**9, 1),  # 12.9 (billion)
 }

@@ -86,13 +86,87 @@ def test_miscounts_reconcile_exactly(item):
 
 
 def test_chinese_75m_decomposition():
-    # The issue's statement: 102,267,648 - 75,641,856 = 26,625,792 = 25,952,256 + 36,864 + 46,080 + 590,592
+    # The content audit's statement: the post counts BertForMaskedLM's body (no pooler, no head), and
+    # 101,677,056 - 75,641,856 = 26,035,200 = 25,952,256 + 36,864 + 46,080.
     item = bert.chinese_75m
     values = item.values()
-    assert [t.count(values) for t in item.terms] == [25_952_256, 36_864, 46_080, 590_592]
+    assert item.correct.count(values) == 101_677_056
+    assert [t.count(values) for t in item.terms] == [25_952_256, 36_864, 46_080]
+    assert item.difference.count(values) == 26_035_200
     # ... and it holds for every size, not only this checkpoint.
     gap = item.correct.total - item.reconstruction.total - sum(t.total for t in item.terms)
     assert sympy.expand(gap) == 0
+
+
+# Every integer the five notes print, as printed (the notes in the shared reference, seed-notes/), for
+# the part each note says it counts. Right figures are matched; wrong ones are listed in WRONG_IN_NOTES.
+PRINTED_IN_NOTES = {
+    # A note on BertForMaskedLM (bert-base-chinese): "Total parameters: 102290312", "= 16622592", "= 85054464".
+    ("mlm_note", "total"): 102290312, ("mlm_note", "embeddings"): 16622592, ("mlm_note", "layers"): 85054464,
+    # stemgene's notebook: "total parameters is 1.0948224", "embedding parameters is 0.23837184" (x 1e8).
+    ("bert_notebook", "total"): 109482240, ("bert_notebook", "embeddings"): 23837184, ("bert_notebook", "pooler"): 0,
+    # The blog post on bert-base-chinese: "= 16621056", "= 2359296", "= 56623104", "= 38400".
+    ("chinese_blog", "embeddings"): 16621056, ("chinese_blog", "attention"): 2359296,
+    ("chinese_blog", "feed_forward"): 56623104, ("chinese_blog", "norms"): 38400,
+    # The blog post on BERT's layers: "21,635,072", "2048", "524,288", "2048", "22,163,456", "4198400",
+    # "2048", "4,198,400", "4,195,328", "8,393,728", "2048", "12,596,224", "324,472,832".
+    ("layers_blog", "word"): 21635072, ("layers_blog", "token_type"): 2048, ("layers_blog", "position"): 524288,
+    ("layers_blog", "embedding_norm"): 2048, ("layers_blog", "embeddings"): 22163456,
+    ("layers_blog", "attention"): 4198400, ("layers_blog", "attention_norm"): 2048, ("layers_blog", "up"): 4198400,
+    ("layers_blog", "down"): 4195328, ("layers_blog", "feed_forward"): 8393728, ("layers_blog", "output_norm"): 2048,
+    ("layers_blog", "layer"): 12596224, ("layers_blog", "total"): 324472832,
+    # The notebook on bert-base-uncased: "-> 23440896", "-> 393216", "-> 1536", "-> 768", "-> 589824", "-> 768",
+    # "109482240", "embedding 23837184", "encoder 85054464", "pooler 0".
+    ("uncased_notebook", "word"): 23440896, ("uncased_notebook", "position"): 393216,
+    ("uncased_notebook", "token_type"): 1536, ("uncased_notebook", "layer_norm_weight"): 768,
+    ("uncased_notebook", "query_weight"): 589824, ("uncased_notebook", "query_bias"): 768,
+    ("uncased_notebook", "total"): 109482240, ("uncased_notebook", "embeddings"): 23837184,
+    ("uncased_notebook", "encoder"): 85054464, ("uncased_notebook", "pooler"): 0,
+}
+# The wrong ones, with the exact count of what they name (transformers' count of the same modules:
+# the pooler 590,592 in google-research/bert#656; the post's attention and feed-forward from the
+# audit's terms: 25,952,256 + 36,864 missing from attention, 46,080 from the feed-forward).
+WRONG_IN_NOTES = {
+    ("bert_notebook", "pooler"): 590_592, ("uncased_notebook", "pooler"): 590_592,
+    ("chinese_blog", "attention"): 2359296 + 25_952_256 + 36_864, ("chinese_blog", "feed_forward"): 56623104 + 46_080,
+}
+
+
+@pytest.mark.parametrize("note, name", PRINTED_IN_NOTES, ids=lambda key: str(key))
+def test_every_figure_the_notes_print(note, name):
+    item = bert.NOTES[note][name]
+    item.check()  # the difference, where there is one, is its terms exactly
+    printed = PRINTED_IN_NOTES[note, name]
+    assert item.claim == printed
+    exact = item.correct.count(item.values())
+    assert exact == WRONG_IN_NOTES.get((note, name), printed)
+
+
+def test_the_notes_figures_are_all_tested():
+    declared = {(note, name) for note, items in bert.NOTES.items() for name, item in items.items()
+                if not isinstance(item, sympy.Expr)}
+    assert declared == set(PRINTED_IN_NOTES)
+
+
+def test_the_notebooks_ratios():
+    # stemgene's notebook: "embedding parameters is 0.21772649152958506, encoder parameters is
+    # 0.7822735084704149, pooler is 0.0". Its encoder share has the pooler in it.
+    values = configs.checkpoint("bert-base-uncased").values
+    ratios = {name: bert.NOTES["bert_notebook"][name].subs(values) for name in
+              ("embedding_ratio", "encoder_and_pooler_ratio", "encoder_ratio", "pooler_ratio")}
+    assert float(ratios["embedding_ratio"]) == 0.21772649152958506
+    assert float(ratios["encoder_and_pooler_ratio"]) == 0.7822735084704149
+    assert float(ratios["encoder_ratio"]) != 0.7822735084704149
+    assert ratios["encoder_ratio"] + ratios["pooler_ratio"] == ratios["encoder_and_pooler_ratio"]
+    assert ratios["pooler_ratio"] == sympy.Rational(590_592, 109_482_240)
+
+
+def test_the_notebooks_440m_file_is_the_pretraining_checkpoint():
+    # stemgene's notebook downloads model.safetensors of bert-base-uncased, shown as "440M" (bytes, tqdm's
+    # 10^6 scale). fp32 BertForPreTraining rounds to it; BertModel does not.
+    values = configs.checkpoint("bert-base-uncased").values
+    assert round(4 * bert.BertForPreTraining.count(values) / 10**6) == 440
+    assert round(4 * bert.BertModel.count(values) / 10**6) != 440
 
 
 def test_bert_large_340m_is_no_convention():

@@ -168,3 +168,12 @@ def test_transformerlens_n_params_is_kaplans_n():
     # which with d_head * n_heads = d_model and d_mlp = 4 d_model is 12 n_layers d_model^2.
     values = configs.checkpoint("gpt2").values
     assert gpt2.non_embedding_as_total.reconstruction.count(values) == 12 * 12 * 768**2
+
+
+def test_small_117m_rounding_keeps_the_vocabulary_rows_and_the_norm_apart():
+    # GPT-1's config.json has vocab_size 40478; the final LayerNorm adds 2D of its own, not 2 more rows.
+    from derivations import render
+    term = gpt2.small_117m.terms[1]
+    assert sympy.expand(term.total - (gpt2.GPT2LMHeadModel.total.subs(V, 40478) - 117_000_000)) == 0
+    tex = render.latex(term.total)
+    assert "40{,}478 D" in tex and "2 D" in tex and "40{,}480" not in tex

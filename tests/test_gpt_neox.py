@@ -165,3 +165,10 @@ def test_old_names():
     fits = {c.printed: [i for i in range(3) if c.rounds(i)] for c in gpt_neox.OLD_NAMES}
     assert fits == {"19M": [1], "125M": [2], "350M": [], "800M": [1], "1.3B": [2], "2.7B": [2], "6.7B": [2],
                     "13B": []}
+
+
+def test_tokenizer_sized_reconstruction_shows_the_norm_apart():
+    # The tokenizer has 50,277 entries (EleutherAI/pythia#68); the final LayerNorm's 2D is not two more rows.
+    from derivations import render
+    tex = render.terms(gpt_neox.tokenizer_vocabulary_70m.reconstruction)
+    assert tex.count("50{,}277 D") == 2 and "2 D" in tex and "50{,}279" not in tex

@@ -133,7 +133,8 @@ def test_tied_checkpoints_resolve_to_the_tied_layout():
 # ---------------------------------------------------------------------------------------------
 
 def test_paper_table_2():
-    # Touvron et al. 2023, Table 2: 6.7B, 13.0B, 32.5B, 65.2B. The last is truncated, not rounded.
+    # Touvron et al. 2023, Table 2: 6.7B, 13.0B, 32.5B, 65.2B. The last does not round from the exact
+    # count; all four agree with truncation.
     assert [c.claim for c in llama.PAPER] == [6_700_000_000, 13_000_000_000, 32_500_000_000, 65_200_000_000]
     assert [c.rounds() for c in llama.PAPER] == [True, True, True, False]
     assert all(c.exact() // 10**8 * 10**8 == c.claim for c in llama.PAPER)

@@ -10,7 +10,7 @@ from dataclasses import replace
 import pytest
 import sympy
 
-from derivations import components, configs
+from derivations import components, configs, symbols
 
 from derivations.families import llama, mixtral
 from derivations.symbols import D, F, H, K, L, V, X, X_a, d_h
@@ -171,3 +171,13 @@ def test_8x22b_exact():
     values = configs.checkpoint("mixtral-8x22b").values
     assert mixtral.MixtralForCausalLM.count(values) == total == 140_620_634_112
     assert mixtral.ACTIVE["MixtralForCausalLM"].count(values) == total - 56 * 6 * 3 * 6144 * 16384
+
+
+def test_8x22b_with_the_instruct_configs_vocabulary():
+    # mistralai/Mixtral-8x22B-Instruct-v0.1's config.json has vocab_size 32768 (Lightning-AI/litgpt#1845);
+    # the content audit gives 140,630,071,296 for that vocabulary. Both round to the release post's 141B.
+    values = dict(configs.checkpoint("mixtral-8x22b").values)
+    assert values[symbols.V] == 32000
+    values[symbols.V] = 32768
+    assert mixtral.MixtralForCausalLM.count(values) == 140_630_071_296
+    assert round(mixtral.MixtralForCausalLM.count(values) / 10**9) == 141

@@ -23,6 +23,11 @@ def test_overrides_and_units():
     assert references.number_text("bert.chinese_75m.claim | mi") == "72.1"  # the derivation's own "72.1"
 
 
+def test_ratio_unit_prints_a_fraction():
+    # The stemgene notebook prints 0.21772649152958506 for embeddings / total on bert-base-uncased.
+    assert references.number_text("bert.NOTES.bert_notebook.embedding_ratio @ bert-base-uncased | ratio") == "0.21772649"
+
+
 def test_ratios_in_percent_and_layout_keys_with_plus():
     # Kaplan's N against GPT-3 Small's non-embedding count: 84,934,656 / 85,056,000 (shared reference A6).
     assert references.number_text("gpt3.kaplan_error @ gpt3-small | percent") == f"{100 * (1 - 84_934_656 / 85_056_000):.3f}"

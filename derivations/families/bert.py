@@ -164,8 +164,9 @@ BertModel_standard = BertModel.subs(STANDARD)
 
 # Bundled checkpoint configs (derivations/checkpoints/NAME.json): the first seven as published on
 # the Hugging Face hub under google-bert/NAME (the copies read are listed in the shared reference,
-# section B). The last is not a published checkpoint: it is the model a popular derivation counts,
-# 24 layers, 1024 wide, the Chinese 21,128-token vocabulary, without pooler or heads, and its config
+# section B). The last is not a published checkpoint: it is the model a Chinese-language blog post on
+# BERT's layers counts (NOTES["layers_blog"]), 24 layers, 1024 wide, the Chinese 21,128-token
+# vocabulary, without pooler or heads, and its config
 # names the pseudo-class BertModelWithoutPooler (BertModel with add_pooling_layer=False).
 CHECKPOINTS = (
     "bert-base-uncased", "bert-base-cased", "bert-base-chinese", "bert-base-multilingual-cased",
@@ -186,23 +187,24 @@ TABLE_ARCHITECTURES = {"BertModel": "BertModel", "BertModelWithoutPooler": "with
 # Published counts, reconciled (the common-mistakes page)
 # ---------------------------------------------------------------------------------------------
 
-_SEED = "a widely read Chinese-language blog derivation of bert-base's size"
+_SEED = "a Chinese-language blog post deriving bert-base's size from <code>bert-base-chinese</code>'s config"
 _NOTEBOOK = ('the notebook <a href="https://github.com/stemgene/All-you-need-is-attention/blob/main/'
              '03_bert_model_architecture_params.ipynb">03_bert_model_architecture_params.ipynb</a> '
              "(stemgene/All-you-need-is-attention)")
 
 # 75,641,856 for bert-base-chinese: attention counted once instead of L times, every Q/K/V/O and
-# feed-forward bias left out, no pooler. Its arithmetic, term by term:
+# feed-forward bias left out. Its arithmetic, term by term:
 #   (V + P + 2) W = 16,621,056;  768*64*3*12 + 768*768 = 2,359,296;  12 (768*3072 + 3072*768) = 56,623,104;
 #   768*2 + 768*2*12 + 768*2*12 = 38,400.
+# The config it quotes names BertForMaskedLM, which has no pooler; the post counts no head, so what it
+# counts is that class's body, BertModel(add_pooling_layer=False). The pooler is no error of the post.
 chinese_75m = Miscount(
     "chinese_75m", 75_641_856, "bert-base-chinese: “大约有 75641856 个” (about 75,641,856)",
-    _SEED, "bert-base-chinese", BertModel,
+    _SEED, "bert-base-chinese", BertModelWithoutPooler,
     terms=(
         leaf("attention_layers", "attention weights of the other L − 1 layers", (3 * D * H * d_h + D**2) * (L - 1)),
         leaf("attention_biases", "Q, K, V and O biases, every layer", L * (3 * H * d_h + D)),
         leaf("ffn_biases", "feed-forward biases, every layer", L * (F + D)),
-        leaf("pooler", "the pooler (dense with bias)", D**2 + D),
     ),
     reconstruction=group(
         "claimed", "the published sum",
@@ -276,3 +278,129 @@ ROUNDED = (base_110m, large_340m, chinese_110m, multilingual_110m, multilingual_
 # (Infrasys-AI/AIInfra#376), against what the layer holds: H heads of size d_h share the width.
 qkv_weights_if_heads_multiplied = 3 * H * D**2
 qkv_weights = 3 * D * H * d_h
+
+# ---------------------------------------------------------------------------------------------
+# What the five public notes on BERT's size print, figure by figure (the BERT page, "What the five
+# notes print"). Each printed integer is a Miscount: the figure as printed, the part the note says it
+# counts, and the terms that make up the difference where there is one (none where it is right).
+# Ratios are expressions beside them. Sources are named by the notes' own origins.
+# ---------------------------------------------------------------------------------------------
+
+_MLM_NOTE = "a public note deriving <code>BertForMaskedLM</code>'s size on <code>bert-base-chinese</code>"
+_LAYERS_BLOG = ("a Chinese-language blog post on BERT's layers, whose pictures are hosted in "
+                '<a href="https://github.com/yiyangiliu/blog">yiyangiliu/blog</a>')
+_UNCASED_NOTEBOOK = "a notebook counting <code>bert-base-uncased</code>'s parameters"
+
+
+def _printed(name: str, claim: int, what: str, source: str, checkpoint: str, counts: Part, *terms: Part,
+             printed: str = "") -> Miscount:
+    """A figure a note prints, against the part it says it counts."""
+    return Miscount(name, claim, what, source, checkpoint, counts, terms=terms, printed=printed)
+
+
+def _times_layers(part: Part, name: str, label: str) -> Part:
+    """A part of the layer, all L copies of it."""
+    return group(name, label, replace(part, repeat=L))
+
+
+_attention_weights_one_layer = chinese_75m.reconstruction.child("attention")
+_word, _position, _token_type, _emb_norm = embeddings.children
+_attention, _attention_norm, _ffn, _output_norm = layer.children
+# The tensors a per-parameter listing prints one by one.
+query_weight = leaf("query_weight", "encoder.layer.0.attention.self.query.weight", D * H * d_h)
+query_bias = leaf("query_bias", "encoder.layer.0.attention.self.query.bias", H * d_h)
+layer_norm_weight = leaf("layer_norm_weight", "embeddings.LayerNorm.weight (the bias is as long)", D)
+# The pooler's parameters, which one notebook adds to its encoder total and another to a name it never defines.
+_pooler_missing = leaf("pooler", "the pooler (dense with bias), counted elsewhere or not at all", D**2 + D)
+
+NOTES = {
+    # BertForMaskedLM on bert-base-chinese, from a hand formula and a named_parameters() listing.
+    "mlm_note": {
+        "total": _printed("total", 102_290_312, "“Total parameters”", _MLM_NOTE, "bert-base-chinese",
+                          BertForMaskedLM),
+        "embeddings": _printed("embeddings", 16_622_592, "Embedding: V*D + 2*D + L*D + 2*D", _MLM_NOTE,
+                               "bert-base-chinese", embeddings),
+        "layers": _printed("layers", 85_054_464, "Transformer Blocks: 12 * (12*D*D + 13D)", _MLM_NOTE,
+                           "bert-base-chinese", encoder),
+    },
+    # BertModel on bert-base-uncased; it prints counts in units of 10^8 and shares of the total.
+    "bert_notebook": {
+        "total": _printed("total", 109_482_240, "total parameters", _NOTEBOOK, "bert-base-uncased", BertModel,
+                          printed="1.0948224"),
+        "embeddings": _printed("embeddings", 23_837_184, "embedding parameters", _NOTEBOOK, "bert-base-uncased",
+                               embeddings, printed="0.23837184"),
+        "pooler": _printed("pooler", 0, "pooler", _NOTEBOOK, "bert-base-uncased", pooler, _pooler_missing,
+                           printed="0.0"),
+        # Shares of BertModel's total; the notebook's "encoder" share has the pooler in it.
+        "embedding_ratio": embeddings.total / BertModel.total,
+        "encoder_and_pooler_ratio": (encoder.total + pooler.total) / BertModel.total,
+        "encoder_ratio": encoder.total / BertModel.total,
+        "pooler_ratio": pooler.total / BertModel.total,
+    },
+    # bert-base-chinese (the config it quotes names BertForMaskedLM); its four subtotals add up to 75,641,856.
+    "chinese_blog": {
+        "embeddings": _printed("embeddings", 16_621_056, "embedding tables: (V + L + 2) * W", _SEED,
+                               "bert-base-chinese", group("tables", "word, position and token-type tables",
+                                                          _word, _position, _token_type)),
+        "attention": _printed("attention", 2_359_296, "self-attention: (768 * 64) * 3 * 12 + 768 * 768", _SEED,
+                              "bert-base-chinese", _times_layers(_attention, "attention", "self-attention, L layers"),
+                              *chinese_75m.terms[:2]),
+        "feed_forward": _printed("feed_forward", 56_623_104, "feed forward: 12 * (768 * 3072 + 3072 * 768)", _SEED,
+                                 "bert-base-chinese",
+                                 _times_layers(_ffn, "feed_forward", "feed-forward, L layers"), chinese_75m.terms[2]),
+        "norms": _printed("norms", 38_400, "layerNorm: 768 * 2 + 768 * 2 * 12 + 768 * 2 * 12", _SEED,
+                          "bert-base-chinese",
+                          group("norms", "embedding LayerNorm and two per layer", _emb_norm,
+                                group("layer_norms", "the layers' LayerNorms", _attention_norm, _output_norm,
+                                      repeat=L))),
+    },
+    # 24 layers, 1024 wide, the Chinese vocabulary; no pooler, no heads.
+    "layers_blog": {
+        "word": _printed("word", 21_635_072, "Embedding-Token", _LAYERS_BLOG, "bert-large-21128-vocab", _word),
+        "token_type": _printed("token_type", 2_048, "Embedding-Segment", _LAYERS_BLOG, "bert-large-21128-vocab",
+                               _token_type),
+        "position": _printed("position", 524_288, "Embedding-Position", _LAYERS_BLOG, "bert-large-21128-vocab",
+                             _position),
+        "embedding_norm": _printed("embedding_norm", 2_048, "Embedding-Norm", _LAYERS_BLOG,
+                                   "bert-large-21128-vocab", _emb_norm),
+        "embeddings": _printed("embeddings", 22_163_456, "embeddings", _LAYERS_BLOG, "bert-large-21128-vocab",
+                               embeddings),
+        "attention": _printed("attention", 4_198_400, "MultiHeadSelfAttention: 4 dense maps with bias",
+                              _LAYERS_BLOG, "bert-large-21128-vocab", _attention),
+        "attention_norm": _printed("attention_norm", 2_048, "MultiHeadSelfAttention-Norm", _LAYERS_BLOG,
+                                   "bert-large-21128-vocab", _attention_norm),
+        "up": _printed("up", 4_198_400, "FeedForward, first dense", _LAYERS_BLOG, "bert-large-21128-vocab",
+                       _ffn.child("up")),
+        "down": _printed("down", 4_195_328, "FeedForward, second dense", _LAYERS_BLOG, "bert-large-21128-vocab",
+                         _ffn.child("down")),
+        "feed_forward": _printed("feed_forward", 8_393_728, "FeedForward", _LAYERS_BLOG, "bert-large-21128-vocab",
+                                 _ffn),
+        "output_norm": _printed("output_norm", 2_048, "FeedForward-Norm", _LAYERS_BLOG, "bert-large-21128-vocab",
+                                _output_norm),
+        "layer": _printed("layer", 12_596_224, "transformer (one layer)", _LAYERS_BLOG, "bert-large-21128-vocab",
+                          layer),
+        "total": _printed("total", 324_472_832, "Total trainable variables", _LAYERS_BLOG,
+                          "bert-large-21128-vocab", BertModelWithoutPooler),
+    },
+    # BertModel on bert-base-uncased: a named_parameters() listing, then three totals.
+    "uncased_notebook": {
+        "word": _printed("word", 23_440_896, "embeddings.word_embeddings.weight", _UNCASED_NOTEBOOK,
+                         "bert-base-uncased", _word),
+        "position": _printed("position", 393_216, "embeddings.position_embeddings.weight", _UNCASED_NOTEBOOK,
+                             "bert-base-uncased", _position),
+        "token_type": _printed("token_type", 1_536, "embeddings.token_type_embeddings.weight", _UNCASED_NOTEBOOK,
+                               "bert-base-uncased", _token_type),
+        "layer_norm_weight": _printed("layer_norm_weight", 768, "embeddings.LayerNorm.weight", _UNCASED_NOTEBOOK,
+                                      "bert-base-uncased", layer_norm_weight),
+        "query_weight": _printed("query_weight", 589_824, "encoder.layer.0.attention.self.query.weight",
+                                 _UNCASED_NOTEBOOK, "bert-base-uncased", query_weight),
+        "query_bias": _printed("query_bias", 768, "encoder.layer.0.attention.self.query.bias", _UNCASED_NOTEBOOK,
+                               "bert-base-uncased", query_bias),
+        "total": _printed("total", 109_482_240, "total parameters", _UNCASED_NOTEBOOK, "bert-base-uncased",
+                          BertModel),
+        "embeddings": _printed("embeddings", 23_837_184, "embedding", _UNCASED_NOTEBOOK, "bert-base-uncased",
+                               embeddings),
+        "encoder": _printed("encoder", 85_054_464, "encoder", _UNCASED_NOTEBOOK, "bert-base-uncased", encoder),
+        "pooler": _printed("pooler", 0, "pooler", _UNCASED_NOTEBOOK, "bert-base-uncased", pooler, _pooler_missing),
+    },
+}

@@ -36,7 +36,7 @@ CHECKPOINTS = ("gpt3-small", "gpt3-medium", "gpt3-large", "gpt3-xl", "gpt3-2.7b"
                "gpt3-175b")
 TABLE_SYMBOLS = (L, D, H, d_h)
 TABLE_ARCHITECTURES = {"model": "total", "non_embedding": "non-embedding"}
-KAPLAN_COLUMNS = {"non_embedding": "non-embedding", "kaplan": "Kaplan's N", "kaplan_error | percent": "N's error (%)",
+KAPLAN_COLUMNS = {"non_embedding": "non-embedding", "kaplan": "Kaplan's N (approximation)", "kaplan_error | percent": "N's error (%)",
                   "kaplan_share | percent": "N / total (%)"}
 
 # ---------------------------------------------------------------------------------------------

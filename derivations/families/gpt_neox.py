@@ -185,8 +185,10 @@ def _tokenizer_sized(checkpoint: str, claim: int, name: str) -> Miscount:
         name, claim, f"“{checkpoint} (EleutherAI/{checkpoint}) — {claim:,} params”", _LISA, checkpoint,
         GPTNeoXForCausalLM,
         terms=(_padding("embed_in", "embed_in"), _padding("embed_out", "embed_out (lm_head)")),
-        reconstruction=replace(GPTNeoXForCausalLM.subs({V: TOKENIZER}), name="claimed",
-                               label="GPTNeoXForCausalLM with both tables cut to the tokenizer's entries"),
+        # One term per table, the final LayerNorm's 2D apart: not folded into the vocabulary's rows.
+        reconstruction=group("claimed", "GPTNeoXForCausalLM with both tables cut to the tokenizer's entries",
+                             *GPTNeoXForCausalLM.child("gpt_neox").subs({V: TOKENIZER}).children,
+                             GPTNeoXForCausalLM.child("lm_head").subs({V: TOKENIZER})),
     )
 
 
@@ -200,9 +202,11 @@ _SCALING = ('Kaplan et al. 2020, <a href="https://arxiv.org/abs/2001.08361">Scal
             '<a href="https://arxiv.org/abs/2406.12907">Reconciling Kaplan and Chinchilla Scaling Laws</a>; '
             f"the figure is the non-embedding count of {_CARD}")
 
-# Pythia-70M's N in Kaplan's convention, read as N in Chinchilla's: the two tables are missing.
+# Pythia-70M's exact non-embedding count (the card's; Kaplan's approximation 12 L D^2 gives 18,874,368),
+# read as N in Chinchilla's convention: the two tables are missing.
 kaplan_n_as_chinchilla_n = Miscount(
-    "kaplan_n_as_chinchilla_n", 18_915_328, "Pythia-70M's model size N as Kaplan et al. count it (non-embedding)",
+    "kaplan_n_as_chinchilla_n", 18_915_328,
+    "Pythia-70M's exact non-embedding count (biases and norms included), the size Kaplan et al.'s N approximates",
     _SCALING, "pythia-70m", GPTNeoXForCausalLM,
     terms=(leaf("embed_in", "embed_in, which Kaplan's N leaves out", V * D),
            leaf("embed_out", "embed_out, which Kaplan's N leaves out too", D * V)),

@@ -219,7 +219,8 @@ def _paper(name: str, tenths: int, checkpoint: str) -> Rounded:
                    (LlamaForCausalLM,), precision=10**8, printed=printed)
 
 
-# The paper's four sizes to a tenth of a billion. 65.2B is 65.29 truncated, not rounded.
+# The paper's four sizes to a tenth of a billion. Three round from the exact counts; 65.2B does not
+# (65.29 rounds to 65.3). All four fit truncation: the table may have truncated; the paper does not say.
 PAPER = (_paper("7b", 67, "llama-7b"), _paper("13b", 130, "llama-13b"), _paper("33b", 325, "llama-30b"),
          _paper("65b", 652, "llama-65b"))
 

@@ -173,7 +173,9 @@ assert sympy.expand(MixtralForCausalLM.total.subs(X, 1) - mistral_7b.total - L *
 # Checkpoints (readers.mixtral.read reads their config.json)
 # ---------------------------------------------------------------------------------------------
 
-# The config.json files of mistralai/Mixtral-8x7B-v0.1 and mistralai/Mixtral-8x22B-v0.1 on the hub. The
+# The config.json files of mistralai/Mixtral-8x7B-v0.1 and of an 8x22B conversion with vocab_size 32000
+# and transformers_version 4.40.0.dev0 (as mistral-community/Mixtral-8x22B-v0.1; Mistral AI's
+# Mixtral-8x22B-Instruct-v0.1 has vocab_size 32768, which the Mixtral page shows too). The
 # fields that set the count (vocab_size, hidden_size, intermediate_size, num_hidden_layers,
 # num_attention_heads, num_key_value_heads, num_local_experts, num_experts_per_tok; no head_dim, no
 # tie_word_embeddings true) are those of the shared reference, section B (Mixtral-8x7B), and of copies

@@ -278,8 +278,9 @@ def _paper(name: str, millions: int, what: str, checkpoint: str, printed: str, p
                    precision=precision, printed=printed)
 
 
-# "60 million", "220 million", "770 million", "3 billion", "11 billion": two significant figures at
-# most, so 10^7 for the first three and 10^9 for the last two.
+# "60 million", "220 million", "770 million", "3 billion", "11 billion": each rounded at the unit of its
+# last printed digit, 10^7 for the first three and 10^9 for the last two (not two significant figures:
+# T5-3B's 2,851,598,336 is 2.9 billion to two).
 PAPER = (
     _paper("paper_small", 60, "Small: 6 + 6 blocks, d_model 512", "t5-small", "60M", 10**7),
     _paper("paper_base", 220, "Base: 12 + 12 blocks, d_model 768", "t5-base", "220M", 10**7),

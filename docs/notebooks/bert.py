@@ -52,7 +52,8 @@ for name in bert.CHECKPOINTS:
     print(f"{name:32} {configs.checkpoint(name, 'BertModel').total:>13,}")
 
 # %% [markdown]
-# The 75,641,856 of a widely read derivation, rebuilt, and the terms it misses:
+# The 75,641,856 of a Chinese-language blog post, rebuilt, and the terms it misses (against the body of
+# BertForMaskedLM, the class its config names):
 
 # %%
 item = bert.chinese_75m
