@@ -22,7 +22,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 CHECKPOINT = "bert-base-chinese"
 CONFIG = ROOT / "derivations" / "checkpoints" / f"{CHECKPOINT}.json"
-# transformers' own count on the meta device (BertForMaskedLM, bert-base-chinese; also seed note 000).
+# transformers' own count on the meta device (BertForMaskedLM, bert-base-chinese; also [cite: note-mlm]).
 EXPECTED = "102290312"
 MIN_RATIO = 10.0
 

@@ -19,6 +19,7 @@ from functools import cached_property
 
 import sympy
 
+from .sources import Citation
 from .components import Part, group
 
 
@@ -34,7 +35,7 @@ class Miscount:
     name: str
     claim: int
     what: str  # what the source says it counted, in its words
-    source: str  # markdown: who published it, with a link
+    source: Citation  # who published it, and where in it
     checkpoint: str  # bundled config the numbers are evaluated on
     correct: Part
     terms: tuple[Part, ...] = ()
@@ -42,6 +43,9 @@ class Miscount:
     reconstruction: Part | None = None
     # How the source prints the claim when it rounds it ("85M"); empty when it prints it exactly.
     printed: str = ""
+
+    def __post_init__(self) -> None:
+        assert isinstance(self.source, Citation), f"{self.name}: cite a source by its key (sources.Citation)"
 
     @property
     def difference(self) -> Part | None:
@@ -79,12 +83,15 @@ class Rounded:
     name: str
     claim: int
     what: str
-    source: str
+    source: Citation
     checkpoint: str
     candidates: tuple[Part, ...]
     precision: int = 10**6
     overrides: Mapping[sympy.Symbol, int] = field(default_factory=dict)
     printed: str = ""
+
+    def __post_init__(self) -> None:
+        assert isinstance(self.source, Citation), f"{self.name}: cite a source by its key (sources.Citation)"
 
     def values(self) -> dict[sympy.Symbol, int]:
         return _checkpoint_values(self.checkpoint) | dict(self.overrides)

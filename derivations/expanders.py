@@ -10,7 +10,8 @@ Shortcodes: ``eq`` (display formula), ``math`` (inline formula), ``sym`` (a symb
 (a family's checkpoint table), ``architectures`` (a family's classes on one checkpoint),
 ``notation`` (the notation table), ``miscount`` and ``rounded`` (reconciliations of published counts),
 ``published`` (a table of rounded figures against exact counts), ``hypothesis`` (does one value of
-one size reproduce several published figures?) and ``calculator`` (a family's in-page calculator).
+one size reproduce several published figures?), ``calculator`` (a family's in-page calculator), ``cite``
+(a source of :mod:`derivations.sources`, by key) and ``sources`` (the sources page's list).
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from collections.abc import Callable
 
 import sympy
 
-from . import render, symbols
+from . import render, sources, symbols
 from .claims import Hypothesis, Miscount, Rounded
 from .components import Part
 from .references import Reference, Target, UnknownReference, family, formula_text, reference, resolve
@@ -156,7 +157,7 @@ def expand_miscount(ref: Reference, tex: Tex) -> str:
     item.check()
     claim, on = ref.at(None), ref.at(item.checkpoint)
     printed = f" (printed “{html.escape(item.printed)}”)" if item.printed else ""
-    rows = [["claimed", f"{item.what}<br><small>source: {item.source}</small>", number(claim.child("claim")) + printed],
+    rows = [["claimed", f"{item.what}<br><small>source: {item.source.html()}</small>", number(claim.child("claim")) + printed],
             ["exact", html.escape(item.correct.label), number(on.child("correct"))]]
     if item.reconstruction is not None:
         rows.append(["the claim's arithmetic, rebuilt",
@@ -177,7 +178,7 @@ def expand_rounded(ref: Reference, tex: Tex) -> str:
     on = ref.at(item.checkpoint)
     rows = [[f"<code>{html.escape(candidate.name)}</code>", number(on.child("candidates", i)), number(on.child("gaps", i))]
             for i, candidate in enumerate(item.candidates)]
-    caption = f"“{html.escape(item.what)}”, {item.source}"
+    caption = f"“{html.escape(item.what)}”, {item.source.html()}"
     return _table([f"what could be counted on <code>{item.checkpoint}</code>", "exact",
                    f"claim ({number(ref.at(None).child('claim'))}) − exact"], rows, caption)
 
@@ -228,7 +229,7 @@ def expand_published(ref: Reference, tex: Tex) -> str:
             cells.append(number(on.child("gaps", 0)))
         rows.append(cells)
     source = claims[0][1].source
-    caption = f"Source: {source}" if all(c.source == source for _, c in claims) else ""
+    caption = f"Source: {source.html()}" if all(c.source == source for _, c in claims) else ""
     return _table(head, rows, caption)
 
 
@@ -262,7 +263,7 @@ def expand_hypothesis(ref: Reference, tex: Tex) -> str:
         rows.append(cells)
     rows.append(["<strong>all of them</strong>", "", ""] + ([""] if supposed else [])
                 + [f"<strong>{span(ref.child('common'), item.common)}</strong>"])
-    caption = f"Hypothesis: {item.statement}. Source of the figures: {item.claims[0].source}"
+    caption = f"Hypothesis: {item.statement}. Source of the figures: {item.claims[0].source.html()}"
     return _table(head, rows, caption)
 
 
@@ -301,6 +302,19 @@ def expand_calculator(text: str, tex: Tex) -> str:
         "</form>")
 
 
+def expand_cite(text: str, tex: Tex) -> str:
+    """``<!-- cite:KEY -->`` or ``<!-- cite:KEY where in it -->``: a source of derivations/sources.py."""
+    key, _, locator = text.strip().partition(" ")
+    return sources.cite(key, html.escape(locator.strip()))
+
+
+def expand_sources(text: str, tex: Tex) -> str:
+    """``<!-- sources:all -->``: every source, by kind, each under an anchor of its key."""
+    if text.strip() != "all":
+        raise UnknownReference(f"sources:{text}: write sources:all")
+    return sources.page()
+
+
 # Each expander takes the parsed reference, or the text as written where that is not a reference
 # (``sym`` names a symbol; ``checkpoints``, ``architectures`` and ``calculator`` a family).
 EXPANDERS: dict[str, tuple[bool, Callable[..., str]]] = {
@@ -318,6 +332,8 @@ EXPANDERS: dict[str, tuple[bool, Callable[..., str]]] = {
     "published": (True, expand_published),
     "hypothesis": (True, expand_hypothesis),
     "calculator": (False, expand_calculator),
+    "cite": (False, expand_cite),
+    "sources": (False, expand_sources),
 }
 
 

@@ -15,22 +15,22 @@ from derivations.symbols import D, F, H, L, P, T, V, d_h
 # (checkpoint, architecture) -> exact total, with where the number comes from. Exact figures
 # printed by someone who loaded the real checkpoint:
 PUBLISHED = {
-    # seed note 000: sum(p.numel()) of AutoModelForMaskedLM.from_pretrained("bert-base-chinese")
+    # [cite: note-mlm]: sum(p.numel()) of AutoModelForMaskedLM.from_pretrained("bert-base-chinese")
     ("bert-base-chinese", "BertForMaskedLM"): 102_290_312,
-    # google-research/bert#1225 prints 109,482,240; so do seed notes 001 and 004 (BertModel.from_pretrained)
+    # [cite: bert-1225] prints 109,482,240; so do [cite: note-stemgene] and [cite: note-uncased-notebook]
     ("bert-base-uncased", "BertModel"): 109_482_240,
-    # google-research/bert#1225 prints 177,853,440 for multilingual-cased
+    # [cite: bert-1225] prints 177,853,440 for multilingual-cased
     ("bert-base-multilingual-cased", "BertModel"): 177_853_440,
-    # seed note 003: 24 layers, 1024 wide, 21,128 tokens, no pooler or heads
+    # [cite: note-yiyangiliu]: 24 layers, 1024 wide, 21,128 tokens, no pooler or heads
     ("bert-large-21128-vocab", "BertModelWithoutPooler"): 324_472_832,
     # hungsblog.de prints 109,514,298 for a masked-LM model of BERT-base dimensions and vocab 30,522
     ("bert-base-uncased", "BertForMaskedLM"): 109_514_298,
 }
-# Exact figures that only the arithmetic of the shared reference (section A1, "computed") gives:
+# Exact figures that only arithmetic gives, computed by hand from the released configs [cite: hub-google-bert]:
 # transformers recomputes each of them on the meta device in test_reference_bert.py, which is
 # their outside check. The papers' rounded figures agree with them (BERT-base 110M and BERT-large
-# 340M in Devlin et al.; 108M and 334M without the pooler in the ALBERT paper, Table 1;
-# google-research/bert#1094 estimates ~102M for bert-base-chinese).
+# 340M in [cite: devlin2019]; 108M and 334M without the pooler in [cite: lan2020, Table 1];
+# [cite: bert-1094] estimates ~102M for bert-base-chinese).
 PUBLISHED |= {
     ("bert-base-chinese", "BertModel"): 102_267_648,
     ("bert-large-uncased", "BertModel"): 335_141_888,
@@ -50,7 +50,7 @@ def test_published_totals(checkpoint, architecture):
 
 
 def test_checkpoint_components_from_a_published_breakdown():
-    # google-research/bert#656 (liuqiangict): embeddings 23,837,184; per layer 7,087,872;
+    # [cite: bert-656] (liuqiangict): embeddings 23,837,184; per layer 7,087,872;
     # 12 layers 85,054,464; pooler 590,592 for bert-base-uncased.
     values = configs.checkpoint("bert-base-uncased").values
     assert bert.embeddings.count(values) == 23_837_184
@@ -98,7 +98,8 @@ def test_chinese_75m_decomposition():
     assert sympy.expand(gap) == 0
 
 
-# Every integer the five notes print, as printed (the notes in the shared reference, seed-notes/), for
+# Every integer the five notes print, as printed ([cite: note-mlm], [cite: note-stemgene], [cite: note-chinese-blog],
+# [cite: note-yiyangiliu], [cite: note-uncased-notebook]), for
 # the part each note says it counts. Right figures are matched; wrong ones are listed in WRONG_IN_NOTES.
 PRINTED_IN_NOTES = {
     # A note on BertForMaskedLM (bert-base-chinese): "Total parameters: 102290312", "= 16622592", "= 85054464".
@@ -124,7 +125,7 @@ PRINTED_IN_NOTES = {
     ("uncased_notebook", "encoder"): 85054464, ("uncased_notebook", "pooler"): 0,
 }
 # The wrong ones, with the exact count of what they name (transformers' count of the same modules:
-# the pooler 590,592 in google-research/bert#656; the post's attention and feed-forward from the
+# the pooler 590,592 in [cite: bert-656]; the post's attention and feed-forward from the
 # audit's terms: 25,952,256 + 36,864 missing from attention, 46,080 from the feed-forward).
 WRONG_IN_NOTES = {
     ("bert_notebook", "pooler"): 590_592, ("uncased_notebook", "pooler"): 590_592,

@@ -235,7 +235,7 @@ def test_calculator_refuses_bad_sizes(served, watched):
         assert shown["message"] and "D" in shown["message"], (text, shown)
         assert shown["rows"] == [] and shown["total"] == "", f"a number shown for D = {text!r}"
         form.locator("input[name='D']").fill("768")
-        assert form.evaluate(READ)["total"] == "124,439,808"  # GPT2LMHeadModel on gpt2: transformers#14960
+        assert form.evaluate(READ)["total"] == "124,439,808"  # GPT2LMHeadModel on gpt2: [cite: transformers-14960]
 
 
 def test_bert_calculator_takes_the_head_size_from_the_width(served, watched):
@@ -329,6 +329,6 @@ def test_the_site_works_from_disk(site, watched):
     assert page.locator("figure.dv-figure svg").count() >= 1
     form = page.locator("form.dv-calculator")
     form.locator("input[name='D']").fill("768")
-    assert form.evaluate(READ)["total"] == "124,439,808"  # GPT2LMHeadModel on gpt2: transformers#14960
+    assert form.evaluate(READ)["total"] == "124,439,808"  # GPT2LMHeadModel on gpt2: [cite: transformers-14960]
     assert not watched.errors, watched.errors
     assert not watched.foreign(), watched.foreign()

@@ -25,7 +25,7 @@ def test_json_form_and_total():
     assert result.returncode == 0, result.stderr
     out = json.loads(result.stdout)
     assert set(out) == {"architecture", "total", "components"}
-    # config.json of bert-base-chinese lists BertForMaskedLM; seed note 000 prints 102,290,312 for it.
+    # config.json of bert-base-chinese lists BertForMaskedLM; [cite: note-mlm] prints 102,290,312 for it.
     assert out["architecture"] == "BertForMaskedLM"
     assert out["total"] == 102_290_312
     assert sum(c["count"] for c in out["components"]) == out["total"]
@@ -38,12 +38,13 @@ def test_arch_option_and_table():
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
     assert lines[0] == "BertModel"
-    assert lines[-1].split() == ["total", "109,482,240"]  # google-research/bert#1225
+    assert lines[-1].split() == ["total", "109,482,240"]  # [cite: bert-1225]
     assert any(line.split()[:3] == ["pooler", "D**2", "+"] for line in lines)
 
 
 # Bundled names the command line must know, with the class their config names and its total (sources
-# in the family test modules: transformers#14960 for gpt2, the issue's exact totals for the others).
+# in the family test modules: [cite: transformers-14960] for gpt2, totals hand-computed from the released
+# configs for the others, which transformers recomputes).
 BUNDLED = {
     "openai-gpt": ("OpenAIGPTLMHeadModel", 116_534_784),
     "gpt2": ("GPT2LMHeadModel", 124_439_808),
@@ -57,10 +58,11 @@ BUNDLED = {
 }
 
 
-# The modern families (issue 5): name -> (--arch or None, the class counted, its total). Sources in the
-# family test modules: Pythia's model cards; T5 from KerasHub's presets, t5#326 and the v1.1 TPU README;
+# The later families: name -> (--arch or None, the class counted, its total). Sources in the family test
+# modules: [cite: pythia-card]; T5 from [cite: keras-hub], [cite: text-to-text-transfer-transformer-326] and the
+# v1.1 TPU README;
 # LLaMA, Mistral and Mixtral from the printouts and posts named in tests/test_llama.py, test_mistral.py and
-# test_mixtral.py; roberta-base and distilbert-base-uncased from KerasHub and the shared reference A2;
+# test_mixtral.py; roberta-base and distilbert-base-uncased from [cite: keras-hub];
 # albert-base-v2 from TurnkeyML's README and KerasHub.
 BUNDLED |= {
     "llama-2-7b": (None, "LlamaForCausalLM", 6_738_415_616),
@@ -123,7 +125,7 @@ def count_json(tmp_path, config: dict, *args: str) -> dict:
 
 
 def test_minimal_config_takes_transformers_defaults(tmp_path):
-    # BertConfig() is bert-base-uncased's shape: BertModel 109,482,240 (google-research/bert#1225).
+    # BertConfig() is bert-base-uncased's shape: BertModel 109,482,240 ([cite: bert-1225]).
     out = count_json(tmp_path, {"model_type": "bert"})
     assert (out["architecture"], out["total"]) == ("BertModel", 109_482_240)
 
@@ -134,7 +136,7 @@ def test_zero_labels_are_fine_without_a_classifier(tmp_path):
 
 
 def test_config_file_with_num_labels(tmp_path):
-    # seed note 002's config: bert-base-chinese with "num_labels": 18.
+    # [cite: note-chinese-blog]'s config: bert-base-chinese with "num_labels": 18.
     out = count_json(tmp_path, {**configs.load("bert-base-chinese"), "num_labels": 18},
                      "--arch", "BertForSequenceClassification")
     assert out["total"] == 102_267_648 + 768 * 18 + 18

@@ -11,7 +11,7 @@ from derivations.symbols import D, F, H, K, L, V, X, d_h
 @pytest.mark.parametrize("heads", [1, 8, 64])
 def test_head_count_does_not_change_attention(heads):
     # nn.MultiheadAttention(512, num_heads) has 1,050,624 parameters for any num_heads
-    # (pytorch/pytorch#60853): the heads partition the width.
+    # ([cite: pytorch-60853]): the heads partition the width.
     assert c.multi_head_attention.count({D: 512, H: heads, d_h: 512 // heads}) == 1_050_624
 
 
@@ -25,21 +25,21 @@ def llama_layer(attention):
 
 
 def test_llama_layer_from_gated_ffn_rmsnorm_and_no_biases():
-    # LLaMA-7B / Llama-2-7B: 202,383,360 parameters per decoder layer (shared reference A9);
+    # LLaMA-7B / Llama-2-7B: 202,383,360 parameters per decoder layer (hand-computed from [cite: hub-meta-llama]);
     # dims from the config: D 4096, 32 heads of 128 (K = H), F 11,008, no biases, RMSNorm weights only.
     layer = llama_layer(c.grouped_query_attention)
     assert layer.count({D: 4096, H: 32, K: 32, d_h: 128, F: 11008}) == 202_383_360
 
 
 def test_grouped_query_attention_shrinks_k_and_v_only():
-    # Llama-2-70B: 855,654,400 per layer (shared reference A9): D 8192, 64 query heads, 8 kv heads
+    # Llama-2-70B: 855,654,400 per layer (hand-computed from [cite: hub-meta-llama]): D 8192, 64 query heads, 8 kv heads
     # of 128, gated F 28,672, no biases, two RMSNorms.
     layer = llama_layer(c.grouped_query_attention)
     assert layer.count({D: 8192, H: 64, K: 8, d_h: 128, F: 28672}) == 855_654_400
 
 
 def test_mixture_of_experts_replicates_only_the_feed_forward():
-    # Mixtral-8x7B: one expert 176,160,768; the routers of its 32 layers 1,048,576 (shared reference A9).
+    # Mixtral-8x7B: one expert 176,160,768; the routers of its 32 layers 1,048,576 (hand-computed from [cite: hub-mistralai]).
     values = {D: 4096, F: 14336, X: 8}
     assert c.experts.child("expert").per_copy.subs(values) == 176_160_768
     assert 32 * c.experts.child("router").count(values) == 1_048_576
@@ -69,7 +69,7 @@ def test_subs_rewrites_every_leaf():
 
 
 def test_layer_norm_function_differs_from_the_variant():
-    # codertimo/BERT-pytorch#30: on [1, 0, 0, 0] nn.LayerNorm gives 1.732 (sqrt 3), the unbiased-std
+    # [cite: bert-pytorch-30]: on [1, 0, 0, 0] nn.LayerNorm gives 1.732 (sqrt 3), the unbiased-std
     # variant 1.5, for the same two parameter vectors.
     assert c.layer_norm_example_torch == sympy.sqrt(3)
     assert c.layer_norm_example_variant == sympy.Rational(3, 2)

@@ -13,9 +13,9 @@ from derivations.families import bert, distilbert
 from derivations.claims import rounds_to
 from derivations.symbols import C, D, F, H, L, P, T, V, d_h
 
-# KerasNLP's preset metadata (keras-team/keras-hub, keras_nlp/models/distil_bert/distil_bert_presets.py,
-# "params"): its backbones hold the same tensors as DistilBertModel. 66,362,880 is also the shared
-# reference's figure (section A2) and what many printouts of the uncased model give.
+# KerasNLP's preset metadata ([cite: keras-hub, keras_nlp/models/distil_bert/distil_bert_presets.py, "params"]):
+# its backbones hold the same tensors as DistilBertModel. 66,362,880 is also what many printouts of the uncased
+# model give.
 PUBLISHED = {
     ("distilbert-base-uncased", "DistilBertModel"): 66_362_880,
     ("distilbert-base-cased", "DistilBertModel"): 65_190_912,
@@ -72,7 +72,7 @@ def test_model_closed_form():
 
 
 def test_teacher_is_bert_base():
-    # The teacher on the student's sizes is bert-base-uncased: 109,482,240 (google-research/bert#1225).
+    # The teacher on the student's sizes is bert-base-uncased: 109,482,240 ([cite: bert-1225]).
     values = configs.checkpoint("distilbert-base-uncased").values
     assert distilbert.teacher.count(values) == 109_482_240
 

@@ -9,7 +9,7 @@ from derivations.symbols import D, L, P, V
 
 
 def test_openai_gpt_total():
-    # Shared reference A5 ("computed"): 116,534,784 for OpenAIGPTModel (vocab 40,478, 512 positions,
+    # Hand-computed from the released config [cite: hub-openai-community]: 116,534,784 for OpenAIGPTModel (vocab 40,478, 512 positions,
     # no final LayerNorm); transformers recomputes it in test_reference_gpt1.py.
     assert configs.checkpoint("openai-gpt", "OpenAIGPTModel").total == 116_534_784
     assert configs.checkpoint("openai-gpt").total == 116_534_784  # the tied LM head adds nothing

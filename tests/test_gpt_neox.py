@@ -124,7 +124,7 @@ def test_miscounts_reconcile_exactly(item):
     item.check()
 
 
-# EleutherAI/pythia#68: the tokenizer has 50,277 entries; dottxt-ai/outlines#236 prints the same
+# [cite: pythia-68]: the tokenizer has 50,277 entries; [cite: outlines-236] prints the same
 # len(tokenizer.get_vocab()).
 TOKENIZER = 50_277
 
@@ -168,7 +168,7 @@ def test_old_names():
 
 
 def test_tokenizer_sized_reconstruction_shows_the_norm_apart():
-    # The tokenizer has 50,277 entries (EleutherAI/pythia#68); the final LayerNorm's 2D is not two more rows.
+    # The tokenizer has 50,277 entries ([cite: pythia-68]); the final LayerNorm's 2D is not two more rows.
     from derivations import render
     tex = render.terms(gpt_neox.tokenizer_vocabulary_70m.reconstruction)
     assert tex.count("50{,}277 D") == 2 and "2 D" in tex and "50{,}279" not in tex

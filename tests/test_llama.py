@@ -12,13 +12,13 @@ from derivations import configs
 from derivations.families import llama
 from derivations.symbols import D, F, H, K, L, V, d_h
 
-# Exact totals of LlamaForCausalLM, each with where it was printed (shared reference, section A9).
+# Exact totals of LlamaForCausalLM, each with where it was printed.
 PUBLISHED = {
     # PEFT's print_trainable_parameters() on meta-llama/Llama-2-7b-hf: "all params: 6,738,415,616"
-    # (measured by third parties, many copies; the shared reference A9).
+    # (measured by third parties, many copies).
     "llama-2-7b": 6_738_415_616,
     # The same printout for Llama-2-70b-hf, as the output shown in third-party QLoRA tutorials:
-    # "all params: 68,976,648,192" (the shared reference A9 lists it as computed only).
+    # "all params: 68,976,648,192", and hand-computed from the released config [cite: hub-meta-llama].
     "llama-2-70b": 68_976_648_192,
     # The Hugging Face hub's safetensors metadata for Llama 3 8B (and 3.1 8B, the same shapes):
     # "8,030,261,248 parameters" (quoted by third-party model cards), also PEFT's "all params: 8,030,261,248".
@@ -152,13 +152,13 @@ def test_miscounts_reconcile_exactly(item):
 
 
 def test_transformerlens_formula():
-    # HookedTransformerConfig (TransformerLens#448): n_layers * d_model * d_head * n_heads * 4
+    # HookedTransformerConfig ([cite: transformerlens-448]): n_layers * d_model * d_head * n_heads * 4
     # + n_layers * d_model * d_mlp * 2, for LLaMA-7B.
     assert 32 * 4096 * 128 * 32 * 4 + 32 * 4096 * 11008 * 2 == llama.two_matrix_mlp.claim
 
 
 def test_quantized_count_in_plain_numbers():
-    # bitsandbytes#834 prints 3,540,389,888 for Llama-2-7B in 4 bits.
+    # [cite: bitsandbytes-834] prints 3,540,389,888 for Llama-2-7B in 4 bits.
     linear = 32 * (4 * 4096 * 4096 + 3 * 4096 * 11008)
     kept = 2 * 32000 * 4096 + (2 * 32 + 1) * 4096
     lora = 32 * 16 * (4 * (4096 + 4096) + 3 * (4096 + 11008))
@@ -167,5 +167,5 @@ def test_quantized_count_in_plain_numbers():
 
 
 def test_issue_1111_arithmetic():
-    # meta-llama/llama#1111: 80 x (4 x 8192 x 8192 + 3 x 8192 x 28672) + 32000 x 8192 "~78B".
+    # [cite: llama-1111]: 80 x (4 x 8192 x 8192 + 3 x 8192 x 28672) + 32000 x 8192 "~78B".
     assert 80 * (4 * 8192**2 + 3 * 8192 * 28672) + 32000 * 8192 == llama.gqa_ignored.claim

@@ -10,7 +10,7 @@ from derivations.families import mistral
 
 
 def test_published_total():
-    # EuroEval/EuroEval#188 prints "num_model_parameters": 7241732096 for mistralai/Mistral-7B-Instruct-v0.1,
+    # [cite: euroeval-188] prints "num_model_parameters": 7241732096 for mistralai/Mistral-7B-Instruct-v0.1,
     # which has Mistral-7B-v0.1's shapes; ollama's model_info for mistral prints the same
     # "general.parameter_count": 7241732096.
     assert configs.checkpoint("mistral-7b", "MistralForCausalLM").total == 7_241_732_096

@@ -15,8 +15,8 @@ from derivations import components, configs, symbols
 from derivations.families import llama, mixtral
 from derivations.symbols import D, F, H, K, L, V, X, X_a, d_h
 
-# Shared reference (../shared/reference/published-totals.md beside the repository), section A9. The total
-# is printed by several third-party repositories; the rest are A9's hand computation from the config
+# The total is printed by several third-party repositories; the rest are computed by hand from the released
+# config [cite: hub-mistralai]
 # (independent of this package, and recomputed by transformers in tests/test_reference_mixtral.py).
 TOTAL_8X7B = 46_702_792_704
 ACTIVE_8X7B = 12_879_925_248  # top-2, embedding and head counted
@@ -174,7 +174,7 @@ def test_8x22b_exact():
 
 
 def test_8x22b_with_the_instruct_configs_vocabulary():
-    # mistralai/Mixtral-8x22B-Instruct-v0.1's config.json has vocab_size 32768 (Lightning-AI/litgpt#1845);
+    # mistralai/Mixtral-8x22B-Instruct-v0.1's config.json has vocab_size 32768 ([cite: litgpt-1845]);
     # the content audit gives 140,630,071,296 for that vocabulary. Both round to the release post's 141B.
     values = dict(configs.checkpoint("mixtral-8x22b").values)
     assert values[symbols.V] == 32000

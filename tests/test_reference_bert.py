@@ -84,7 +84,7 @@ def test_random_configs(architecture: str, config: dict) -> None:
 
 def test_tying_is_real() -> None:
     # BertForMaskedLM on bert-base-chinese: 102,290,312 parameters, as transformers counts them
-    # (seed note 000: AutoModelForMaskedLM.from_pretrained("bert-base-chinese"), "Total parameters:
+    # ([cite: note-mlm]: AutoModelForMaskedLM.from_pretrained("bert-base-chinese"), "Total parameters:
     # 102290312"). Untied, the decoder weight would add a second 21128 x 768 table.
     model = reference.build("BertForMaskedLM", configs.load("bert-base-chinese"))
     assert reference.total(model) == 102_290_312

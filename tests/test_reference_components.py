@@ -38,7 +38,7 @@ albert = c.group(
 
 
 def test_albert_base_v2_from_components():
-    # albert-base-v2 config.json (shared reference B): V 30,000, E 128, D 768, 12 layers sharing one,
+    # albert-base-v2 config.json [cite: hub-albert]: V 30,000, E 128, D 768, 12 layers sharing one,
     # 12 heads, F 3,072, 512 positions, 2 token types.
     config = dict(vocab_size=30000, embedding_size=128, hidden_size=768, num_hidden_layers=12,
                   num_attention_heads=12, intermediate_size=3072, max_position_embeddings=512, type_vocab_size=2)

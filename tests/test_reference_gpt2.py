@@ -87,7 +87,7 @@ def test_random_configs(architecture: str, config: dict) -> None:
 
 
 def test_tying_is_real() -> None:
-    # The head *is* the token embedding: transformers#14960 prints "Whole model: 124439808" and the
+    # The head *is* the token embedding: [cite: transformers-14960] prints "Whole model: 124439808" and the
     # head's 38,597,376 inside it, not beside it.
     model = reference.build("GPT2LMHeadModel", configs.load("gpt2"))
     assert reference.total(model) == 124_439_808

@@ -105,7 +105,7 @@ def test_accepted_by_both(config: dict) -> None:
 
 
 def test_quantized_modules_are_the_seven_projections() -> None:
-    # bitsandbytes#834: transformers quantizes every nn.Linear but the ones get_keys_to_not_convert names
+    # [cite: bitsandbytes-834]: transformers quantizes every nn.Linear but the ones get_keys_to_not_convert names
     # (the output embedding); the miscount halves exactly those.
     from transformers.quantizers.base import get_keys_to_not_convert
 

@@ -118,7 +118,7 @@ def test_paper_sizes() -> None:
     model = torch_transformer(512, 8, 6, 6, 2048)
     values = {D: 512, F: 2048, F_d: 2048, L: 6, L_d: 6}
     reference.compare(transformer.TorchTransformer, values, model)
-    assert reference.total(model) == 44_138_496 + 2 * 2 * 512  # the paper's layers (shared reference A4)
+    assert reference.total(model) == 44_138_496 + 2 * 2 * 512  # the paper's layers [cite: vaswani2017]
 
 
 @settings(max_examples=60, deadline=None)

@@ -7,7 +7,7 @@ from derivations.references import Reference
 
 
 def test_part_on_a_checkpoint():
-    # google-research/bert#656: one bert-base layer has 7,087,872 parameters.
+    # [cite: bert-656]: one bert-base layer has 7,087,872 parameters.
     assert references.number_text("bert.layer @ bert-base-uncased") == "7,087,872"
 
 
@@ -18,7 +18,7 @@ def test_part_reached_through_a_model_counts_every_copy():
 
 
 def test_overrides_and_units():
-    # nn.MultiheadAttention(768) with any head count: 4*768^2 + 4*768 (pytorch/pytorch#60853)
+    # nn.MultiheadAttention(768) with any head count: 4*768^2 + 4*768 ([cite: pytorch-60853])
     assert references.number_text("bert.layer.attention @ bert-base-uncased H=1 d_h=768") == f"{4 * 768**2 + 4 * 768:,}"
     assert references.number_text("bert.chinese_75m.claim | mi") == "72.1"  # the derivation's own "72.1"
 
@@ -29,7 +29,7 @@ def test_ratio_unit_prints_a_fraction():
 
 
 def test_ratios_in_percent_and_layout_keys_with_plus():
-    # Kaplan's N against GPT-3 Small's non-embedding count: 84,934,656 / 85,056,000 (shared reference A6).
+    # Kaplan's N against GPT-3 Small's non-embedding count: 84,934,656 / 85,056,000 (hand-computed from [cite: brown2020, Table 2.1]).
     assert references.number_text("gpt3.kaplan_error @ gpt3-small | percent") == f"{100 * (1 - 84_934_656 / 85_056_000):.3f}"
     # A layout key holding "+": Marian with nothing shared and nothing tied.
     assert references.number_text("transformer.VARIANTS.unshared+untied.MarianModel @ transformer-base") == f"{2 * 37000 * 512 + 44_138_496:,}"

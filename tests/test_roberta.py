@@ -14,8 +14,7 @@ from derivations.claims import rounds_to
 from derivations.symbols import C, D, L, P, T, V
 
 # Exact figures printed by people who loaded the real checkpoints (AutoModel, so RobertaModel with its
-# pooler): the shared reference, section A2 (124,645,632 "Full model" in adapter-hub's summary and many
-# other printouts), and a script's printout of AutoModel.from_pretrained(name).num_parameters() for
+# pooler): 124,645,632 ("Full model" in adapter-hub's summary and many other printouts), and a script's printout of AutoModel.from_pretrained(name).num_parameters() for
 # roberta-base and roberta-large (found with the project's code search; the same printout gives
 # bert-base-uncased 109,482,240 and bert-large-uncased 335,141,888, which the BERT tests check).
 PUBLISHED = {

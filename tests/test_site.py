@@ -169,13 +169,13 @@ def test_numbers_match_package(site):
 
 # Numbers printed outside the project, as the home page's table must show them (sources in test_bert).
 OUTSIDE = {
-    "bert.BertModel @ bert-base-uncased": "109,482,240",  # google-research/bert#1225
-    "bert.BertModel @ bert-base-multilingual-cased": "177,853,440",  # google-research/bert#1225
-    "bert.BertForMaskedLM @ bert-base-chinese": "102,290,312",  # seed note 000
-    "bert.BertModelWithoutPooler @ bert-large-21128-vocab": "324,472,832",  # seed note 003
+    "bert.BertModel @ bert-base-uncased": "109,482,240",  # [cite: bert-1225]
+    "bert.BertModel @ bert-base-multilingual-cased": "177,853,440",  # [cite: bert-1225]
+    "bert.BertForMaskedLM @ bert-base-chinese": "102,290,312",  # [cite: note-mlm]
+    "bert.BertModelWithoutPooler @ bert-large-21128-vocab": "324,472,832",  # [cite: note-yiyangiliu]
     "symbols.V @ bert-base-chinese": "21,128",  # its config.json
-    "gpt2.GPT2LMHeadModel @ gpt2": "124,439,808",  # huggingface/transformers#14960
-    "transformer.MarianMTModel @ transformer-base": "63,082,496",  # the issue: the paper's base, 37,000 tokens
+    "gpt2.GPT2LMHeadModel @ gpt2": "124,439,808",  # [cite: transformers-14960]
+    "transformer.MarianMTModel @ transformer-base": "63,082,496",  # [cite: vaswani2017]: the base model, 37,000 tokens
 }
 
 

@@ -27,13 +27,13 @@ PUBLISHED = {
     # the t5 model implemented in huggingface").
     "t5-small": 60_506_624,
     "t5-base": 222_903_552,
-    # google-research/text-to-text-transfer-transformer#326: the Mesh TensorFlow log of the released
+    # [cite: text-to-text-transfer-transformer-326]: the Mesh TensorFlow log of the released
     # Large checkpoint, "Trainable Variables count: 388 Total size: 737668096".
     "t5-large": 737_668_096,
     # Lumi-supercomputer/ml-examples, pytorch/deepspeed/t5_xsum/README.md.
     "t5-3b": 2_851_598_336,
-    # Shared reference A8 (computed there); also listed in a third-party table of model sizes that the
-    # search tool found without naming its repository. transformers recomputes it (test_reference_t5.py).
+    # Hand-computed from the released config [cite: hub-google-t5]; also listed in a third-party table of
+    # model sizes that the search tool found without naming its repository. transformers recomputes it (test_reference_t5.py).
     "t5-11b": 11_307_321_344,
     # chuanli11/t5-tpu, README.md, "Training Time" table of the T5 1.1 sizes: small 76961152,
     # base 247577856, large 783150080, xl 2849757184, xxl 11135332352. 247,577,856 is also KerasHub's

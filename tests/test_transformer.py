@@ -1,8 +1,8 @@
 """The original Transformer: the paper's totals, Table 3 reconciled, nn.Transformer's extra norms,
 and the "60M" formula.
 
-Expected values come from the paper (Table 3's printed counts, section 3.4's sharing), the issue's
-statement of the exact totals with 37,000 tokens, PyTorch's own count of nn.MultiheadAttention, and
+Expected values come from the paper (Table 3's printed counts, section 3.4's sharing), the exact totals
+with 37,000 tokens computed by hand from the paper's sizes, PyTorch's own count of nn.MultiheadAttention, and
 transformers' Marian on the meta device (tests/test_reference_transformer.py).
 """
 
@@ -16,8 +16,8 @@ from derivations.symbols import D, F, F_d, L, L_d, V
 
 
 def test_totals_with_37000_tokens():
-    # 63,082,496 and 214,245,376 (the issue; ../shared/reference/published-totals.md, A4), non-embedding
-    # 44,138,496 and 176,357,376 (ibid.); test_reference_transformer.py builds both in Marian on the meta device.
+    # 63,082,496 and 214,245,376, non-embedding 44,138,496 and 176,357,376, computed by hand from the sizes of
+    # [cite: vaswani2017, Table 3 and sections 3.4 and 5.1]; test_reference_transformer.py builds both in Marian on the meta device.
     assert configs.checkpoint("transformer-base").total == 63_082_496
     assert configs.checkpoint("transformer-big").total == 214_245_376
     assert transformer.body.count(configs.checkpoint("transformer-base").values) == 44_138_496
@@ -35,7 +35,7 @@ def test_one_matrix_for_source_target_and_output():
 
 
 def test_attention_block_is_nn_multiheadattention():
-    # pytorch/pytorch#60853: nn.MultiheadAttention(512, h) has 1,050,624 parameters for any h.
+    # [cite: pytorch-60853]: nn.MultiheadAttention(512, h) has 1,050,624 parameters for any h.
     assert transformer.layer.child("self_attention").count({D: 512, transformer.H: 8}) == 1_050_624
 
 

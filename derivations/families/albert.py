@@ -21,6 +21,7 @@ from ..components import (AttentionLayout, Part, as_kind, attention, classifier,
                           factorized_embedding, feed_forward, group, layer_norm, leaf, linear, pooler as _pooler,
                           tied_tensor)
 from ..readers import albert as reader
+from ..sources import Citation, cite
 from ..symbols import C, D, E, F, G, H, L, L_g, P, T, V, d_h
 
 MODEL_TYPE = reader.READER.model_type
@@ -199,7 +200,7 @@ assert sympy.expand(sharing_saving - (unshared.total - AlbertModel.subs({G: 1, L
 # modeling.py pretrained_init_configuration, and a training script that pastes it); for large, xlarge
 # and xxlarge the sizes are those of PaddleNLP's copy of the four hub configs
 # (paddlenlp/transformers/albert/configuration.py, ALBERT_PRETRAINED_INIT_CONFIGURATION) and of the
-# shared reference, section B, in the same layout (the fields that do not size a tensor, such as the
+# hub's files [cite: hub-albert], in the same layout (the fields that do not size a tensor, such as the
 # dropout rates, do not change a count). Version 1 has the same sizes.
 CHECKPOINTS = ("albert-base-v2", "albert-large-v2", "albert-xlarge-v2", "albert-xxlarge-v2")
 
@@ -214,8 +215,7 @@ TABLE_ARCHITECTURES = {"AlbertModel": "AlbertModel", "without_pooler": "without 
 # Published counts, reconciled
 # ---------------------------------------------------------------------------------------------
 
-_PAPER = ('Lan et al. 2019, <a href="https://arxiv.org/abs/1909.11942">ALBERT: A Lite BERT for Self-supervised '
-          "Learning of Language Representations</a>, Table 1")
+_PAPER = Citation("lan2020", "Table 1")
 
 # Everything the paper's ALBERT figures could have counted.
 CONVENTIONS = (AlbertModel, without_pooler, AlbertForPreTraining, pretraining_untied, non_embedding)

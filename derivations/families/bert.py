@@ -14,6 +14,7 @@ from ..claims import Miscount, Rounded
 from ..components import (AttentionLayout, Part, attention, classifier, embedding, encoder_task_heads, feed_forward,
                           group, layer_norm, leaf, lm_prediction_head, pooler as _pooler)
 from ..readers import bert as reader
+from ..sources import Citation, cite
 from ..symbols import D, F, H, L, P, T, V, d_h
 
 MODEL_TYPE = reader.READER.model_type
@@ -163,8 +164,7 @@ BertModel_standard = BertModel.subs(STANDARD)
 # ---------------------------------------------------------------------------------------------
 
 # Bundled checkpoint configs (derivations/checkpoints/NAME.json): the first seven as published on
-# the Hugging Face hub under google-bert/NAME (the copies read are listed in the shared reference,
-# section B). The last is not a published checkpoint: it is the model a Chinese-language blog post on
+# the Hugging Face hub under google-bert/NAME [cite: hub-google-bert]. The last is not a published checkpoint: it is the model a Chinese-language blog post on
 # BERT's layers counts (NOTES["layers_blog"]), 24 layers, 1024 wide, the Chinese 21,128-token
 # vocabulary, without pooler or heads, and its config
 # names the pseudo-class BertModelWithoutPooler (BertModel with add_pooling_layer=False).
@@ -187,10 +187,8 @@ TABLE_ARCHITECTURES = {"BertModel": "BertModel", "BertModelWithoutPooler": "with
 # Published counts, reconciled (the common-mistakes page)
 # ---------------------------------------------------------------------------------------------
 
-_SEED = "a Chinese-language blog post deriving bert-base's size from <code>bert-base-chinese</code>'s config"
-_NOTEBOOK = ('the notebook <a href="https://github.com/stemgene/All-you-need-is-attention/blob/main/'
-             '03_bert_model_architecture_params.ipynb">03_bert_model_architecture_params.ipynb</a> '
-             "(stemgene/All-you-need-is-attention)")
+_SEED = Citation("note-chinese-blog")
+_NOTEBOOK = Citation("note-stemgene")
 
 # 75,641,856 for bert-base-chinese: attention counted once instead of L times, every Q/K/V/O and
 # feed-forward bias left out. Its arithmetic, term by term:
@@ -229,7 +227,7 @@ pooler_in_encoder = Miscount(
 mlm_transform_as_pooler = Miscount(
     "mlm_transform_as_pooler", 102_290_312,
     "BertForMaskedLM on bert-base-chinese, with the head's square dense map labelled “Pool_fc”",
-    "a public note deriving BertForMaskedLM's size", "bert-base-chinese", BertForMaskedLM,
+    Citation("note-mlm"), "bert-base-chinese", BertForMaskedLM,
     reconstruction=group(
         "claimed", "the published formula (its L is the sequence length, P here)",
         leaf("word", "word embeddings", V * D), leaf("position", "positions", P * D),
@@ -243,8 +241,9 @@ mlm_transform_as_pooler = Miscount(
 # init_empty_weights() with transformers 5.x leaves the decoder untied and reports the same sum.
 tied_counted_twice = Miscount(
     "tied_counted_twice", 118_537_744, "BertForMaskedLM on bert-base-chinese, summed over state_dict()",
-    "summing <code>state_dict()</code>, or building the model under accelerate's <code>init_empty_weights()</code> "
-    "with transformers 5.x", "bert-base-chinese", BertForMaskedLM,
+    Citation("llama2.c-378", "the same sum on llama2.c's models; the same mistake is made by summing "
+             "<code>state_dict()</code>, or by building the model under accelerate's <code>init_empty_weights()</code> "
+             "with transformers 5.x"), "bert-base-chinese", BertForMaskedLM,
     terms=(leaf("decoder_weight", "cls.predictions.decoder.weight, the word embeddings again", -V * D),
            leaf("decoder_bias", "cls.predictions.decoder.bias, the same tensor as cls.predictions.bias", -V)),
 )
@@ -253,9 +252,8 @@ MISCOUNTS = (chinese_75m, pooler_in_encoder, mlm_transform_as_pooler, tied_count
 
 # Rounded figures from the paper and Google's README, against every convention they could mean.
 _CONVENTIONS = (BertModelWithoutPooler, BertModel, BertForPreTraining)
-_PAPER = 'Devlin et al. 2018, <a href="https://arxiv.org/abs/1810.04805">BERT</a>, section 3'
-_README = ('the <a href="https://github.com/google-research/bert/blob/master/README.md">google-research/bert README</a>, '
-           "list of released models")
+_PAPER = Citation("devlin2019", "section 3")
+_README = Citation("bert-readme", "list of released models")
 base_110m = Rounded("base_110m", 110_000_000, "BERT_BASE (L=12, H=768, A=12, Total Parameters=110M)", _PAPER,
                     "bert-base-uncased", _CONVENTIONS)
 large_340m = Rounded("large_340m", 340_000_000, "BERT_LARGE (L=24, H=1024, A=16, Total Parameters=340M)", _PAPER,
@@ -275,7 +273,7 @@ ROUNDED = (base_110m, large_340m, chinese_110m, multilingual_110m, multilingual_
 # count divided by 2^20, neither bytes nor MB.
 
 # "More heads, more parameters": a proposal to count each of W_Q, W_K, W_V as D^2 per head
-# (Infrasys-AI/AIInfra#376), against what the layer holds: H heads of size d_h share the width.
+# ([cite: aiinfra-376]), against what the layer holds: H heads of size d_h share the width.
 qkv_weights_if_heads_multiplied = 3 * H * D**2
 qkv_weights = 3 * D * H * d_h
 
@@ -286,10 +284,9 @@ qkv_weights = 3 * D * H * d_h
 # Ratios are expressions beside them. Sources are named by the notes' own origins.
 # ---------------------------------------------------------------------------------------------
 
-_MLM_NOTE = "a public note deriving <code>BertForMaskedLM</code>'s size on <code>bert-base-chinese</code>"
-_LAYERS_BLOG = ("a Chinese-language blog post on BERT's layers, whose pictures are hosted in "
-                '<a href="https://github.com/yiyangiliu/blog">yiyangiliu/blog</a>')
-_UNCASED_NOTEBOOK = "a notebook counting <code>bert-base-uncased</code>'s parameters"
+_MLM_NOTE = Citation("note-mlm")
+_LAYERS_BLOG = Citation("note-yiyangiliu")
+_UNCASED_NOTEBOOK = Citation("note-uncased-notebook")
 
 
 def _printed(name: str, claim: int, what: str, source: str, checkpoint: str, counts: Part, *terms: Part,

@@ -21,6 +21,7 @@ from ..claims import Rounded
 from ..components import (AttentionLayout, Part, as_kind, attention, embedding, encoder_task_heads, feed_forward, group,
                           layer_norm, leaf, linear, tied_tensor)
 from ..readers import distilbert as reader
+from ..sources import Citation, cite
 from ..symbols import D, F, H, L, T, V, d_h
 
 MODEL_TYPE = reader.READER.model_type
@@ -158,8 +159,8 @@ smaller_by = 1 - share_of_teacher
 # Bundled checkpoint configs (derivations/checkpoints/NAME.json), as published on the Hugging Face hub
 # under distilbert/distilbert-base-uncased and distilbert/distilbert-base-cased. The sizing fields (dim
 # 768, hidden_dim 3072, n_layers 6, n_heads 12, max_position_embeddings 512, vocab_size 30522 / 28996,
-# sinusoidal_pos_embds false) were checked against copies whose _name_or_path is the checkpoint, the
-# shared reference (section B), and KerasNLP's exact counts of both (below).
+# sinusoidal_pos_embds false) were checked against copies whose _name_or_path is the checkpoint
+# [cite: hub-distilbert], and KerasNLP's exact counts of both (below) [cite: keras-hub].
 CHECKPOINTS = ("distilbert-base-uncased", "distilbert-base-cased")
 
 CALCULATOR_RATIOS = {d_h: (D, H)}
@@ -172,8 +173,7 @@ TABLE_ARCHITECTURES = {"DistilBertModel": "DistilBertModel", "DistilBertForMaske
 # Published counts, reconciled
 # ---------------------------------------------------------------------------------------------
 
-_PAPER = ('Sanh et al. 2019, <a href="https://arxiv.org/abs/1910.01108">DistilBERT, a distilled version of BERT</a>, '
-          "Table 3 (# param., millions)")
+_PAPER = Citation("sanh2019", "Table 3 (# param., millions)")
 CONVENTIONS = (DistilBertModel, DistilBertForMaskedLM)
 paper_66m = Rounded("paper_66m", 66_000_000, "DistilBERT: 66 (million parameters), against BERT-base's 110", _PAPER,
                     "distilbert-base-uncased", CONVENTIONS, printed="66M")

@@ -16,6 +16,7 @@ from ..components import (Part, as_kind, feed_forward, fused_attention, group, l
                          token_and_position_embeddings)
 from .gpt2 import multiple_choice_head
 from ..readers import gpt1 as reader
+from ..sources import Citation, cite
 from ..symbols import C, D, H, L, P, V
 
 MODEL_TYPE = reader.READER.model_type
@@ -87,9 +88,7 @@ TABLE_SYMBOLS = (V, P, L, D, H)
 TABLE_ARCHITECTURES = {"OpenAIGPTModel": "OpenAIGPTModel", "OpenAIGPTDoubleHeadsModel": "DoubleHeadsModel"}
 
 # The GPT-2 paper sizes its smallest model against GPT-1; for GPT-1 itself the figure holds.
-_GPT2_PAPER = ('Radford et al. 2019, <a href="https://cdn.openai.com/better-language-models/'
-               'language_models_are_unsupervised_multitask_learners.pdf">Language Models are Unsupervised '
-               "Multitask Learners</a>, Table 2 and section 3")
+_GPT2_PAPER = Citation("radford2019", "Table 2 and section 3")
 original_117m = Rounded("original_117m", 117_000_000,
                         "117M, the smallest model, ‘equivalent to the original GPT’", _GPT2_PAPER, "openai-gpt",
                         (OpenAIGPTModel,), printed="117M")

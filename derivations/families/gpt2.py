@@ -19,6 +19,7 @@ from ..components import (Part, as_kind, classifier, feed_forward, fused_attenti
                          task_heads, tied_tensor, token_and_position_embeddings)
 from ..reading import SEQUENCE_SUMMARY
 from ..readers import gpt2 as reader
+from ..sources import Citation, cite
 from ..symbols import C, D, F, H, L, P, V, d_h
 
 MODEL_TYPE = reader.READER.model_type
@@ -158,8 +159,7 @@ non_embedding_standard = non_embedding.subs(STANDARD)
 # ---------------------------------------------------------------------------------------------
 
 # The four sizes OpenAI released, as their config.json files on the Hugging Face hub describe them
-# (openai-community/gpt2, -medium, -large, -xl; the copies read are listed in the shared reference,
-# section B).
+# (openai-community/gpt2, -medium, -large, -xl) [cite: hub-openai-community].
 CHECKPOINTS = ("gpt2", "gpt2-medium", "gpt2-large", "gpt2-xl")
 
 TABLE_SYMBOLS = (L, D, H)
@@ -169,11 +169,8 @@ TABLE_ARCHITECTURES = {"GPT2LMHeadModel": "GPT2LMHeadModel", "non_embedding": "n
 # Published counts, reconciled (the common-mistakes page)
 # ---------------------------------------------------------------------------------------------
 
-_PAPER = ('Radford et al. 2019, <a href="https://cdn.openai.com/better-language-models/'
-          'language_models_are_unsupervised_multitask_learners.pdf">Language Models are Unsupervised Multitask '
-          "Learners</a>, Table 2")
-_RETRACTION = ('the <a href="https://github.com/openai/gpt-2/blob/master/README.md">openai/gpt-2 README</a>: '
-               "“our original parameter counts were wrong due to an error”")
+_PAPER = Citation("radford2019", "Table 2")
+_RETRACTION = cite("gpt2-readme", "“our original parameter counts were wrong due to an error”")
 # GPT-1's vocabulary (its config.json, vocab_size; 40,000 BPE merges in Radford et al. 2018).
 GPT1_VOCABULARY = 40_478
 
@@ -209,15 +206,15 @@ paper_conventions = tuple(replace(claim, name=f"{claim.name}_conventions", candi
                           for claim in paper_counts.claims)
 
 # The corrected sizes: the download directories of openai/gpt-2 (DEVELOPERS.md) and its model card.
-_RELEASE = ('the <a href="https://github.com/openai/gpt-2/blob/master/DEVELOPERS.md">openai/gpt-2</a> download '
-            "names (124M, 355M, 774M, 1558M)")
+_RELEASE = Citation("gpt2-developers", "the download names (124M, 355M, 774M, 1558M)")
 RELEASED = tuple(Rounded(f"released_{name.replace('-', '_')}", millions * 10**6, f"{name} as released", _RELEASE,
                          name, (GPT2LMHeadModel,), printed=f"{millions}M")
                  for name, millions in (("gpt2", 124), ("gpt2-medium", 355), ("gpt2-large", 774), ("gpt2-xl", 1558)))
 
 small_117m = Miscount(
     "small_117m", 117_000_000, "GPT-2 small as “117M”",
-    f"{_PAPER}, and the name the first release carried (retracted in {_RETRACTION})", "gpt2", GPT2LMHeadModel,
+    Citation("radford2019", f"Table 2, and the name the first release carried (retracted in {_RETRACTION})"), "gpt2",
+    GPT2LMHeadModel,
     terms=(leaf("vocabulary", "the vocabulary, GPT-2's against GPT-1's, if the hypothesis on the paper's counts holds",
                 (V - GPT1_VOCABULARY) * D),
            # Unevaluated, so that GPT-1's 40,478 rows and the final LayerNorm's 2D stay two terms.
@@ -229,8 +226,7 @@ small_117m = Miscount(
 )
 
 # rasbt/LLMs-from-scratch, chapter 4: a GPT-2-sized model with qkv_bias False and an untied out_head.
-_BOOK = ('<a href="https://github.com/rasbt/LLMs-from-scratch/blob/main/ch04/01_main-chapter-code/ch04.ipynb">'
-         "LLMs-from-scratch, chapter 4</a> (rasbt), for <code>GPT_CONFIG_124M</code>")
+_BOOK = Citation("raschka2024", "chapter 4, for <code>GPT_CONFIG_124M</code>")
 _book_block = group(
     "block", "the book's transformer block",
     leaf("qkv", "W_query, W_key, W_value, no biases (qkv_bias False)", 3 * D**2),
@@ -263,7 +259,7 @@ attention_biases_left_out = Miscount(
 # (HookedTransformerConfig: n_layers * (d_model * d_head * n_heads * 4) + n_layers * d_model * d_mlp * 2).
 non_embedding_as_total = Miscount(
     "non_embedding_as_total", 84_934_656, "gpt2-small, <code>cfg.n_params</code>, listed as “85M”",
-    '<a href="https://github.com/TransformerLensOrg/TransformerLens/issues/903">TransformerLens#903</a>',
+    Citation("transformerlens-903"),
     "gpt2", GPT2LMHeadModel,
     terms=(leaf("token", "token embeddings", V * D), leaf("position", "position embeddings", P * D),
            leaf("biases", "every bias: Q, K, V, O, and both feed-forward maps, in every block", L * (3 * D + D + F + D)),

@@ -14,6 +14,7 @@ import sympy
 from . import Headline, gpt2
 from ..claims import Rounded, sizes
 from ..components import AttentionLayout, attention
+from ..sources import Citation, cite
 from ..symbols import D, F, H, L, d_h
 
 MODEL_TYPE = gpt2.MODEL_TYPE  # the configs are GPT-2's
@@ -71,8 +72,7 @@ kaplan_share = kaplan_general / model.total
 # Table 2.1's n_params, against the exact counts
 # ---------------------------------------------------------------------------------------------
 
-_TABLE = ('Brown et al. 2020, <a href="https://arxiv.org/abs/2005.14165">Language Models are Few-Shot '
-          "Learners</a>, Table 2.1")
+_TABLE = Citation("brown2020", "Table 2.1")
 
 # Heads as printed for XL (24 of 128 in a 2,048-wide model) and 13B (40 of 128 in 5,140): query, key
 # and value maps of H d_h, not D, as in T5-3B. A hypothetical model: no reference implements it.

@@ -23,6 +23,7 @@ from ..claims import Miscount, Rounded
 from ..components import (Part, as_kind, classifier, embedding, feed_forward, fused_attention, group, layer_norm, leaf,
                          linear, task_heads, tied_tensor)
 from ..readers import gpt_neox as reader
+from ..sources import Citation, cite
 from ..symbols import C, D, F, H, L, P, V
 
 MODEL_TYPE = reader.READER.model_type
@@ -136,7 +137,7 @@ CausalLM_standard = GPTNeoXForCausalLM.subs(STANDARD)
 # Checkpoints (readers.gpt_neox.read reads their config.json)
 # ---------------------------------------------------------------------------------------------
 
-# The eight Pythia sizes and GPT-NeoX-20B. Two files are copies of EleutherAI's own, field for field:
+# The eight Pythia sizes and GPT-NeoX-20B [cite: hub-eleutherai]. Two files are copies of EleutherAI's own, field for field:
 # - pythia-160m: EleutherAI/pythia-160m, main ("Upload config.json", 610be53);
 # - gpt-neox-20b: EleutherAI/gpt-neox-20b at 3523781 ("Fix eos_token_id (#3)"; it has no
 #   use_parallel_residual: transformers' default, true).
@@ -147,7 +148,7 @@ CausalLM_standard = GPTNeoXForCausalLM.subs(STANDARD)
 # SummerSigh/Pythia410m-V0-Instruct, lomahony/pythia-1b-helpful-sft, ContextualAI/archangel_kto_pythia1-4b,
 # ContextualAI/archangel_dpo_pythia2-8b, ContextualAI/archangel_sft_pythia6-9b and
 # ContextualAI/archangel_slic_pythia12-0b. Fine-tuning keeps the shapes, and each vocabulary agrees with the
-# hub configs as listed in EleutherAI/pythia#68 (50,304 up to 2.8b, 50,432 for 6.9b, 50,688 for 12b), and
+# hub configs as listed in [cite: pythia-68] (50,304 up to 2.8b, 50,432 for 6.9b, 50,688 for 12b), and
 # each total with the model cards' (tests/test_gpt_neox.py); fields that size nothing (torch_dtype,
 # transformers_version, token ids) are pythia-160m's and may differ from the originals.
 CHECKPOINTS = ("pythia-70m", "pythia-160m", "pythia-410m", "pythia-1b", "pythia-1.4b", "pythia-2.8b", "pythia-6.9b",
@@ -162,18 +163,15 @@ TABLE_ARCHITECTURES = {"GPTNeoXForCausalLM": "GPTNeoXForCausalLM", "non_embeddin
 # Published counts, reconciled
 # ---------------------------------------------------------------------------------------------
 
-_CARD = ('the Pythia model cards, “Naming convention and parameter count” (for example '
-         '<a href="https://huggingface.co/EleutherAI/pythia-12b-deduped">EleutherAI/pythia-12b-deduped</a>)')
-_VOCAB_ISSUE = '<a href="https://github.com/EleutherAI/pythia/issues/68">EleutherAI/pythia#68</a>'
+_CARD = Citation("pythia-card", "“Naming convention and parameter count”")
+_VOCAB_ISSUE = Citation("pythia-68")
 
 # The tokenizer that every Pythia model shares: 50,277 entries in tokenizer.get_vocab(), against an
-# embedding padded "to the nearest multiple of MODEL_PARALLEL_DEGREE * 128" (EleutherAI/pythia#68,
+# embedding padded "to the nearest multiple of MODEL_PARALLEL_DEGREE * 128" ([cite: pythia-68],
 # answer by haileyschoelkopf; the same 50,277 as len(get_vocab()) in dottxt-ai/outlines PR #236).
 TOKENIZER = 50_277
 
-_LISA = ('<a href="https://github.com/CiphemonJY/LISA_FTM/blob/main/BENCHMARK_RESULTS.md">CiphemonJY/LISA_FTM, '
-         "BENCHMARK_RESULTS.md</a>; its <code>real_training.py</code> calls "
-         "<code>model.resize_token_embeddings(len(tokenizer))</code> before counting")
+_LISA = Citation("lisa-ftm", "its <code>real_training.py</code> calls <code>model.resize_token_embeddings(len(tokenizer))</code> before counting")
 
 
 def _padding(table: str, path: str) -> Part:
@@ -195,12 +193,7 @@ def _tokenizer_sized(checkpoint: str, claim: int, name: str) -> Miscount:
 tokenizer_vocabulary_70m = _tokenizer_sized("pythia-70m", 70_398_976, "tokenizer_vocabulary_70m")
 tokenizer_vocabulary_160m = _tokenizer_sized("pythia-160m", 162_281_472, "tokenizer_vocabulary_160m")
 
-_SCALING = ('Kaplan et al. 2020, <a href="https://arxiv.org/abs/2001.08361">Scaling Laws for Neural Language '
-            "Models</a> (N excludes “all vocabulary and positional embeddings”), against Hoffmann et al. 2022, "
-            '<a href="https://arxiv.org/abs/2203.15556">Training Compute-Optimal Large Language Models</a> '
-            "(N counts every parameter); the mismatch is analysed by Pearce and Song 2024, "
-            '<a href="https://arxiv.org/abs/2406.12907">Reconciling Kaplan and Chinchilla Scaling Laws</a>; '
-            f"the figure is the non-embedding count of {_CARD}")
+_SCALING = Citation("kaplan2020", f"N excludes “all vocabulary and positional embeddings”; against {cite('hoffmann2022')} (N counts every parameter), a mismatch analysed by {cite('pearce2024')}; the figure is the non-embedding count of {cite('pythia-card')}")
 
 # Pythia-70M's exact non-embedding count (the card's; Kaplan's approximation 12 L D^2 gives 18,874,368),
 # read as N in Chinchilla's convention: the two tables are missing.

@@ -20,6 +20,7 @@ from ..claims import Miscount, Rounded
 from ..components import (AttentionLayout, Part, as_kind, attention, embedding, feed_forward, group, leaf, linear,
                          rms_norm, score, task_heads, tied_tensor)
 from ..readers import llama as reader
+from ..sources import Citation, cite
 from ..symbols import C, D, F, H, K, L, M, V, d_h, r
 
 MODEL_TYPE = reader.READER.model_type
@@ -189,7 +190,7 @@ PARAMS = {
 # Checkpoints (readers.llama.read reads their config.json)
 # ---------------------------------------------------------------------------------------------
 
-# config.json as published on the Hugging Face hub (copies read: see the shared reference, section B):
+# config.json as published on the Hugging Face hub [cite: hub-meta-llama]:
 #   llama-7b, -13b, -30b, -65b   huggyllama/llama-7b ... -65b (LLaMA-1 converted; sizes as in Meta's
 #                                MODEL_CARD.md and the width rule above)
 #   llama-2-7b, -13b, -70b       meta-llama/Llama-2-7b-hf, -13b-hf, -70b-hf (transformers 4.31/4.32 uploads)
@@ -209,8 +210,7 @@ TABLE_ARCHITECTURES = {"LlamaForCausalLM": "LlamaForCausalLM", "LlamaForCausalLM
 # Published counts, reconciled
 # ---------------------------------------------------------------------------------------------
 
-_LLAMA1_PAPER = ('Touvron et al. 2023, <a href="https://arxiv.org/abs/2302.13971">LLaMA: Open and Efficient '
-                 "Foundation Language Models</a>, Table 2")
+_LLAMA1_PAPER = Citation("touvron2023", "Table 2")
 
 
 def _paper(name: str, tenths: int, checkpoint: str) -> Rounded:
@@ -224,10 +224,8 @@ def _paper(name: str, tenths: int, checkpoint: str) -> Rounded:
 PAPER = (_paper("7b", 67, "llama-7b"), _paper("13b", 130, "llama-13b"), _paper("33b", 325, "llama-30b"),
          _paper("65b", 652, "llama-65b"))
 
-_LLAMA2_CARD = ('the <a href="https://github.com/meta-llama/llama/blob/main/MODEL_CARD.md">Llama 2 model card</a> '
-                "(meta-llama/llama, MODEL_CARD.md)")
-_LLAMA3_CARD = ('the <a href="https://github.com/meta-llama/llama3/blob/main/MODEL_CARD.md">Llama 3 model card</a> '
-                "(meta-llama/llama3, MODEL_CARD.md)")
+_LLAMA2_CARD = Citation("llama2-card")
+_LLAMA3_CARD = Citation("llama3-card")
 
 # The names the releases go by, in billions: names, not roundings (Llama 2 70B has 69.0 billion).
 NAMES = tuple(Rounded(f"name_{name.replace('-', '_').replace('.', '_')}", billions * 10**9, what, source, name,
@@ -237,11 +235,10 @@ NAMES = tuple(Rounded(f"name_{name.replace('-', '_').replace('.', '_')}", billio
                   ("llama-2-70b", 70, "Llama 2 70B", _LLAMA2_CARD), ("llama-3-8b", 8, "Llama 3 8B", _LLAMA3_CARD),
                   ("llama-3-70b", 70, "Llama 3 70B", _LLAMA3_CARD)))
 
-# (1) TransformerLens#448: HookedTransformerConfig counts, per layer, W_Q, W_K, W_V, W_O as
+# (1) [cite: transformerlens-448]: HookedTransformerConfig counts, per layer, W_Q, W_K, W_V, W_O as
 # d_model * d_head * n_heads * 4, and the MLP as d_model * d_mlp * 2 ("2 because W_in and W_out"):
 # a gated MLP has three matrices, and embeddings, unembedding and norms are not counted at all.
-_TRANSFORMERLENS = ('<a href="https://github.com/TransformerLensOrg/TransformerLens/issues/448">TransformerLens#448</a> '
-                    "(<code>llama.cfg.n_params  # 5033164800</code> for LLaMA-7B)")
+_TRANSFORMERLENS = Citation("transformerlens-448", "<code>llama.cfg.n_params  # 5033164800</code> for LLaMA-7B")
 two_matrix_mlp = Miscount(
     "two_matrix_mlp", 5_033_164_800, "LLaMA-7B, <code>cfg.n_params</code> of TransformerLens",
     _TRANSFORMERLENS, "llama-7b", LlamaForCausalLM,
@@ -254,7 +251,7 @@ two_matrix_mlp = Miscount(
                          leaf("mlp", "W_in, W_out", L * 2 * D * F)),
 )
 
-# (2) bitsandbytes#834: Llama-2-7B loaded in 4 bits prints "all params: 3,540,389,888". bitsandbytes'
+# (2) [cite: bitsandbytes-834]: Llama-2-7B loaded in 4 bits prints "all params: 3,540,389,888". bitsandbytes'
 # Params4bit packs two 4-bit values in one uint8 element, so numel() of each quantized weight is half its
 # parameter count. transformers quantizes every nn.Linear except the output embedding (lm_head; see
 # quantizers/base.py, get_keys_to_not_convert); the embedding table and the RMSNorm weights are not
@@ -267,8 +264,7 @@ quantized_weights = (attention_block.total + feed_forward_block.total) * L
 _lora = leaf("lora", f"LoRA adapters of rank {LORA_RANK} on q, k, v, o, gate, up and down, in every layer "
              "(A: in by r, B: r by out; inferred, not shown in the issue)",
              L * LORA_RANK * ((D + H * d_h) + 2 * (D + K * d_h) + (H * d_h + D) + 3 * (D + F)))
-_BNB = ('<a href="https://github.com/bitsandbytes-foundation/bitsandbytes/issues/834">bitsandbytes#834</a> '
-        "(“Huge difference in llama2 parameter count after 4bit loading”)")
+_BNB = Citation("bitsandbytes-834")
 quantized_4bit = Miscount(
     "quantized_4bit", 3_540_389_888, "Llama-2-7B loaded in 4 bits (nf4), summing <code>numel()</code> over "
     "<code>named_parameters()</code>", _BNB, "llama-2-7b", LlamaForCausalLM,
@@ -283,10 +279,9 @@ quantized_4bit = Miscount(
                          _lora),
 )
 
-# (3) meta-llama/llama#1111: "80 x (4 x 8192 x 8192 + 3 x 8192 x 28672) + 32000 x 8192 ~ 78B" for
+# (3) [cite: llama-1111]: "80 x (4 x 8192 x 8192 + 3 x 8192 x 28672) + 32000 x 8192 ~ 78B" for
 # Llama-2-70B: keys and values counted with all 64 heads instead of 8, the head left out.
-_ISSUE_1111 = ('<a href="https://github.com/meta-llama/llama/issues/1111">meta-llama/llama#1111</a> '
-               "(“parameter count of Llama2-70B and Llama2-13B”)")
+_ISSUE_1111 = Citation("llama-1111")
 gqa_ignored = Miscount(
     "gqa_ignored", 78_108_426_240, "Llama-2-70B as “~78B”: 80 x (4 x 8192 x 8192 + 3 x 8192 x 28672) + 32000 x 8192",
     _ISSUE_1111, "llama-2-70b", LlamaForCausalLM,

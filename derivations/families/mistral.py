@@ -12,6 +12,7 @@ from ..claims import Rounded
 from . import Headline, llama
 from .llama import architectures as _architectures
 from ..readers import mistral as reader
+from ..sources import Citation, cite
 from ..symbols import D, F, H, K, L, V
 
 MODEL_TYPE = reader.READER.model_type
@@ -44,8 +45,7 @@ TABLE_SYMBOLS = (L, D, H, K, F, V)
 TABLE_ARCHITECTURES = {"MistralForCausalLM": "MistralForCausalLM", "layer": "one layer"}
 
 # Mistral AI's announcement: "Mistral 7B is a 7.3B parameter model". The exact count is 7.24 billion.
-_ANNOUNCEMENT = ('Mistral AI, <a href="https://mistral.ai/news/announcing-mistral-7b/">Announcing Mistral 7B</a> '
-                 "(“a 7.3B parameter model”)")
+_ANNOUNCEMENT = Citation("mistral-7b-announcement", "“a 7.3B parameter model”")
 announced = Rounded("announced", 7_300_000_000, "Mistral 7B as announced", _ANNOUNCEMENT, "mistral-7b",
                     (MistralForCausalLM,), precision=10**8, printed="7.3B")
 name = Rounded("name", 7 * 10**9, "Mistral 7B, the name", _ANNOUNCEMENT, "mistral-7b", (MistralForCausalLM,),

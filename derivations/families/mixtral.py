@@ -30,6 +30,7 @@ from . import Headline, llama, mistral
 from ..claims import Miscount, Rounded
 from ..components import Part, feed_forward, group, leaf, linear, mixture_of_experts
 from ..readers import mixtral as reader
+from ..sources import Citation, cite
 from ..symbols import D, F, H, K, L, X, X_a
 
 MODEL_TYPE = reader.READER.model_type
@@ -178,7 +179,7 @@ assert sympy.expand(MixtralForCausalLM.total.subs(X, 1) - mistral_7b.total - L *
 # Mixtral-8x22B-Instruct-v0.1 has vocab_size 32768, which the Mixtral page shows too). The
 # fields that set the count (vocab_size, hidden_size, intermediate_size, num_hidden_layers,
 # num_attention_heads, num_key_value_heads, num_local_experts, num_experts_per_tok; no head_dim, no
-# tie_word_embeddings true) are those of the shared reference, section B (Mixtral-8x7B), and of copies
+# tie_word_embeddings true) are those of the hub's Mixtral-8x7B file [cite: hub-mistralai], and of copies
 # of the two files in public code (transformers_version 4.36.0.dev0 and 4.40.0.dev0); they agree with
 # the papers' and blog posts' sizes.
 CHECKPOINTS = ("mixtral-8x7b", "mixtral-8x22b")
@@ -192,16 +193,10 @@ TABLE_ARCHITECTURES = {"MixtralForCausalLM": "MixtralForCausalLM",
 # Published counts, reconciled
 # ---------------------------------------------------------------------------------------------
 
-_BLOG = ('Mistral AI, <a href="https://mistral.ai/news/mixtral-of-experts/">Mixtral of experts</a> '
-         "(11 December 2023): “Mixtral has 46.7B total parameters but only uses 12.9B parameters per token”")
-_PAPER = ('Jiang et al. 2024, <a href="https://arxiv.org/abs/2401.04088">Mixtral of Experts</a>, abstract: '
-          "“each token has access to 47B parameters, but only uses 13B active parameters during inference”")
-_DOCS = ('Mistral AI\'s platform docs, <a href="https://github.com/mistralai/platform-docs-public/blob/main/docs/'
-         'getting-started/models.mdx">models.mdx</a>: “it leverages up to 45B parameters but only uses about '
-         "12B during inference”")
-_BLOG_22B = ('Mistral AI, <a href="https://mistral.ai/news/mixtral-8x22b/">Cheaper, Better, Faster, Stronger</a> '
-             "(17 April 2024): “a sparse Mixture-of-Experts (SMoE) model that uses only 39B active parameters "
-             "out of 141B”")
+_BLOG = Citation("mixtral-announcement", "“Mixtral has 46.7B total parameters but only uses 12.9B parameters per token”")
+_PAPER = Citation("jiang2024", "abstract: “each token has access to 47B parameters, but only uses 13B active parameters during inference”")
+_DOCS = Citation("mistral-docs-models", "“it leverages up to 45B parameters but only uses about 12B during inference”")
+_BLOG_22B = Citation("mixtral-8x22b-announcement", "“a sparse Mixture-of-Experts (SMoE) model that uses only 39B active parameters out of 141B”")
 
 total_blog = Rounded("total_blog", 46_700_000_000, "Mixtral 8x7B, total", _BLOG, "mixtral-8x7b",
                      (MixtralForCausalLM,), precision=10**8, printed="46.7B")
@@ -225,9 +220,7 @@ active_22b = Rounded("active_22b", 39_000_000_000, "Mixtral 8x22B, active", _BLO
 ACTIVE_CLAIMS = (active_blog, active_paper, active_docs, active_22b)
 
 # "8x7B" read as eight 7B models. No Mistral AI source says 56B; this one does.
-_56B = ('<a href="https://techchilli.com/artificial-intelligence/what-is-mixtral-8x7b-and-how-to-access-the-'
-        'open-weight-model">TechChilli, “What is Mixtral 8x7B”</a>: “The “8x7B” refers to its structure: 8 groups '
-        "of 7 billion parameter experts, resulting in a total of 56 billion parameters”")
+_56B = Citation("techchilli-mixtral", "“The “8x7B” refers to its structure: 8 groups of 7 billion parameter experts, resulting in a total of 56 billion parameters”")
 # Mistral 7B without its feed-forward: what Mixtral stores once and eight Mistral 7Bs would store X times.
 _mistral_shared = token_embeddings.total + L * (2 * D + self_attention.total) + final_norm.total + lm_head.total
 assert sympy.expand(_mistral_shared - (mistral_7b.total - L * expert.total)) == 0

@@ -22,6 +22,7 @@ from . import Headline, bert
 from ..claims import Miscount, Rounded
 from ..components import Part, embedding, encoder_task_heads, group, layer_norm, leaf, linear, tied_tensor
 from ..readers import roberta as reader
+from ..sources import Citation, cite
 from ..symbols import C, D, H, L, P, V, d_h
 
 MODEL_TYPE = reader.READER.model_type
@@ -158,7 +159,7 @@ RobertaModel_standard = RobertaModel.subs(STANDARD)
 # under FacebookAI/roberta-base and FacebookAI/roberta-large. The fields that size the model (vocab_size
 # 50265, hidden_size, num_hidden_layers, num_attention_heads, intermediate_size, max_position_embeddings
 # 514, type_vocab_size 1, pad_token_id 1) were checked against RobertaConfig.from_pretrained printouts
-# of both checkpoints and the duplicate of roberta-base that the shared reference lists (section B).
+# of both checkpoints [cite: hub-roberta].
 CHECKPOINTS = ("roberta-base", "roberta-large")
 
 CALCULATOR_RATIOS = {d_h: (D, H)}
@@ -171,8 +172,7 @@ TABLE_ARCHITECTURES = {"RobertaModel": "RobertaModel", "without_pooler": "withou
 # Published counts, reconciled
 # ---------------------------------------------------------------------------------------------
 
-_FAIRSEQ = ('the <a href="https://github.com/facebookresearch/fairseq/blob/main/examples/roberta/README.md">'
-            "fairseq RoBERTa README</a>, table of pre-trained models")
+_FAIRSEQ = Citation("fairseq-roberta", "table of pre-trained models")
 CONVENTIONS = (RobertaModel, without_pooler, RobertaForMaskedLM)
 base_125m = Rounded("base_125m", 125_000_000, "roberta.base: RoBERTa using the BERT-base architecture", _FAIRSEQ,
                     "roberta-base", CONVENTIONS, printed="125M")
@@ -192,9 +192,7 @@ keras_backbone = group(
     layer_norm("norm", D, label="embedding LayerNorm"),
     encoder,
 )
-_KERAS = ('KerasNLP\'s preset metadata (<a href="https://github.com/keras-team/keras-hub/blob/'
-          '5c61f1e4a92f1cd74f67977549e1cf5e98665cd2/keras_nlp/models/roberta/roberta_presets.py">'
-          'keras_nlp/models/roberta/roberta_presets.py</a>, <code>"params"</code>)')
+_KERAS = Citation("keras-hub", "the RoBERTa presets' metadata, <code>\"params\"</code>")
 
 
 def _keras(name: str, claim: int, preset: str, checkpoint: str) -> Miscount:

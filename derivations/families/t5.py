@@ -20,6 +20,7 @@ from ..claims import Miscount, Rounded
 from ..components import (AttentionLayout, Part, as_kind, attention, classifier, embedding, feed_forward, group, leaf,
                          linear, rms_norm, span_head, tied_tensor)
 from ..readers import t5 as reader
+from ..sources import Citation, cite
 from ..symbols import B, C, D, F, H, L, L_d, V, d_h
 
 MODEL_TYPE = reader.READER.model_type
@@ -236,7 +237,7 @@ attention_over_square = sympy.expand(attention_part.total - 4 * D**2)
 
 # The five T5 1.0 sizes Google released (google-t5/t5-small, -base, -large, -3b, -11b on the Hugging
 # Face hub) and the five T5 1.1 sizes (google/t5-v1_1-small ... -xxl), as their config.json files
-# describe them (shared reference, section B). The 3B and 11B files name the class
+# describe them [cite: hub-google-t5]. The 3B and 11B files name the class
 # "T5WithLMHeadModel", as copies of them print them. t5-v1_1-base as transformers printed its
 # snapshot b5fc947a, without the keys transformers adds on loading; the other v1.1 files are that one
 # with their sizes: small 8 blocks of 512 (d_ff 1024, 6 heads), large 24 of 1024 (2816, 16), xl 24 of
@@ -259,14 +260,9 @@ TABLE_ARCHITECTURES = {"T5ForConditionalGeneration": "T5ForConditionalGeneration
 # Published counts, reconciled
 # ---------------------------------------------------------------------------------------------
 
-_PAPER = ('Raffel et al. 2020, <a href="https://arxiv.org/abs/1910.10683">Exploring the Limits of Transfer Learning '
-          "with a Unified Text-to-Text Transformer</a>, section 3.7 (and the released_checkpoints list of "
-          '<a href="https://github.com/google-research/text-to-text-transfer-transformer">google-research/'
-          "text-to-text-transfer-transformer</a>)")
-_WIKIPEDIA = ('the parameter table of Wikipedia\'s <a href="https://en.wikipedia.org/wiki/T5_(language_model)">'
-              "T5 (language model)</a> article (columns total, encoder, decoder)")
-_ISSUE = ('<a href="https://github.com/google-research/text-to-text-transfer-transformer/issues/326">'
-          "text-to-text-transfer-transformer#326</a>")
+_PAPER = Citation("raffel2020", f"section 3.7 (and the released checkpoints of {cite('t5-repository')})")
+_WIKIPEDIA = Citation("wikipedia-t5", "the parameter table (columns total, encoder, decoder)")
+_ISSUE = cite("text-to-text-transfer-transformer-326")
 
 # The head counted a second time: what Wikipedia's table adds (each stack counted with a V-by-D table).
 head_counted_twice = group("head_counted_twice", "with the shared table counted a second time",
@@ -291,11 +287,11 @@ PAPER = (
 paper_small, paper_base, paper_large, paper_3b, paper_11b = PAPER
 
 # T5-Large's "770M": the count with the shared table counted twice rounds to it; the count of the
-# checkpoint (the one Mesh TensorFlow logs as its trainable variables, #326) does not.
+# checkpoint (the one Mesh TensorFlow logs as its trainable variables, [cite: text-to-text-transfer-transformer-326]) does not.
 large_770m = Miscount(
     "large_770m", 770_000_000, "T5-Large as “770 million parameters”",
-    f"{_PAPER}; the checkpoint's own log gives 737,668,096 trainable ({_ISSUE}, where an author answers "
-    "“could just be a typo”)", "t5-large", T5ForConditionalGeneration,
+    Citation("raffel2020", f"section 3.7; the checkpoint's own log gives 737,668,096 trainable ({_ISSUE}, where an "
+                           "author answers “could just be a typo”)"), "t5-large", T5ForConditionalGeneration,
     terms=(leaf("head", "the tied head (the shared table) a second time, which the figure would need", -V * D),
            leaf("rounding", "rounding that double count to 770M", head_counted_twice.total - 770_000_000)),
     printed="770M",

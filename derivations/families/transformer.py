@@ -21,6 +21,7 @@ from ..claims import Hypothesis, Miscount, Rounded, sizes
 from ..components import (AttentionLayout, Part, as_kind, attention, embedding, feed_forward, fused_attention, group,
                          layer_norm, leaf, tied_tensor)
 from ..readers import transformer as reader
+from ..sources import Citation, cite
 from ..symbols import D, F, F_d, H, L, L_d, P, V, V_d, d_h, d_k
 
 MODEL_TYPE = reader.READER.model_type
@@ -234,7 +235,7 @@ torch_minus_paper = sympy.expand(TorchTransformer.total.subs(PAPER) - body.total
 
 # transformer-base and transformer-big: the two rows of Table 3 as Marian configs, with the
 # section 5.1 vocabulary taken as 37,000 (the paper says "about 37000"); built for this site, not
-# released. opus-mt-en-de: a released Marian checkpoint of the base shape (Helsinki-NLP/opus-mt-en-de).
+# released. opus-mt-en-de: a released Marian checkpoint of the base shape [cite: hub-helsinki-nlp].
 CHECKPOINTS = ("transformer-base", "transformer-big", "opus-mt-en-de")
 TABLE_SYMBOLS = (V, D, F, L, H)
 TABLE_ARCHITECTURES = {"MarianMTModel": "MarianMTModel", "parameters_with_frozen": "parameters()"}
@@ -255,8 +256,7 @@ big_by_vocabulary = by_vocabulary("transformer-big", "big")
 # Table 3 reconciled: each printed count against the paper's model, and the vocabulary it needs
 # ---------------------------------------------------------------------------------------------
 
-_TABLE_3 = ('Vaswani et al. 2017, <a href="https://arxiv.org/abs/1706.03762">Attention Is All You Need</a>, '
-            "Table 3")
+_TABLE_3 = Citation("vaswani2017", "Table 3")
 
 
 def _row(name: str, millions: int, what: str, checkpoint: str = "transformer-base",
@@ -301,9 +301,7 @@ big_without_biases = TABLE_3_WITHOUT_BIASES[-1]
 # Published counts, reconciled (the common-mistakes page)
 # ---------------------------------------------------------------------------------------------
 
-_ANSWER = ('an answer to <a href="https://datascience.stackexchange.com/questions/120358/'
-           'how-many-parameters-does-the-vanilla-transformer-have">How many parameters does the vanilla '
-           "Transformer have?</a> (datascience.stackexchange.com)")
+_ANSWER = Citation("stackexchange-120358", "an answer")
 # "V × d_model + V × d_model + N × (2 × h × 3 × d_model × d_k + 2 × d_model × d_ff)", V = 37000.
 stackexchange_60m = Miscount(
     "stackexchange_60m", 59_908_096, "the base Transformer, “a total of 60M” with V = 37000",
