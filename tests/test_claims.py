@@ -4,6 +4,7 @@ import pytest
 
 from derivations import components as c
 from derivations.claims import Hypothesis, Miscount, Rounded, rounds_to, sizes
+from derivations.sources import Citation
 from derivations.symbols import D, V
 
 
@@ -19,7 +20,7 @@ TABLE = c.group("model", "a table", c.embedding("table", "table", V, D))
 
 
 def figure(claim: int, **overrides) -> Rounded:
-    return Rounded("figure", claim, "a table", "nowhere", "bert-base-uncased", (TABLE,),
+    return Rounded("figure", claim, "a table", Citation("devlin2019"), "bert-base-uncased", (TABLE,),
                    overrides=sizes(**overrides))
 
 
@@ -46,7 +47,7 @@ def test_hypothesis_with_and_without_a_value():
 
 
 def test_miscount_check_catches_a_wrong_decomposition():
-    wrong = Miscount("wrong", 0, "nothing", "nowhere", "bert-base-uncased", TABLE,
+    wrong = Miscount("wrong", 0, "nothing", Citation("devlin2019"), "bert-base-uncased", TABLE,
                      terms=(c.leaf("half", "half the table", V * D / 2),))
     with pytest.raises(AssertionError, match="difference"):
         wrong.check()
@@ -71,3 +72,8 @@ def test_a_claim_counts_its_checkpoint_as_its_config_builds_it():
                     assert built == part, (claim.name, part.name, claim.checkpoint)
                     checked += 1
     assert checked > 20
+
+
+def test_a_claim_cites_its_source_by_key():
+    with pytest.raises(AssertionError, match="cite a source by its key"):
+        Rounded("figure", 110_000_000, "a table", "a paper, somewhere", "bert-base-uncased", (TABLE,))
