@@ -309,7 +309,7 @@ def expand_cite(text: str, tex: Tex) -> str:
 
 
 def expand_sources(text: str, tex: Tex) -> str:
-    """``<!-- sources:all -->``: every source, by kind, each under an anchor of its key."""
+    """``<!-- sources:all -->``: every source, by category, each under an anchor of its key."""
     if text.strip() != "all":
         raise UnknownReference(f"sources:{text}: write sources:all")
     return sources.page()

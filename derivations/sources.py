@@ -20,7 +20,7 @@ from dataclasses import dataclass
 READ = "2026-11-23"  # when the pages without a permanent revision were read
 # In a comment of the code or the tests: [cite: KEY] or [cite: KEY, where in it].
 CITATION = re.compile(r"\[cite: ([a-z0-9][a-z0-9.-]*)(?:, [^\]]+)?\]")
-KINDS = {"paper": "Papers and books", "card": "Model cards, READMEs and announcements",
+CATEGORIES = {"paper": "Papers and books", "card": "Model cards, READMEs and announcements",
          "config": "Released configs", "code": "Code", "thread": "Issues, pull requests and answers",
          "note": "The five notes on BERT's size this project started from"}
 
@@ -32,7 +32,7 @@ class UnknownSource(LookupError):
 @dataclass(frozen=True)
 class Source:
     key: str
-    kind: str  # one of KINDS
+    category: str  # one of CATEGORIES
     authors: str
     title: str
     where: str
@@ -43,11 +43,11 @@ class Source:
     short: str = ""  # how a citation names it in a sentence; "Authors Year" by default
 
     def __post_init__(self) -> None:
-        assert self.kind in KINDS, self.kind
+        assert self.category in CATEGORIES, self.category
         assert re.fullmatch(r"[a-z0-9][a-z0-9.-]*", self.key), self.key
         assert self.url is None or self.url.startswith("https://"), self.url
-        assert self.url is not None or self.kind == "note", f"{self.key}: a link"
-        assert self.kind in ("paper", "note") or self.revision or self.read, f"{self.key}: a revision or a date"
+        assert self.url is not None or self.category == "note", f"{self.key}: a link"
+        assert self.category in ("paper", "note") or self.revision or self.read, f"{self.key}: a revision or a date"
 
     @property
     def label(self) -> str:
@@ -58,16 +58,16 @@ def _paper(key: str, authors: str, title: str, where: str, year: int, url: str, 
     return Source(key, "paper", authors, title, where, year, url, short=short)
 
 
-def _page(key: str, kind: str, authors: str, title: str, where: str, year: int | None, url: str,
+def _page(key: str, category: str, authors: str, title: str, where: str, year: int | None, url: str,
           revision: str = "", short: str = "") -> Source:
-    return Source(key, kind, authors, title, where, year, url, revision, "" if revision else READ, short)
+    return Source(key, category, authors, title, where, year, url, revision, "" if revision else READ, short)
 
 
-def _thread(repository: str, number: int, title: str, year: int | None, kind: str = "issues") -> Source:
+def _thread(repository: str, number: int, title: str, year: int | None, path: str = "issues") -> Source:
     """An issue or pull request on GitHub, named as GitHub names it (owner/name#number)."""
     key = f"{repository.split('/')[1].lower()}-{number}"
     return _page(key, "thread", f"contributors to {repository}", title, f"GitHub, {repository}", year,
-                 f"https://github.com/{repository}/{kind}/{number}", short=f"{repository}#{number}")
+                 f"https://github.com/{repository}/{path}/{number}", short=f"{repository}#{number}")
 
 
 _SOURCES = (
@@ -187,9 +187,9 @@ _SOURCES = (
     _thread("google-research/text-to-text-transfer-transformer", 326, "on T5's parameter counts", None),
     _thread("EleutherAI/pythia", 68, "on the Pythia models' names and sizes", None),
     _thread("karpathy/llama2.c", 378, "Parameter counts for 15M, 42M, 110M models", 2023),
-    _thread("Lightning-AI/litgpt", 1845, "Add Mixtral-8x22B", 2024, kind="pull"),
-    _thread("AI-Hypercomputer/maxtext", 1012, "Correct vocab size for 8x22b", 2024, kind="pull"),
-    _thread("dottxt-ai/outlines", 236, "on a mixture's parameters and its name", None, kind="pull"),
+    _thread("Lightning-AI/litgpt", 1845, "Add Mixtral-8x22B", 2024, path="pull"),
+    _thread("AI-Hypercomputer/maxtext", 1012, "Correct vocab size for 8x22b", 2024, path="pull"),
+    _thread("dottxt-ai/outlines", 236, "on a mixture's parameters and its name", None, path="pull"),
     _thread("EuroEval/EuroEval", 188, "on a model's parameter count", None),
     _thread("Infrasys-AI/AIInfra", 376, "on the attention's parameters as D squared per head", None),
     _thread("codertimo/BERT-pytorch", 30, "on LayerNorm with the unbiased standard deviation", None),
@@ -264,9 +264,9 @@ def entry(source: Source) -> str:
 
 
 def page() -> str:
-    """The sources page's list, by kind."""
+    """The sources page's list, by category."""
     out = []
-    for kind, heading in KINDS.items():
-        entries = [entry(s) for s in _SOURCES if s.kind == kind]
-        out.append(f'<h2 id="{kind}s">{heading}</h2>\n<ul class="dv-sources">\n' + "\n".join(entries) + "\n</ul>")
+    for category, heading in CATEGORIES.items():
+        entries = [entry(s) for s in _SOURCES if s.category == category]
+        out.append(f'<h2 id="{category}s">{heading}</h2>\n<ul class="dv-sources">\n' + "\n".join(entries) + "\n</ul>")
     return "\n".join(out)

@@ -47,10 +47,10 @@ def test_an_unknown_key_is_refused_wherever_it_is_written():
 def test_every_source_can_be_opened_and_dated():
     for source in sources.SOURCES.values():
         assert source.authors and source.title and source.where, source.key
-        if source.kind == "note":
+        if source.category == "note":
             continue  # three of the five notes give no address: the sources page says so
         assert source.url.startswith("https://"), source.key
-        assert source.kind == "paper" or source.revision.startswith("https://") or source.read, source.key
+        assert source.category == "paper" or source.revision.startswith("https://") or source.read, source.key
 
 
 def test_a_citation_links_its_entry_which_links_the_source():
