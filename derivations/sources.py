@@ -63,10 +63,12 @@ def _page(key: str, category: str, authors: str, title: str, where: str, year: i
     return Source(key, category, authors, title, where, year, url, revision, "" if revision else READ, short)
 
 
-def _thread(repository: str, number: int, title: str, year: int | None, path: str = "issues") -> Source:
-    """An issue or pull request on GitHub, named as GitHub names it (owner/name#number)."""
+def _thread(repository: str, number: int, title: str, year: int | None, path: str = "issues", opened_by: str = ""
+            ) -> Source:
+    """An issue or pull request on GitHub, named as GitHub names it (owner/name#number), with who opened it."""
     key = f"{repository.split('/')[1].lower()}-{number}"
-    return _page(key, "thread", f"contributors to {repository}", title, f"GitHub, {repository}", year,
+    authors = f"{opened_by} and others" if opened_by else f"contributors to {repository}"
+    return _page(key, "thread", authors, title, f"GitHub, {repository}", year,
                  f"https://github.com/{repository}/{path}/{number}", short=f"{repository}#{number}")
 
 
@@ -174,25 +176,32 @@ _SOURCES = (
           "GitHub, CiphemonJY/LISA_FTM", None,
           "https://github.com/CiphemonJY/LISA_FTM/blob/main/BENCHMARK_RESULTS.md", short="CiphemonJY/LISA_FTM"),
     # -- threads -----------------------------------------------------------------------------------
-    _thread("google-research/bert", 656, "on bert-base's parameters, layer by layer", None),
-    _thread("google-research/bert", 1094, "wrong parameters num of bert for Chinese", 2020),
-    _thread("google-research/bert", 1225, "on the parameter counts of bert-base-uncased and multilingual BERT", None),
-    _thread("huggingface/transformers", 14960, "on GPT-2's whole model, transformer and head, counted apart", None),
-    _thread("pytorch/pytorch", 60853, "on nn.MultiheadAttention's parameters for any num_heads", None),
-    _thread("TransformerLensOrg/TransformerLens", 448, "on LLaMA's cfg.n_params", None),
-    _thread("TransformerLensOrg/TransformerLens", 903, "on gpt2-small's n_params", None),
+    _thread("google-research/bert", 656, "How is the number of BERT model parameters calculated?", 2019,
+            opened_by="aslicedbread"),
+    _thread("google-research/bert", 1094, "wrong parameters num of bert for Chinese", 2020, opened_by="DukeEnglish"),
+    _thread("google-research/bert", 1225, "How do BERT-Base, Multilingual Cased and BERT-Base, Uncased have the same "
+            "number of parameters with different vocabulary sizes?", 2021, opened_by="kphowell"),
+    _thread("huggingface/transformers", 14960, "Missing parameters when iterating over module.parameters()", 2021,
+            opened_by="jankrepl"),
+    _thread("pytorch/pytorch", 60853, "Parameter Count of MultiheadAttention does not Change with \"num_heads\" "
+            "Argument", 2021, opened_by="kevin3567"),
+    _thread("TransformerLensOrg/TransformerLens", 448, "[Bug Report] Fix n_params counts", 2023, opened_by="ArthurConmy"),
+    _thread("TransformerLensOrg/TransformerLens", 903, "[Bug Report] gpt2-small: n_params way off", 2025,
+            opened_by="Morgan-Sinclaire"),
     _thread("bitsandbytes-foundation/bitsandbytes", 834, "Huge difference in llama2 parameter count after 4bit "
-            "loading", None),
-    _thread("meta-llama/llama", 1111, "parameter count of Llama2-70B and Llama2-13B", None),
-    _thread("google-research/text-to-text-transfer-transformer", 326, "on T5's parameter counts", None),
-    _thread("EleutherAI/pythia", 68, "on the Pythia models' names and sizes", None),
-    _thread("karpathy/llama2.c", 378, "Parameter counts for 15M, 42M, 110M models", 2023),
+            "loading", 2023, opened_by="akshayiyer2610"),
+    _thread("meta-llama/llama", 1111, "parameter count of Llama2-70B and Llama2-13B", 2024, opened_by="joyjitkundu032"),
+    _thread("google-research/text-to-text-transfer-transformer", 326, "Question about number of parameters on large "
+            "model", 2020, opened_by="marcospiau"),
+    _thread("EleutherAI/pythia", 68, "Inconsistency in vocab sizes", 2023, opened_by="nkandpa2"),
+    _thread("karpathy/llama2.c", 378, "Parameter counts for 15M, 42M, 110M models", 2023, opened_by="xenova"),
     _thread("Lightning-AI/litgpt", 1845, "Add Mixtral-8x22B", 2024, path="pull"),
     _thread("AI-Hypercomputer/maxtext", 1012, "Correct vocab size for 8x22b", 2024, path="pull"),
-    _thread("dottxt-ai/outlines", 236, "on a mixture's parameters and its name", None, path="pull"),
-    _thread("EuroEval/EuroEval", 188, "on a model's parameter count", None),
+    _thread("dottxt-ai/outlines", 236, "Added a fix for missed match tensor size #213", 2023, path="pull",
+            opened_by="xaviruvpadhiyar98"),
+    _thread("EuroEval/EuroEval", 188, "[MODEL EVALUATION REQUEST] Mistral-7B models", None),
     _thread("Infrasys-AI/AIInfra", 376, "on the attention's parameters as D squared per head", None),
-    _thread("codertimo/BERT-pytorch", 30, "on LayerNorm with the unbiased standard deviation", None),
+    _thread("codertimo/BERT-pytorch", 30, "The LayerNorm implementation", 2018, opened_by="egg-west"),
     _page("stackexchange-120358", "thread", "an answer on Data Science Stack Exchange",
           "How many parameters does the vanilla Transformer have?", "datascience.stackexchange.com", None,
           "https://datascience.stackexchange.com/questions/120358/how-many-parameters-does-the-vanilla-transformer-have",
