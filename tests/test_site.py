@@ -423,3 +423,15 @@ def test_a_failing_notebook_fails_the_build(tmp_path):
     proc = mkdocs_build(config, tmp_path / "site")
     assert proc.returncode != 0
     assert "deliberately broken cell" in proc.stdout + proc.stderr
+
+
+def test_the_sources_page_has_an_anchor_per_source(site):
+    from derivations import sources
+
+    page = soup(built_page(site, "sources"))
+    anchors = {li["id"] for li in page.select("ul.dv-sources li[id]")}
+    assert anchors == set(sources.SOURCES)
+    # Each citation on a page leads to one of them.
+    mistakes = soup(built_page(site, "mistakes"))
+    cited = {a["href"].split("#")[1] for a in mistakes.select('a[href^="sources.html#"]')}
+    assert cited and cited <= anchors
