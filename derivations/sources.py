@@ -98,6 +98,7 @@ _SOURCES = (
            "https://arxiv.org/abs/2401.04088"),
     _paper("pearce2024", "Pearce and Song", "Reconciling Kaplan and Chinchilla Scaling Laws", "arXiv:2406.12907",
            2024, "https://arxiv.org/abs/2406.12907"),
+    _paper("jiang2023", "Jiang et al.", "Mistral 7B", "arXiv:2310.06825", 2023, "https://arxiv.org/abs/2310.06825"),
     _page("raschka2024", "paper", "Sebastian Raschka", "Build a Large Language Model (From Scratch)",
           "Manning, 2024; code in rasbt/LLMs-from-scratch", 2024, "https://github.com/rasbt/LLMs-from-scratch"),
     # -- model cards, READMEs and announcements --------------------------------------------------
@@ -175,6 +176,14 @@ _SOURCES = (
     _page("lisa-ftm", "code", "CiphemonJY", "LISA_FTM: BENCHMARK_RESULTS.md and real_training.py",
           "GitHub, CiphemonJY/LISA_FTM", None,
           "https://github.com/CiphemonJY/LISA_FTM/blob/main/BENCHMARK_RESULTS.md", short="CiphemonJY/LISA_FTM"),
+    _page("turnkeyml", "code", "the TurnkeyML authors", "TurnkeyML README: models discovered during profiling",
+          "GitHub, onnx/turnkeyml", None, "https://github.com/onnx/turnkeyml", short="TurnkeyML's README"),
+    _page("lumi-ml-examples", "code", "LUMI supercomputer", "ml-examples: pytorch/deepspeed/t5_xsum/README.md (the "
+          "sizes of the T5 variants in transformers)", "GitHub, Lumi-supercomputer/ml-examples", None,
+          "https://github.com/Lumi-supercomputer/ml-examples/blob/main/pytorch/deepspeed/t5_xsum/README.md",
+          short="Lumi-supercomputer/ml-examples"),
+    _page("t5-tpu", "code", "chuanli11", "t5-tpu README: the training-time table of the T5 1.1 sizes",
+          "GitHub, chuanli11/t5-tpu", None, "https://github.com/chuanli11/t5-tpu", short="chuanli11/t5-tpu"),
     # -- threads -----------------------------------------------------------------------------------
     _thread("google-research/bert", 656, "How is the number of BERT model parameters calculated?", 2019,
             opened_by="aslicedbread"),

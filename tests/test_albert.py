@@ -15,7 +15,7 @@ from derivations.symbols import D, E, G, H, L, L_g, P, T, V, d_h
 # Exact totals printed by others for the model with embeddings, projection, shared layer and pooler
 # (transformers' AlbertModel, KerasHub's AlbertBackbone):
 PUBLISHED = {
-    # keras-team/keras-hub, keras_hub/src/models/albert/albert_presets.py, "params" of
+    # [cite: keras-hub, keras_hub/src/models/albert/albert_presets.py], "params" of
     # albert_base_en_uncased, albert_large_en_uncased, albert_extra_large_en_uncased and
     # albert_extra_extra_large_en_uncased (AlbertBackbone: token, position and segment embeddings, their
     # LayerNorm, embedding_projection, the shared layers, pooled_dense).
@@ -24,9 +24,8 @@ PUBLISHED = {
     ("albert-xlarge-v2", "AlbertModel"): 58_724_864,
     ("albert-xxlarge-v2", "AlbertModel"): 222_595_584,
 }
-# And measured on transformers itself: the TurnkeyML README (onnx/turnkeyml, "Models discovered during
-# profiling") prints "Class: AlbertModel ... Parameters: 11,683,584 (44.57 MB)" for its
-# models/transformers/albert.py, which builds AlbertModel from albert-base-v2's config
+# And measured on transformers itself: [cite: turnkeyml, "Models discovered during profiling"] prints
+# "Class: AlbertModel ... Parameters: 11,683,584 (44.57 MB)" for its models/transformers/albert.py, which builds AlbertModel from albert-base-v2's config
 # (AutoConfig.from_pretrained("albert-base-v2")). Which class the figure is, is so settled: AlbertModel,
 # pooler included.
 

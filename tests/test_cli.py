@@ -63,7 +63,7 @@ BUNDLED = {
 # v1.1 TPU README;
 # LLaMA, Mistral and Mixtral from the printouts and posts named in tests/test_llama.py, test_mistral.py and
 # test_mixtral.py; roberta-base and distilbert-base-uncased from [cite: keras-hub];
-# albert-base-v2 from TurnkeyML's README and KerasHub.
+# albert-base-v2 from [cite: turnkeyml] and [cite: keras-hub].
 BUNDLED |= {
     "llama-2-7b": (None, "LlamaForCausalLM", 6_738_415_616),
     "llama-3-8b": (None, "LlamaForCausalLM", 8_030_261_248),

@@ -17,7 +17,7 @@ def test_published_total():
 
 
 def test_paper_table_1_sizes():
-    # Jiang et al. 2023, Table 1: dim 4096, n_layers 32, head_dim 128, hidden_dim 14336, n_heads 32,
+    # [cite: jiang2023, Table 1]: dim 4096, n_layers 32, head_dim 128, hidden_dim 14336, n_heads 32,
     # n_kv_heads 8, vocab 32000.
     values = {str(k): v for k, v in configs.checkpoint("mistral-7b").values.items()}
     assert {k: values[k] for k in ("D", "L", "d_h", "F", "H", "K", "V")} == {

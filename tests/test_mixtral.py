@@ -45,7 +45,7 @@ def test_published_breakdown():
 
 
 def test_mistral_7b():
-    # Mixtral 8x7B has Mistral 7B's sizes (Jiang et al. 2024, Table 1; Jiang et al. 2023, Table 1).
+    # Mixtral 8x7B has Mistral 7B's sizes ([cite: jiang2024, Table 1]; [cite: jiang2023, Table 1]).
     assert mixtral.mistral_7b.count(configs.checkpoint("mixtral-8x7b").values) == MISTRAL_7B
 
 

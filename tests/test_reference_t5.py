@@ -86,7 +86,7 @@ def test_v1_1_base_as_built_and_as_published() -> None:
     model = reference.build("T5ForConditionalGeneration", config)
     assert reference.total(model) == 222_903_552 == 247_577_856 - 32128 * 768
     # The checkpoint (its lm_head apart): 247,577,856, the count KerasHub publishes for t5_1.1_base
-    # (keras-team/keras-hub, keras_hub/src/models/t5/t5_presets.py) and that 3rd-party printouts give.
+    # ([cite: keras-hub, keras_hub/src/models/t5/t5_presets.py]) and that 3rd-party printouts give.
     untie(model)
     assert reference.total(model) == 247_577_856 == configs.checkpoint("t5-v1_1-base", "T5ForConditionalGeneration").total
 

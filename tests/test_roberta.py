@@ -21,7 +21,7 @@ PUBLISHED = {
     ("roberta-base", "RobertaModel"): 124_645_632,
     ("roberta-large", "RobertaModel"): 355_359_744,
 }
-# KerasNLP's preset metadata (keras-team/keras-hub, keras_nlp/models/roberta/roberta_presets.py, "params"):
+# KerasNLP's preset metadata ([cite: keras-hub, keras_nlp/models/roberta/roberta_presets.py], "params"):
 # its backbones have no token-type table, no pooler and only the 512 usable position rows.
 KERAS = {"roberta-base": 124_052_736, "roberta-large": 354_307_072}
 

@@ -20,22 +20,22 @@ GENERATION = "T5ForConditionalGeneration"
 # Exact totals published by others, each with its source; every one is the checkpoint as it is
 # (T5 1.0: the head tied, counted once; T5 1.1: an lm_head of its own).
 PUBLISHED = {
-    # KerasNLP's T5 presets (keras-team/keras-hub, keras_nlp/models/t5/t5_presets.py, 2023):
+    # KerasNLP's T5 presets ([cite: keras-hub, keras_nlp/models/t5/t5_presets.py], 2023):
     # "params": 60506624 for t5_small, 222903552 for t5_base, 737668096 for t5_large, 2851598336 for
     # t5_3b. 60,506,624 and 737,668,096 and 2,851,598,336 also in the table of
-    # Lumi-supercomputer/ml-examples, pytorch/deepspeed/t5_xsum/README.md ("sizes of the variants of
+    # [cite: lumi-ml-examples] ("sizes of the variants of
     # the t5 model implemented in huggingface").
     "t5-small": 60_506_624,
     "t5-base": 222_903_552,
     # [cite: text-to-text-transfer-transformer-326]: the Mesh TensorFlow log of the released
     # Large checkpoint, "Trainable Variables count: 388 Total size: 737668096".
     "t5-large": 737_668_096,
-    # Lumi-supercomputer/ml-examples, pytorch/deepspeed/t5_xsum/README.md.
+    # [cite: lumi-ml-examples].
     "t5-3b": 2_851_598_336,
     # Hand-computed from the released config [cite: hub-google-t5]; also listed in a third-party table of
     # model sizes that the search tool found without naming its repository. transformers recomputes it (test_reference_t5.py).
     "t5-11b": 11_307_321_344,
-    # chuanli11/t5-tpu, README.md, "Training Time" table of the T5 1.1 sizes: small 76961152,
+    # [cite: t5-tpu], README.md, "Training Time" table of the T5 1.1 sizes: small 76961152,
     # base 247577856, large 783150080, xl 2849757184, xxl 11135332352. 247,577,856 is also KerasHub's
     # t5_1.1_base (keras_hub/src/models/t5/t5_presets.py) and what printouts of flan-t5-base give
     # (e.g. fusion_bench's docs: "trainable_params: 247577856").

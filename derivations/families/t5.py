@@ -242,7 +242,7 @@ attention_over_square = sympy.expand(attention_part.total - 4 * D**2)
 # snapshot b5fc947a, without the keys transformers adds on loading; the other v1.1 files are that one
 # with their sizes: small 8 blocks of 512 (d_ff 1024, 6 heads), large 24 of 1024 (2816, 16), xl 24 of
 # 2048 (5120, 32), xxl 24 of 4096 (10240, 64; the t5.1.1.xxl.gin of the T5 repository), sizes that
-# the exact totals of chuanli11/t5-tpu's README (tests/test_t5.py) confirm. Every v1.1 and Flan-T5
+# the exact totals of [cite: t5-tpu] (tests/test_t5.py) confirm. Every v1.1 and Flan-T5
 # file says tie_word_embeddings false.
 # The v1.1 ones build another layout (VARIANTS["gated+untied"]); the checkpoint table counts each
 # checkpoint in the layout its config asks for.
