@@ -25,9 +25,9 @@ PUBLISHED = {
     ("albert-xxlarge-v2", "AlbertModel"): 222_595_584,
 }
 # And measured on transformers itself: [cite: turnkeyml, "Models discovered during profiling"] prints
-# "Class: AlbertModel ... Parameters: 11,683,584 (44.57 MB)" for its models/transformers/albert.py, which builds AlbertModel from albert-base-v2's config
-# (AutoConfig.from_pretrained("albert-base-v2")). Which class the figure is, is so settled: AlbertModel,
-# pooler included.
+# "Class: AlbertModel ... Parameters: 11,683,584 (44.57 MB)" for its models/transformers/albert.py, which
+# builds AlbertModel from albert-base-v2's config (AutoConfig.from_pretrained("albert-base-v2")). Which
+# class the figure is, is so settled: AlbertModel, pooler included.
 
 
 @pytest.mark.parametrize("checkpoint, architecture", PUBLISHED)
