@@ -172,8 +172,6 @@ class Layout:
         return {key: architectures(**each) for key, each in self.settings().items()}
 
 
-PLAIN = Layout()
-
 
 @dataclass(frozen=True)
 class Reader:
