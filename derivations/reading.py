@@ -172,7 +172,6 @@ class Layout:
         return {key: architectures(**each) for key, each in self.settings().items()}
 
 
-
 @dataclass(frozen=True)
 class Reader:
     """How to read one model_type: the reader from config.json to symbol values, the family's
