@@ -43,12 +43,14 @@ def _math(tex: Tex, source: str, display: bool, ref: Reference | None = None) ->
     return f'<{tag} class="dv-{"eq" if display else "math"}"{attr}>{rendered}</{tag}>'
 
 
-def _table(head: list[str], rows: list[list[str]], caption: str = "") -> str:
+def _table(head: list[str], rows: list[list[str]], caption: str = "", row_ids: list[str] | None = None) -> str:
     out = ["<table>"]
     if caption:
         out.append(f"<caption>{caption}</caption>")
     out.append("<thead><tr>" + "".join(f"<th>{h}</th>" for h in head) + "</tr></thead><tbody>")
-    out += ["<tr>" + "".join(f"<td>{c}</td>" for c in row) + "</tr>" for row in rows]
+    ids = row_ids or [""] * len(rows)
+    out += [(f'<tr id="{i}">' if i else "<tr>") + "".join(f"<td>{c}</td>" for c in row) + "</tr>"
+            for i, row in zip(ids, rows, strict=True)]
     out.append("</tbody></table>")
     return "\n".join(out)
 
@@ -119,13 +121,14 @@ def expand_checkpoints(text: str, tex: Tex) -> str:
             + [f"<code>{header}</code>" for header in shown.values()])
     rows = []
     for checkpoint in module.CHECKPOINTS:
-        cells = [f"<code>{checkpoint}</code>"] + [number(Reference(f"symbols.{s}", checkpoint))
-                                                  for s in module.TABLE_SYMBOLS]
+        # Each row has an anchor (checkpoint-NAME), its name the link to it: a count can be cited alone.
+        cells = ([f'<a href="#checkpoint-{checkpoint}"><code>{checkpoint}</code></a>']
+                 + [number(Reference(f"symbols.{s}", checkpoint)) for s in module.TABLE_SYMBOLS])
         for column in shown:
             inside, _, unit = column.partition("|")
             cells.append(number(Reference(f"{name}.{inside.strip()}", checkpoint, unit=unit.strip() or None)))
         rows.append(cells)
-    return _table(head, rows)
+    return _table(head, rows, row_ids=[f"checkpoint-{c}" for c in module.CHECKPOINTS])
 
 
 def expand_architectures(text: str, tex: Tex) -> str:

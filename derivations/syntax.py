@@ -35,3 +35,20 @@ def anchored(formula: str, anchor: str) -> str:
     anchor = html.escape(anchor)
     link = f'<a class="headerlink" href="#{anchor}" title="Permanent link">&para;</a>'
     return f'{FORMULA_OPEN} id="{anchor}"{formula[len(FORMULA_OPEN):-len(FORMULA_CLOSE)]}{link}{FORMULA_CLOSE}'
+
+
+def table_anchor(shortcode: str, reference: str) -> str:
+    """The permanent anchor of a table a shortcode draws: ``table-``, its name and its reference
+    (``parts:llama.layer @ llama-2-70b`` is ``#table-parts-llama-layer-llama-2-70b``)."""
+    return "table-" + re.sub(r"[^a-z0-9]+", "-", f"{shortcode} {reference}".lower()).strip("-")
+
+
+def anchored_table(table: str, anchor: str, caption: str = "") -> str:
+    """A table (``<table>...``) with an id, a ¶ link to it in its last header cell, and a caption when given
+    (before any it has)."""
+    assert table.startswith("<table>") and "</th>" in table, table[:60]
+    anchor = html.escape(anchor)
+    link = f'<a class="headerlink" href="#{anchor}" title="Permanent link">&para;</a>'
+    head_end = table.index("</tr></thead>")
+    table = table[:head_end].removesuffix("</th>") + link + "</th>" + table[head_end:]
+    return f'<table id="{anchor}">' + (f"<caption>{caption}</caption>" if caption else "") + table[len("<table>"):]

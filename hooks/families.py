@@ -41,15 +41,20 @@ def families() -> list[dict[str, str]]:
     def listed() -> list[dict[str, str]]:
         from derivations import configs
 
-        return [{"name": name, "title": page_title(name)} for name in configs.family_modules()]
+        return [{"name": name, "title": page_title(name), "example": module.EXAMPLE}
+                for name, module in configs.family_modules().items()]
 
     found = memo.get("families", listed)
     memo.save()
     return found
 
 
+_listed: list[dict[str, str]] = []  # this build's families, for the pages
+
+
 def on_config(config):
     listed = families()
+    _listed[:] = listed
     for item in config.nav or ():
         if not (isinstance(item, dict) and len(item) == 1):
             continue
@@ -62,23 +67,38 @@ def on_config(config):
     return config
 
 
+def example(src_uri: str) -> str | None:
+    """The running example of a family's page (``docs/<name>.md``), None for any other page."""
+    return next((family["example"] for family in _listed if f"{family['name']}.md" == src_uri), None)
+
+
+def on_page_markdown(markdown: str, page, config, files):
+    # Every family page opens with its answer: the at-a-glance box, right under the title.
+    if example(page.file.src_uri) is None:
+        return markdown
+    title, _, rest = markdown.partition("\n")
+    return f"{title}\n\n<!-- glance:{page.file.src_uri.removesuffix('.md')} -->\n{rest}"
+
+
 def table() -> str:
-    """The home page's table: for every family, the counts it is known by, each with its checkpoint and
-    class, linked to the family's page."""
+    """The home page's table: for every family, the counts it is known by, each beside the family's name,
+    with its class and checkpoint, linked to the checkpoint's row on the family's page."""
     from derivations import configs
     from derivations.expanders import number
     from derivations.references import Reference
 
     rows = []
-    for family in families():
+    for family in _listed or families():
         name, title = family["name"], html.escape(family["title"])
         for headline in configs.family_modules()[name].HEADLINES:
             note = f" ({html.escape(headline.note)})" if headline.note else ""
             count = number(Reference(f"{name}.{headline.name}", headline.checkpoint))
-            rows.append(f'<tr><td><a href="{name}.html">{title}</a>{note}</td><td><code>{headline.checkpoint}</code></td>'
-                        f'<td><code>{headline.name.split(".")[-1]}</code></td><td style="text-align: right">{count}</td></tr>')
-    return ("<table>\n<thead><tr><th>family</th><th>checkpoint</th><th>class</th>"
-            '<th style="text-align: right">parameters</th></tr></thead>\n<tbody>\n' + "\n".join(rows) + "\n</tbody></table>")
+            where = f"{name}.html#checkpoint-{headline.checkpoint}"
+            rows.append(f'<tr><td><a href="{name}.html">{title}</a>{note}</td><td style="text-align: right">{count}</td>'
+                        f'<td><code>{headline.name.split(".")[-1]}</code> on <a href="{where}"><code>'
+                        f"{headline.checkpoint}</code></a></td></tr>")
+    return ('<table>\n<thead><tr><th>family</th><th style="text-align: right">parameters</th>'
+            "<th>class, on checkpoint</th></tr></thead>\n<tbody>\n" + "\n".join(rows) + "\n</tbody></table>")
 
 
 def shown_on() -> dict[str, list[str]]:

@@ -1,9 +1,12 @@
-"""Pictures drawn at build time from the derivations (never by hand, never committed): SVG from matplotlib,
-inlined in the page with alt text and a caption that says where the numbers come from.
+"""Pictures drawn at build time from the derivations (never by hand, never committed), each with a caption
+that says where the numbers come from and a "show the numbers" table.
 
 ``<!-- figure:FAMILY -->`` shows where the parameters of a family's main class go on each of its
-checkpoints; ``<!-- figure:families -->`` how the embeddings' share falls as models grow, across
-every family. The numbers are those of ``derivations.breakdown``, the same expressions as the tables.
+checkpoints: bars in HTML, whose text is the page's (readable on a phone, in either colour scheme), each
+checkpoint linked to its row of the checkpoint table. ``<!-- figure:families -->`` shows how the
+embeddings' share falls as models grow, across every family: SVG from matplotlib, inlined with alt
+text, drawn narrow and in the page's text colour. The numbers are those of ``derivations.breakdown``,
+the same expressions as the tables.
 """
 
 from __future__ import annotations
@@ -29,13 +32,11 @@ def pyplot():
     return matplotlib.pyplot
 
 KINDS = ("embeddings", "attention", "feed-forward", "norms", "heads")  # derivations.components.KINDS, in order
-COLORS = {"embeddings": "#4c72b0", "attention": "#dd8452", "feed-forward": "#55a868", "norms": "#c44e52",
-          "heads": "#8172b3"}
 # A marker and a colour per family, cycled: 13 markers and 15 colours (the ten of matplotlib's default cycle,
-# then five more), lengths without a common factor, give every one of the first 195 families a pair of its own.
+# then five more, none near black or white: the picture shows on both schemes), lengths without a common factor, give every one of the first 195 families a pair of its own.
 FAMILY_MARKERS = "osD^v<>p*hXP8"
 FAMILY_COLOURS = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f",
-                  "#bcbd22", "#17becf", "#000000", "#393b79", "#8c6d31", "#843c39", "#637939"]
+                  "#bcbd22", "#17becf", "#e7ba52", "#6b6ecf", "#8c6d31", "#d6616b", "#637939"]
 
 
 def _svg(figure, name: str) -> str:
@@ -44,77 +45,128 @@ def _svg(figure, name: str) -> str:
     out = io.StringIO()
     plt = pyplot()
     with plt.rc_context({"svg.fonttype": "none", "svg.hashsalt": name}):
-        figure.savefig(out, format="svg", bbox_inches="tight", metadata={"Date": None})
+        figure.savefig(out, format="svg", bbox_inches="tight", metadata={"Date": None}, transparent=True)
     plt.close(figure)
     svg = out.getvalue()
     return svg[svg.index("<svg"):]
 
 
-def _figure(svg: str, name: str, alt: str, caption: str) -> str:
+def _figure(svg: str, name: str, alt: str, caption: str, after: str = "") -> str:
     svg = re.sub(r"<svg\b", f'<svg role="img" aria-label="{html.escape(alt)}"', svg, count=1)
     svg = re.sub(r'(<svg[^>]*?)\s(width|height)="[^"]*"', r"\1", svg, count=2)  # scale with the page
+    # Black (text, axes) takes the page's text colour, and the background stays transparent: the picture
+    # reads in the dark scheme as in the light one.
+    svg = svg.replace("#000000", "currentColor")
     return (f'<figure class="dv-figure" id="figure-{name}" data-alt="{html.escape(alt)}">{svg}'
-            f"<figcaption>{caption}</figcaption></figure>")
+            f"<figcaption>{caption}</figcaption>{after}</figure>")
+
+
+def percent(share: float) -> str:
+    """A share as a legend prints it: one decimal, and a share too small for one said so (never "0.0%" for
+    a part that is there)."""
+    if share == 0:
+        return "0%"
+    return "&lt;0.1%" if share < 0.0005 else f"{100 * share:.1f}%"  # HTML
+
+
+def share_bar(row) -> str:
+    """One model's count as a bar of HTML, a segment per kind, its width the kind's share; a segment wide
+    enough for it prints its percentage (the legend prints every one). Text is the page's, so it reads at
+    the page's size on a phone and in either colour scheme; a screen reader reads the label."""
+    label = ", ".join(f"{kind} {percent(row.share(kind))}" for kind in KINDS)  # escaped already
+    segments = "".join(
+        f'<span class="dv-seg dv-k-{kind.replace("-", "")}" style="width:{100 * row.share(kind):.3f}%">'
+        + (f"<span>{percent(row.share(kind))}</span>" if row.share(kind) >= 0.15 else "") + "</span>"
+        for kind in KINDS if row.by_kind[kind])
+    return f'<div class="dv-bar" role="img" aria-label="{label}">{segments}</div>'
+
+
+def legend(row=None) -> str:
+    """The kinds' colours; with a model, each kind's share and exact count as well."""
+    from derivations import render
+
+    items = []
+    for kind in KINDS:
+        swatch = f'<span class="dv-swatch dv-k-{kind.replace("-", "")}"></span>'
+        value = (f' <strong>{percent(row.share(kind))}</strong> <span class="dv-count">{render.number(row.by_kind[kind])}'
+                 "</span>") if row is not None else ""
+        items.append(f"<li>{swatch}{kind}{value}</li>")
+    return '<ul class="dv-legend">' + "".join(items) + "</ul>"
+
+
+def numbers_table(rows, link=None) -> str:
+    """The numbers of a picture as a table, each checkpoint's count per kind: "show the numbers"."""
+    from derivations import render
+
+    head = "".join(f"<th>{h}</th>" for h in ("checkpoint", "total", *KINDS))
+    body = []
+    for row in rows:
+        name = f"<code>{html.escape(row.checkpoint)}</code>"
+        if link:
+            name = f'<a href="{link(row)}">{name}</a>'
+        cells = [name, render.number(row.total)] + [render.number(row.by_kind[kind]) for kind in KINDS]
+        body.append("<tr>" + "".join(f'<td{"" if i == 0 else " class=dv-r"}>{c}</td>' for i, c in enumerate(cells)) + "</tr>")
+    return (f"<table><thead><tr>{head}</tr></thead><tbody>" + "".join(body) + "</tbody></table>")
 
 
 def family_figure(name: str) -> str:
-    """Stacked bars: the share of each kind of parameter in the family's main class, per checkpoint."""
+    """Stacked bars in HTML: the share of each kind of parameter in the family's main class, per checkpoint,
+    with the numbers as a table beside them."""
     from derivations import breakdown, configs, render
 
     module = configs.family_modules()[name]
     rows = breakdown.family(module)
-    figure, axes = pyplot().subplots(figsize=(8, 0.45 * len(rows) + 1.3))
-    for i, row in enumerate(reversed(rows)):
-        left = 0.0
-        for kind in KINDS:
-            width = 100 * row.share(kind)
-            axes.barh(i, width, left=left, color=COLORS[kind], label=kind if i == 0 else None)
-            left += width
-    axes.set_yticks(range(len(rows)), [f"{r.checkpoint}  ({render.number(r.total)})" for r in reversed(rows)])
-    axes.set_xlim(0, 100)
-    axes.set_xlabel("share of the parameters (%)")
-    axes.legend(ncol=len(KINDS), loc="lower center", bbox_to_anchor=(0.5, 1.0), frameon=False, fontsize=8)
-    axes.spines[["top", "right"]].set_visible(False)
     architecture = rows[0].architecture
-    alt = (f"Stacked bars, one per checkpoint, of where the parameters of {architecture} go. "
-           + " ".join(f"{r.checkpoint}, {render.number(r.total)} parameters: "
-                      + ", ".join(f"{kind} {render.number(r.by_kind[kind])}" for kind in KINDS) + "."
-                      for r in rows))
-    caption = (f"Where the parameters of <code>{html.escape(architecture)}</code> go, per checkpoint. "
-               "Drawn at build time from the derivation of this page, evaluated on each checkpoint's config.json "
-               "(the numbers of the checkpoint table); the norms are too small to show at this scale.")
-    return _figure(_svg(figure, f"family-{name}"), name, alt, caption)
+    bars = "".join(
+        f'<div class="dv-bar-row"><div class="dv-bar-label"><a href="#checkpoint-{row.checkpoint}"><code>'
+        f"{html.escape(row.checkpoint)}</code></a> {render.number(row.total)}</div>{share_bar(row)}</div>"
+        for row in rows)
+    caption = (f"Where the parameters of <code>{html.escape(architecture)}</code> go, per checkpoint (each name leads "
+               "to its row of the checkpoint table). Drawn at build time from the derivation of this page, evaluated on "
+               "each checkpoint's config.json.")
+    return (f'<figure class="dv-figure dv-bars" id="figure-{name}">{legend()}{bars}'
+            f"<figcaption>{caption}</figcaption>"
+            f'<details class="dv-numbers"><summary>Show the numbers</summary>'
+            f"{numbers_table(rows, lambda row: f'#checkpoint-{row.checkpoint}')}</details></figure>")
 
 
 def families_figure() -> str:
-    """The embeddings' share against the total, for every checkpoint of every family, on a log scale."""
+    """The embeddings' share against the total, for every checkpoint of every family, on a log scale; drawn
+    narrow with large text, so that on a phone, scaled to the screen, the text stays at least 12 px."""
     from derivations import breakdown, render
 
-    figure, axes = pyplot().subplots(figsize=(9, 4.6))
-    alt_parts = []
-    families = breakdown.families()
-    for i, (name, rows) in enumerate(families.items()):
-        marker, colour = FAMILY_MARKERS[i % len(FAMILY_MARKERS)], FAMILY_COLOURS[i % len(FAMILY_COLOURS)]
-        rows = sorted(rows, key=lambda r: r.total)  # a family's checkpoints from the smallest
-        xs, ys = [r.total for r in rows], [100 * r.share("embeddings") for r in rows]
-        title = families_hook.page_title(name)
-        # Points only: checkpoints of one family differ in vocabulary as well as in size.
-        axes.plot(xs, ys, marker=marker, color=colour, linestyle="none", label=title)
-        alt_parts.append(f"{title}: " + ", ".join(f"{r.checkpoint} {render.number(r.total)} parameters, "
-                                                  f"embeddings {render.number(r.by_kind['embeddings'])}" for r in rows))
-    axes.set_xscale("log")
-    axes.set_xlabel("parameters (log scale)")
-    axes.set_ylabel("share in the embedding tables (%)")
-    axes.set_ylim(0, None)
-    axes.grid(True, which="major", alpha=0.3)
-    axes.legend(frameon=False, fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1))
-    axes.spines[["top", "right"]].set_visible(False)
+    plt = pyplot()
+    with plt.rc_context({"font.size": 12}):
+        figure, axes = plt.subplots(figsize=(4.2, 3.2))
+        alt_parts, rows_by_family = [], breakdown.families()
+        for i, (name, rows) in enumerate(rows_by_family.items()):
+            marker, colour = FAMILY_MARKERS[i % len(FAMILY_MARKERS)], FAMILY_COLOURS[i % len(FAMILY_COLOURS)]
+            rows = sorted(rows, key=lambda r: r.total)  # a family's checkpoints from the smallest
+            xs, ys = [r.total for r in rows], [100 * r.share("embeddings") for r in rows]
+            title = families_hook.page_title(name)
+            # Points only: checkpoints of one family differ in vocabulary as well as in size.
+            axes.plot(xs, ys, marker=marker, color=colour, linestyle="none", label=title, markersize=6)
+            alt_parts.append(f"{title}: " + ", ".join(f"{r.checkpoint} {render.number(r.total)} parameters, "
+                                                      f"embeddings {render.number(r.by_kind['embeddings'])}" for r in rows))
+        axes.set_xscale("log")
+        axes.set_xlabel("parameters (log scale)")
+        axes.set_ylabel("embeddings (% of parameters)")
+        axes.set_ylim(0, None)
+        axes.grid(True, which="major", alpha=0.3)
+        axes.legend(frameon=False, loc="upper center", bbox_to_anchor=(0.42, -0.2), ncol=2, fontsize=12,
+                    handletextpad=0.2, columnspacing=1.0)
+        axes.spines[["top", "right"]].set_visible(False)
+        svg = _svg(figure, "families")
     alt = "The embeddings' share of the parameters against the total, per checkpoint. " + "; ".join(alt_parts) + "."
     caption = ("The share of the parameters in the embedding tables falls as models grow: the tables grow with "
                "the width, the layers with its square. At one size a larger vocabulary raises it (the multilingual "
                "BERT checkpoints). Each point is a bundled checkpoint's main class, its numbers evaluated from the "
-               "derivations at build time.")
-    return _figure(_svg(figure, "families"), "families", alt, caption)
+               "derivations at build time; the table below gives them, each checkpoint linked to its family's page.")
+    rows = [row for rows in rows_by_family.values() for row in rows]
+    family_of = {row.checkpoint: name for name, rows in rows_by_family.items() for row in rows}
+    table = numbers_table(rows, lambda row: f"{family_of[row.checkpoint]}.html#checkpoint-{row.checkpoint}")
+    return _figure(svg, "families", alt, caption,
+                   f'<details class="dv-numbers"><summary>Show the numbers</summary>{table}</details>')
 
 
 def render_figure(ref: str) -> str:

@@ -32,7 +32,8 @@ import build_cache  # sibling modules: MkDocs puts this folder on sys.path while
 import families
 import figures
 import katex_render
-from derivations.syntax import SHORTCODE, SHORTCODE_LIKE, anchored, formula_anchor  # no SymPy
+import glance
+from derivations.syntax import SHORTCODE, SHORTCODE_LIKE, anchored, anchored_table, formula_anchor, table_anchor
 # Fixed width + terminator: no placeholder is a prefix of another.
 PLACEHOLDER = re.compile(r"DVSC\d{6}Z")
 BLOCK_HTML = re.compile(r"\s*<(?:div|table|figure|p|ul|ol|dl|pre|blockquote|section|details|h[1-6])\b")
@@ -83,6 +84,8 @@ def _expand(name: str, text: str) -> str:
     global _expanders
     if name == "figure":
         return figures.render_figure(text)
+    if name == "glance":
+        return glance.render(text)
     if name == "families":
         drawn = {"table": families.table, "elsewhere": families.elsewhere}
         if text not in drawn:
@@ -127,17 +130,43 @@ def on_files(files: Files, config) -> Files:
 
 # -- pages ------------------------------------------------------------------------
 
-def _anchored(reference: str, html: str) -> str:
-    """A displayed formula with a permanent anchor: an id from its reference (unique on the page) and
-    a ¶ link to it, as headings have."""
-    base = formula_anchor(reference)
+def _unique(base: str) -> str:
+    """An anchor not yet used on the page: ``base``, then ``base-2``, ``base-3``..."""
     _anchors[base] = _anchors.get(base, 0) + 1
-    return anchored(html, base if _anchors[base] == 1 else f"{base}-{_anchors[base]}")
+    return base if _anchors[base] == 1 else f"{base}-{_anchors[base]}"
+
+
+def _unique_ids(html: str) -> str:
+    """The ids an expansion brings (a checkpoint table's rows), each made unique on the page: a page that
+    shows a table twice keeps the first one's anchors."""
+    return ELEMENT_ID.sub(lambda m: f' id="{_unique(m[1])}"', html)
+
+
+CHECKPOINT = re.compile(r"@\s*([\w.-]+)")
+
+
+def _caption(text: str, example: str | None) -> str:
+    """A table evaluated on another checkpoint than its family page's running example says so."""
+    match = CHECKPOINT.search(text)
+    if example is None or match is None or match[1] == example:
+        return ""
+    return f"On <code>{match[1]}</code>, not this page's running example, <code>{example}</code>."
+
+
+def _anchored(name: str, text: str, html: str, example: str | None) -> str:
+    """A displayed formula or a table with a permanent anchor: an id from its shortcode (unique on the page)
+    and a ¶ link to it, as headings have."""
+    if name == "eq":
+        return anchored(html, _unique(formula_anchor(text)))
+    if html.startswith("<table>"):
+        return anchored_table(_unique_ids(html), _unique(table_anchor(name, text)), _caption(text, example))
+    return html
 
 
 def on_page_markdown(markdown: str, page, config, files):
     _expanded.clear()  # pages are built one at a time: markdown, then content
     _anchors.clear()
+    example = families.example(page.file.src_uri)
 
     def expand(match: re.Match) -> str:
         global _counter
@@ -149,8 +178,7 @@ def on_page_markdown(markdown: str, page, config, files):
         except Exception as e:  # a bug: keep the traceback, add where it happened
             e.add_note(f"while expanding {shortcode} in {page.file.src_uri}")
             raise
-        if name == "eq":
-            html = _anchored(text, html)
+        html = _anchored(name, text, html, example)
         _counter += 1
         token = f"DVSC{_counter:06d}Z"
         _expanded[token] = (shortcode, html)

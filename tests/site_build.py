@@ -40,7 +40,9 @@ def require_katex() -> None:
 
 
 def mkdocs_build(config: Path, site_dir: Path, site_url: str | None = None) -> subprocess.CompletedProcess:
-    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"} | ({"SITE_URL": site_url} if site_url else {})
+    # A local build unless an address is given: none inherited from the shell that runs the tests.
+    env = {k: v for k, v in os.environ.items() if k not in ("SITE_URL", "REPO_URL")} | {"NO_MKDOCS_2_WARNING": "1"}
+    env |= {"SITE_URL": site_url} if site_url else {}
     return subprocess.run(
         [sys.executable, "-m", "mkdocs", "build", "--strict", "-f", str(config), "-d", str(site_dir)],
         cwd=ROOT, env=env, capture_output=True, text=True,

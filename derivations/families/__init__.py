@@ -12,9 +12,12 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True)
 class Headline:
-    """A count a family is known by, for the home page's table: a name in the family module (a class,
-    or ``ACTIVE.<class>``) on a bundled checkpoint, and what distinguishes the row (``"XL"``)."""
+    """A count a family is known by, for the home page's table and the page's at-a-glance box: a name in
+    the family module (a class, or ``ACTIVE.<class>``) on a bundled checkpoint, what distinguishes the
+    row (``"XL"``), and for a count that depends on a convention (the active parameters of a mixture of
+    experts) the convention, in one sentence."""
 
     name: str
     checkpoint: str
     note: str = ""
+    convention: str = ""

@@ -30,6 +30,9 @@ MODEL_TYPE = reader.READER.model_type
 # which orders the families in the site's navigation; and the counts it is known by (the home page).
 FIRST_PUBLISHED = "2019-09"
 HEADLINES = (Headline("AlbertModel", "albert-base-v2"),)
+# The running example of the page: every table on it is evaluated on this checkpoint unless its caption
+# says otherwise (the site adds the caption), and the at-a-glance box names it.
+EXAMPLE = "albert-base-v2"
 
 # The paper's shapes: F = 4D, heads partition the width, one shared layer (every released size).
 STANDARD = {F: 4 * D, d_h: D / H, G: 1, L_g: 1}

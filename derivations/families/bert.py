@@ -23,6 +23,9 @@ MODEL_TYPE = reader.READER.model_type
 # which orders the families in the site's navigation; and the counts it is known by (the home page).
 FIRST_PUBLISHED = "2018-10"
 HEADLINES = (Headline("BertModel", "bert-base-uncased"),)
+# The running example of the page: every table on it is evaluated on this checkpoint unless its caption
+# says otherwise (the site adds the caption), and the at-a-glance box names it.
+EXAMPLE = "bert-base-uncased"
 
 # The paper's shapes: F = 4D, and heads partition the width.
 STANDARD = {F: 4 * D, d_h: D / H}

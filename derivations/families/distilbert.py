@@ -30,6 +30,9 @@ MODEL_TYPE = reader.READER.model_type
 # which orders the families in the site's navigation; and the counts it is known by (the home page).
 FIRST_PUBLISHED = "2019-10"
 HEADLINES = (Headline("DistilBertModel", "distilbert-base-uncased"),)
+# The running example of the page: every table on it is evaluated on this checkpoint unless its caption
+# says otherwise (the site adds the caption), and the at-a-glance box names it.
+EXAMPLE = "distilbert-base-uncased"
 
 # BERT-base's shapes: F = 4D, and heads partition the width (TransformerBlock requires it).
 STANDARD = {F: 4 * D, d_h: D / H}

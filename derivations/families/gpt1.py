@@ -25,6 +25,9 @@ MODEL_TYPE = reader.READER.model_type
 # which orders the families in the site's navigation; and the counts it is known by (the home page).
 FIRST_PUBLISHED = "2018-06"
 HEADLINES = (Headline("OpenAIGPTLMHeadModel", "openai-gpt"),)
+# The running example of the page: every table on it is evaluated on this checkpoint unless its caption
+# says otherwise (the site adds the caption), and the at-a-glance box names it.
+EXAMPLE = "openai-gpt"
 
 embeddings = token_and_position_embeddings(V, P, D, tokens="tokens_embed", positions="positions_embed")
 

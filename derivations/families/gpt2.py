@@ -28,6 +28,9 @@ MODEL_TYPE = reader.READER.model_type
 # which orders the families in the site's navigation; and the counts it is known by (the home page).
 FIRST_PUBLISHED = "2019-02"
 HEADLINES = (Headline("GPT2LMHeadModel", "gpt2", "small"), Headline("GPT2LMHeadModel", "gpt2-xl", "XL"),)
+# The running example of the page: every table on it is evaluated on this checkpoint unless its caption
+# says otherwise (the site adds the caption), and the at-a-glance box names it.
+EXAMPLE = "gpt2"
 
 # The paper's shape: the feed-forward is four times the width (config n_inner null).
 STANDARD = {F: 4 * D}

@@ -23,6 +23,9 @@ MODEL_TYPE = gpt2.MODEL_TYPE  # the configs are GPT-2's
 # which orders the families in the site's navigation; and the counts it is known by (the home page).
 FIRST_PUBLISHED = "2020-05"
 HEADLINES = (Headline("GPT2LMHeadModel", "gpt3-175b", "175B, Table 2.1"),)
+# The running example of the page: every table on it is evaluated on this checkpoint unless its caption
+# says otherwise (the site adds the caption), and the at-a-glance box names it.
+EXAMPLE = "gpt3-175b"
 
 # The count of every row: GPT2LMHeadModel (the head is tied, so it is GPT2Model's count).
 ARCHITECTURES = {"GPT2LMHeadModel": gpt2.GPT2LMHeadModel}

@@ -32,6 +32,9 @@ MODEL_TYPE = reader.READER.model_type
 # which orders the families in the site's navigation; and the counts it is known by (the home page).
 FIRST_PUBLISHED = "2022-04"
 HEADLINES = (Headline("GPTNeoXForCausalLM", "pythia-12b"),)
+# The running example of the page: every table on it is evaluated on this checkpoint unless its caption
+# says otherwise (the site adds the caption), and the at-a-glance box names it.
+EXAMPLE = "pythia-70m"
 
 # Every released size has the feed-forward four times the width (intermediate_size = 4 hidden_size).
 STANDARD = {F: 4 * D}

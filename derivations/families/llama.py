@@ -29,6 +29,9 @@ MODEL_TYPE = reader.READER.model_type
 # which orders the families in the site's navigation; and the counts it is known by (the home page).
 FIRST_PUBLISHED = "2023-02"
 HEADLINES = (Headline("LlamaForCausalLM", "llama-2-7b", "Llama 2, 7B"), Headline("LlamaForCausalLM", "llama-3-70b", "Llama 3, 70B"),)
+# The running example of the page: every table on it is evaluated on this checkpoint unless its caption
+# says otherwise (the site adds the caption), and the at-a-glance box names it.
+EXAMPLE = "llama-2-7b"
 
 # ---------------------------------------------------------------------------------------------
 # One decoder layer (pre-norm): RMSNorm, attention, residual; RMSNorm, gated feed-forward, residual

@@ -21,6 +21,9 @@ MODEL_TYPE = reader.READER.model_type
 # which orders the families in the site's navigation; and the counts it is known by (the home page).
 FIRST_PUBLISHED = "2023-10"
 HEADLINES = (Headline("MistralForCausalLM", "mistral-7b", "7B"),)
+# The running example of the page: every table on it is evaluated on this checkpoint unless its caption
+# says otherwise (the site adds the caption), and the at-a-glance box names it.
+EXAMPLE = "mistral-7b"
 
 # MistralForQuestionAnswering keeps the body under ``model`` (LlamaForQuestionAnswering: ``transformer``).
 ARCHITECTURES = _architectures("Mistral", qa_prefix="model")

@@ -38,7 +38,16 @@ MODEL_TYPE = reader.READER.model_type
 # The month of the family's first paper (its arXiv version; for GPT-1 and GPT-2, OpenAI's release),
 # which orders the families in the site's navigation; and the counts it is known by (the home page).
 FIRST_PUBLISHED = "2024-01"
-HEADLINES = (Headline("MixtralForCausalLM", "mixtral-8x7b", "8x7B, in total"), Headline("ACTIVE.MixtralForCausalLM", "mixtral-8x7b", "8x7B, per token"),)
+HEADLINES = (
+    Headline("MixtralForCausalLM", "mixtral-8x7b", "8x7B, in total"),
+    Headline("ACTIVE.MixtralForCausalLM", "mixtral-8x7b", "8x7B, per token",
+             convention="Active per token: in each layer the experts the router picks (num_experts_per_tok of them), "
+                        "the router and every tensor outside the experts whole, the input embedding included "
+                        "(Mistral AI's convention; without it, see below)."),
+)
+# The running example of the page: every table on it is evaluated on this checkpoint unless its caption
+# says otherwise (the site adds the caption), and the at-a-glance box names it.
+EXAMPLE = "mixtral-8x7b"
 
 # Attention: LLaMA's grouped-query self-attention, no biases; rotary positions learn nothing
 # $$N_\mathrm{attn} = D H d_h + 2 D K d_h + H d_h D$$

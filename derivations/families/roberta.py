@@ -31,6 +31,9 @@ MODEL_TYPE = reader.READER.model_type
 # which orders the families in the site's navigation; and the counts it is known by (the home page).
 FIRST_PUBLISHED = "2019-07"
 HEADLINES = (Headline("RobertaModel", "roberta-base"),)
+# The running example of the page: every table on it is evaluated on this checkpoint unless its caption
+# says otherwise (the site adds the caption), and the at-a-glance box names it.
+EXAMPLE = "roberta-base"
 
 # The paper's shapes (BERT's): F = 4D, and heads partition the width.
 STANDARD = bert.STANDARD

@@ -29,6 +29,9 @@ MODEL_TYPE = reader.READER.model_type
 # which orders the families in the site's navigation; and the counts it is known by (the home page).
 FIRST_PUBLISHED = "2019-10"
 HEADLINES = (Headline("T5ForConditionalGeneration", "t5-large", "1.0, large"), Headline("T5ForConditionalGeneration", "t5-v1_1-base", "1.1, base"),)
+# The running example of the page: every table on it is evaluated on this checkpoint unless its caption
+# says otherwise (the site adds the caption), and the at-a-glance box names it.
+EXAMPLE = "t5-small"
 
 # The paper's models: the decoder as deep as the encoder (num_decoder_layers null).
 SYMMETRIC = {L_d: L}

@@ -30,6 +30,9 @@ MODEL_TYPE = reader.READER.model_type
 # which orders the families in the site's navigation; and the counts it is known by (the home page).
 FIRST_PUBLISHED = "2017-06"
 HEADLINES = (Headline("MarianMTModel", "transformer-base", "base, Table 3"),)
+# The running example of the page: every table on it is evaluated on this checkpoint unless its caption
+# says otherwise (the site adds the caption), and the at-a-glance box names it.
+EXAMPLE = "transformer-base"
 
 # The paper's shapes: the decoder is as deep and as wide as the encoder.
 PAPER = {L_d: L, F_d: F}
