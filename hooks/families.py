@@ -52,9 +52,15 @@ def families() -> list[dict[str, str]]:
 _listed: list[dict[str, str]] = []  # this build's families, for the pages
 
 
+def refresh() -> list[dict[str, str]]:
+    """This build's families, listed again. A sibling hook that imports this module has a copy of its own,
+    which MkDocs does not call: it refreshes it in its own on_config."""
+    _listed[:] = families()
+    return _listed
+
+
 def on_config(config):
-    listed = families()
-    _listed[:] = listed
+    listed = refresh()
     for item in config.nav or ():
         if not (isinstance(item, dict) and len(item) == 1):
             continue

@@ -51,14 +51,14 @@ def _svg(figure, name: str) -> str:
     return svg[svg.index("<svg"):]
 
 
-def _figure(svg: str, name: str, alt: str, caption: str, after: str = "") -> str:
+def _figure(svg: str, name: str, alt: str, caption: str, after: str = "", before: str = "") -> str:
     svg = re.sub(r"<svg\b", f'<svg role="img" aria-label="{html.escape(alt)}"', svg, count=1)
     svg = re.sub(r'(<svg[^>]*?)\s(width|height)="[^"]*"', r"\1", svg, count=2)  # scale with the page
     # Black (text, axes) takes the page's text colour, and the background stays transparent: the picture
     # reads in the dark scheme as in the light one.
     svg = svg.replace("#000000", "currentColor")
     return (f'<figure class="dv-figure" id="figure-{name}" data-alt="{html.escape(alt)}">{svg}'
-            f"<figcaption>{caption}</figcaption>{after}</figure>")
+            f"{before}<figcaption>{caption}</figcaption>{after}</figure>")
 
 
 def percent(share: float) -> str:
@@ -130,17 +130,40 @@ def family_figure(name: str) -> str:
             f"{numbers_table(rows, lambda row: f'#checkpoint-{row.checkpoint}')}</details></figure>")
 
 
+def _marker(marker: str, colour: str) -> str:
+    """A matplotlib marker as a small inline SVG, for a legend written as HTML."""
+    from matplotlib.markers import MarkerStyle
+    from matplotlib.path import Path
+
+    style = MarkerStyle(marker)
+    path = style.get_path().transformed(style.get_transform())
+    letters = {Path.MOVETO: "M", Path.LINETO: "L", Path.CURVE3: "Q", Path.CURVE4: "C", Path.CLOSEPOLY: "Z"}
+    d = " ".join(letters[code] + ("" if code == Path.CLOSEPOLY else " " + " ".join(f"{v:.3f}" for v in points))
+                 for points, code in path.iter_segments())
+    return (f'<svg class="dv-marker" viewBox="-0.6 -0.6 1.2 1.2" aria-hidden="true">'
+            f'<path d="{d}" fill="{colour}" transform="scale(1,-1)"/></svg>')
+
+
+def _short(x: float) -> str:
+    """A power of ten as a tick label: 10M, 100M, 1B, 10B..."""
+    for size, unit in ((1e12, "T"), (1e9, "B"), (1e6, "M"), (1e3, "k")):
+        if x >= size:
+            return f"{x / size:g}{unit}"
+    return f"{x:g}"
+
+
 def families_figure() -> str:
     """The embeddings' share against the total, for every checkpoint of every family, on a log scale; drawn
     narrow with large text, so that on a phone, scaled to the screen, the text stays at least 12 px."""
     from derivations import breakdown, render
 
     plt = pyplot()
-    with plt.rc_context({"font.size": 12}):
+    with plt.rc_context({"font.size": 13}):
         figure, axes = plt.subplots(figsize=(4.2, 3.2))
-        alt_parts, rows_by_family = [], breakdown.families()
+        alt_parts, keys, rows_by_family = [], [], breakdown.families()
         for i, (name, rows) in enumerate(rows_by_family.items()):
             marker, colour = FAMILY_MARKERS[i % len(FAMILY_MARKERS)], FAMILY_COLOURS[i % len(FAMILY_COLOURS)]
+            keys.append(f'<li>{_marker(marker, colour)}<a href="{name}.html">{html.escape(families_hook.page_title(name))}</a></li>')
             rows = sorted(rows, key=lambda r: r.total)  # a family's checkpoints from the smallest
             xs, ys = [r.total for r in rows], [100 * r.share("embeddings") for r in rows]
             title = families_hook.page_title(name)
@@ -149,12 +172,12 @@ def families_figure() -> str:
             alt_parts.append(f"{title}: " + ", ".join(f"{r.checkpoint} {render.number(r.total)} parameters, "
                                                       f"embeddings {render.number(r.by_kind['embeddings'])}" for r in rows))
         axes.set_xscale("log")
+        # Tick labels as words (100M, 1B), not powers of ten, whose exponents would print at 70% of the text.
+        axes.xaxis.set_major_formatter(plt.FuncFormatter(lambda x, _: _short(x)))
         axes.set_xlabel("parameters (log scale)")
         axes.set_ylabel("embeddings (% of parameters)")
         axes.set_ylim(0, None)
         axes.grid(True, which="major", alpha=0.3)
-        axes.legend(frameon=False, loc="upper center", bbox_to_anchor=(0.42, -0.2), ncol=2, fontsize=12,
-                    handletextpad=0.2, columnspacing=1.0)
         axes.spines[["top", "right"]].set_visible(False)
         svg = _svg(figure, "families")
     alt = "The embeddings' share of the parameters against the total, per checkpoint. " + "; ".join(alt_parts) + "."
@@ -165,8 +188,10 @@ def families_figure() -> str:
     rows = [row for rows in rows_by_family.values() for row in rows]
     family_of = {row.checkpoint: name for name, rows in rows_by_family.items() for row in rows}
     table = numbers_table(rows, lambda row: f"{family_of[row.checkpoint]}.html#checkpoint-{row.checkpoint}")
+    # The legend is the page's text (the picture's own would shrink with it on a phone).
     return _figure(svg, "families", alt, caption,
-                   f'<details class="dv-numbers"><summary>Show the numbers</summary>{table}</details>')
+                   f'<details class="dv-numbers"><summary>Show the numbers</summary>{table}</details>',
+                   before=f'<ul class="dv-legend dv-markers">{"".join(keys)}</ul>')
 
 
 def render_figure(ref: str) -> str:

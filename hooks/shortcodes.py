@@ -76,6 +76,7 @@ def on_config(config):
         del sys.modules[name]
     _expanders = None
     _memo = build_cache.Memo("shortcodes", _inputs())
+    families.refresh()  # the running example of each family page
     _expanded.clear()
     return config
 

@@ -326,9 +326,68 @@ def test_the_site_works_from_disk(site, watched):
     assert "bert.html" in search(page, "pooler")
     assert "llama.html" in search(page, "grouped-query")
     page.goto((site / "gpt2.html").as_uri(), wait_until="load")
-    assert page.locator("figure.dv-figure svg").count() >= 1
+    assert page.locator("figure.dv-figure .dv-bar").count() >= 1
     form = page.locator("form.dv-calculator")
     form.locator("input[name='D']").fill("768")
     assert form.evaluate(READ)["total"] == "124,439,808"  # GPT2LMHeadModel on gpt2: [cite: transformers-14960]
     assert not watched.errors, watched.errors
     assert not watched.foreign(), watched.foreign()
+
+
+# -- answer first, on a phone ---------------------------------------------------------------
+
+PHONE = {"width": 390, "height": 844}
+
+
+def test_every_family_answers_first_on_a_phone(served, chromium):
+    # At 390 px the count of the at-a-glance box is on the first screen, whole, without scrolling sideways,
+    # and no text of the box or of the pictures is under 12 px.
+    context = chromium.new_context(viewport=PHONE)
+    page = context.new_page()
+    for name in configs.family_modules():
+        page.goto(served + page_url(name), wait_until="load")
+        box = page.locator("#at-a-glance .dv-glance-number .dv-num").first.bounding_box()
+        assert box and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"], (name, box)
+        assert box["y"] + box["height"] <= PHONE["height"], f"{name}: the answer is below the first screen ({box})"
+        overflow = page.evaluate("() => document.documentElement.scrollWidth - document.documentElement.clientWidth")
+        assert overflow <= 0, f"{name}: the page scrolls sideways by {overflow} px"
+        smallest = page.evaluate("""() => Math.min(...[...document.querySelectorAll(
+            '#at-a-glance p, #at-a-glance li, .dv-bar span span, .dv-bar-label')].map(
+            el => parseFloat(getComputedStyle(el).fontSize)))""")
+        assert smallest >= 12, f"{name}: text of {smallest} px"
+    context.close()
+
+
+# The size on screen of each text of an SVG picture: its font size times the picture's scale.
+SVG_TEXT = """() => [...document.querySelectorAll('figure.dv-figure svg tspan, figure.dv-figure svg text:not(:has(tspan))')].map(
+    el => ({size: parseFloat(getComputedStyle(el).fontSize) * el.getScreenCTM().a, fill: getComputedStyle(el).fill,
+           text: el.textContent})).filter(t => t.text.trim())"""
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_home_picture_reads_on_a_phone_in_either_scheme(served, chromium, scheme):
+    context = chromium.new_context(viewport=PHONE, color_scheme=scheme)
+    page = context.new_page()
+    page.goto(served + page_url("index"), wait_until="load")
+    texts = page.evaluate(SVG_TEXT)
+    colour = page.evaluate("() => getComputedStyle(document.querySelector('article')).color")
+    assert texts and min(t["size"] for t in texts) >= 12, sorted(t["size"] for t in texts)[:3]
+    assert {t["fill"] for t in texts} == {colour}, "the picture's text is not in the page's text colour"
+    context.close()
+
+
+def test_a_wide_table_keeps_its_key_column_on_a_phone(served, chromium):
+    # The checkpoint table is wider than a phone: it scrolls within itself, and its first column stays put.
+    context = chromium.new_context(viewport=PHONE)
+    page = context.new_page()
+    page.goto(served + page_url("llama"), wait_until="load")
+    table = page.locator("table:has(tr#checkpoint-llama-7b)")
+    table.scroll_into_view_if_needed()
+    scroller = table.locator("xpath=ancestor::div[contains(@class, 'md-typeset__scrollwrap')]")
+    assert scroller.evaluate("s => s.scrollWidth > s.clientWidth"), "the table fits: nothing to check"
+    cell = table.locator("tr#checkpoint-llama-7b td").first
+    before = cell.bounding_box()["x"]
+    scroller.evaluate("s => { s.scrollLeft = s.scrollWidth; }")
+    assert cell.bounding_box()["x"] == before, "the key column scrolled away"
+    assert 0 <= before and cell.bounding_box()["width"] < PHONE["width"] / 2
+    context.close()

@@ -17,8 +17,8 @@ import yaml
 from bs4 import BeautifulSoup, Comment
 
 from derivations.syntax import SHORTCODE
-from site_build import (DOCS, LOCAL_HOSTS, MAX_PAGE_BYTES, RAW_TEX, ROOT, SITE_URL, built_page,
-                        html_files, mkdocs_build, page_url, require_katex)
+from site_build import (DOCS, LOCAL_HOSTS, MAX_PAGE_BYTES, RAW_TEX, ROOT, built_page, hook, html_files,
+                        mkdocs_build, require_katex)
 
 FORMULA_SHORTCODES = {"eq", "math", "sym"}  # each renders exactly one formula; tables may hold many
 
@@ -205,7 +205,8 @@ class _ConfigLoader(yaml.SafeLoader):
     """mkdocs.yml as MkDocs reads it with no environment: `!ENV [NAME, default]` is the default."""
 
 
-_ConfigLoader.add_constructor("!ENV", lambda loader, node: loader.construct_sequence(node)[-1])
+_ConfigLoader.add_constructor(
+    "!ENV", lambda loader, node: loader.construct_sequence(node)[-1] if isinstance(node, yaml.SequenceNode) else None)
 
 
 def build_single_page(tmp_path: Path, markdown: str) -> subprocess.CompletedProcess:
@@ -292,18 +293,53 @@ def test_every_page_footer_names_the_version(site):
 
 
 def test_derivation_pages_can_be_cited(site):
+    # Near the top (right under the at-a-glance box) and open; the version, the year and an access date.
+    # The tests build the site locally, so the entry has no URL: a local address would be dead elsewhere.
     from derivations import configs
 
     version = versions()["pyproject"]
     for name in configs.family_modules():
         page = soup(built_page(site, name))
-        box = page.select_one("details.dv-cite#cite-this code")
-        assert box is not None, f"{name}: no cite box"
-        entry = box.get_text()
-        url = re.search(r"url\s*=\s*\{([^}]*)\}", entry)[1]
-        assert url.startswith(f"{SITE_URL}{page_url(name)}#"), url
-        assert page.select_one(f"h1#{url.split('#')[1]}") is not None, f"{name}: the anchor {url} is not the title"
+        box = page.select_one("details.dv-cite#cite-this")
+        assert box is not None and box.has_attr("open"), f"{name}: no open cite box"
+        assert box.find_previous_sibling() is page.select_one("#at-a-glance"), f"{name}: the cite box is not under the glance"
+        entry = box.select_one("code").get_text()
         assert f"Version {version}" in entry and re.search(r"year\s*=\s*\{\d{4}\}", entry), entry
+        assert re.search(r"urldate\s*=\s*\{\d{4}-\d\d-\d\d\}", entry) and "url     =" not in entry, entry
+
+
+def test_no_page_links_to_the_local_address(site):
+    # A local build (no SITE_URL) writes no absolute address of this machine into a page: no canonical link,
+    # no citation URL, no footer link. (The sitemap keeps it: instant navigation needs it, and it is no page.)
+    for path in html_files(site):
+        text = path.read_text(encoding="utf-8")
+        for host in LOCAL_HOSTS:
+            assert f"//{host}" not in text, f"{path.relative_to(site)} names {host}"
+
+
+def test_a_published_build_needs_a_public_address(monkeypatch):
+    citation = hook("citation")
+    for local in ("http://127.0.0.1:8000/", "http://localhost/", "file:///tmp/site/"):
+        monkeypatch.setenv("SITE_URL", local)
+        with pytest.raises(citation.PluginError, match="not a public address"):
+            citation.published_address()
+    monkeypatch.setenv("SITE_URL", "https://example.org/counts/")
+    assert citation.published_address() == "https://example.org/counts/"
+    monkeypatch.delenv("SITE_URL")
+    assert citation.published_address() is None
+
+
+def test_a_published_entry_carries_the_page_address_and_the_repository():
+    citation = hook("citation")
+    citation.on_config(type("Config", (), {"copyright": ""})())
+
+    class Page:
+        title, url = "LLaMA", "llama.html"
+        file = type("File", (), {"src_uri": "llama.md"})()
+
+    entry = citation.bibtex(Page(), "llama", "https://example.org/counts/", "https://github.com/o/r", "2026-11-24")
+    assert "url     = {https://example.org/counts/llama.html#llama}" in entry, entry
+    assert "repository https://github.com/o/r" in entry and "urldate = {2026-11-24}" in entry, entry
 
 
 def test_every_displayed_formula_has_a_permanent_anchor(site):
@@ -317,29 +353,41 @@ def test_every_displayed_formula_has_a_permanent_anchor(site):
 
 # -- (h) pictures ----------------------------------------------------------------------
 
-def test_every_family_page_has_its_picture_with_alt_text_and_caption(site):
+def test_every_family_page_has_its_picture_with_a_caption_and_its_numbers(site):
     from derivations import configs
 
-    for name in [*configs.family_modules(), "families"]:
-        path = built_page(site, "index" if name == "families" else name)
-        figure = soup(path).select_one(f"figure.dv-figure#figure-{name}")
+    for name in configs.family_modules():
+        figure = soup(built_page(site, name)).select_one(f"figure.dv-figure#figure-{name}")
         assert figure is not None, f"no picture {name}"
-        svg = figure.select_one("svg")
-        assert svg is not None and svg.get("role") == "img" and len(svg.get("aria-label", "")) > 50, name
         assert "build time" in figure.select_one("figcaption").get_text(), name
+        assert figure.select_one("details.dv-numbers table") is not None, f"{name}: no numbers beside the picture"
+        assert all(bar.get("role") == "img" and "%" in bar.get("aria-label", "") for bar in figure.select(".dv-bar")), name
+    figure = soup(built_page(site, "index")).select_one("figure.dv-figure#figure-families")
+    svg = figure.select_one("svg")
+    assert svg is not None and svg.get("role") == "img" and len(svg.get("aria-label", "")) > 50
+    assert figure.select_one("details.dv-numbers table") is not None
+
+
+def numbers_shown(figure) -> dict[str, list[int]]:
+    """A picture's "show the numbers" table: checkpoint -> [total, then one count per kind]."""
+    return {row.select_one("td code").get_text(): [int(td.get_text().replace(",", "")) for td in row.select("td")[1:]]
+            for row in figure.select("details.dv-numbers tbody tr")}
 
 
 def test_pictures_show_the_packages_numbers(site):
-    # Every count the alt text states is the breakdown the package derives (the bars are drawn from it).
-    from derivations import breakdown, configs
+    # Each bar and the table beside it are the breakdown the package derives; each checkpoint leads to its row.
+    from derivations import breakdown, components, configs
 
     for name, module in configs.family_modules().items():
-        alt = soup(built_page(site, name)).select_one(f"#figure-{name}")["data-alt"]
-        for row in breakdown.family(module):
-            stated = re.search(rf"{re.escape(row.checkpoint)}, ([\d,]+) parameters: ([^.]*)\.", alt)
-            assert stated and int(stated[1].replace(",", "")) == row.total, (name, row.checkpoint)
-            parts = dict(re.findall(r"([a-z-]+) ([\d,]+)", stated[2]))
-            assert {k: int(v.replace(",", "")) for k, v in parts.items()} == row.by_kind, (name, row.checkpoint)
+        page = soup(built_page(site, name))
+        figure = page.select_one(f"#figure-{name}")
+        rows = breakdown.family(module)
+        assert numbers_shown(figure) == {r.checkpoint: [r.total] + [r.by_kind[k] for k in components.KINDS]
+                                         for r in rows}, name
+        for link in figure.select(".dv-bar-label a"):
+            assert page.find("tr", id=link["href"].removeprefix("#")), f"{name}: {link['href']} leads to no checkpoint row"
+    families = soup(built_page(site, "index")).select_one("#figure-families")
+    assert set(numbers_shown(families)) == {r.checkpoint for rows in breakdown.families().values() for r in rows}
 
 
 def test_the_home_picture_shows_every_family(site):
@@ -352,7 +400,7 @@ def test_the_home_picture_shows_every_family(site):
     for name in configs.family_modules():
         title = (DOCS / f"{name}.md").read_text(encoding="utf-8").splitlines()[0].removeprefix("# ")
         assert f"{title}: " in alt, title
-        assert title in figure.select_one("svg").get_text(), title
+        assert title in [li.get_text() for li in figure.select(".dv-legend li")], title
 
 
 # -- (i) notebooks ---------------------------------------------------------------------
@@ -435,3 +483,65 @@ def test_the_sources_page_has_an_anchor_per_source(site):
     mistakes = soup(built_page(site, "mistakes"))
     cited = {a["href"].split("#")[1] for a in mistakes.select('a[href^="sources.html#"]')}
     assert cited and cited <= anchors
+
+
+# -- (k) answer first ------------------------------------------------------------------
+
+def test_every_family_page_opens_with_its_answer(site):
+    # Right under the title: the counts the family is known by, where the first goes kind by kind (exact
+    # counts, adding up to it), a mixture's convention, and the running example, named once.
+    from derivations import breakdown, components, configs
+
+    for name, module in configs.family_modules().items():
+        page = soup(built_page(site, name))
+        glance = page.select_one("article h1").find_next_sibling()
+        assert glance is not None and glance.get("id") == "at-a-glance", f"{name}: the page does not open with its answer"
+        refs = [el["data-ref"] for el in glance.select(".dv-glance-number .dv-num")]
+        assert refs == [f"{name}.{h.name} @ {h.checkpoint}" for h in module.HEADLINES], name
+        for headline in module.HEADLINES:
+            assert (headline.convention in glance.get_text()) if headline.convention else True, name
+        legend = {li.get_text(" ").split()[0]: int(li.select_one(".dv-count").get_text().replace(",", ""))
+                  for li in glance.select(".dv-legend li")}
+        first = next(h for h in module.HEADLINES if not h.name.startswith("ACTIVE."))
+        total = int(glance.select_one(".dv-glance-number .dv-num").get_text().replace(",", "")) if first is \
+            module.HEADLINES[0] else None
+        assert list(legend) == list(components.KINDS), name
+        if total is not None:
+            assert sum(legend.values()) == total, f"{name}: the kinds do not add up to the count above them"
+        built = configs.as_built(module, first.name, first.checkpoint) or getattr(module, first.name)
+        assert legend == breakdown.breakdown(built, first.checkpoint).by_kind, name
+        example = " ".join(glance.select_one(".dv-glance-example").get_text(" ").split())
+        assert f"Running example of this page: {module.EXAMPLE} ." in example, example
+        assert module.EXAMPLE in module.CHECKPOINTS, name
+
+
+def test_tables_on_another_checkpoint_than_the_example_say_so(site):
+    from derivations import configs
+
+    for name, module in configs.family_modules().items():
+        for table in soup(built_page(site, name)).select("article table"):
+            header = " ".join(th.get_text(" ") for th in table.select("thead th"))
+            if (on := re.search(r"\bon ([\w.-]+)", header)) and on[1] != module.EXAMPLE:
+                caption = table.select_one("caption")
+                assert caption is not None and on[1] in caption.get_text() and module.EXAMPLE in caption.get_text(), \
+                    f"{name}: a table on {on[1]} without a caption that says so"
+
+
+def test_tables_and_checkpoints_have_permanent_anchors(site):
+    # A single number can be cited: every table a shortcode draws has an id and a ¶ link to it; each row of a
+    # checkpoint table has the checkpoint's anchor, its name the link to it; no id twice on a page.
+    from derivations import configs
+
+    for path in html_files(site):
+        page = soup(path)
+        ids = [el["id"] for el in page.select("article [id]")]
+        assert len(ids) == len(set(ids)), f"{path.relative_to(site)}: {sorted(i for i in ids if ids.count(i) > 1)}"
+        for table in page.select("article table[id]"):
+            assert table.select_one(f'thead a.headerlink[href="#{table["id"]}"]'), f"{path.relative_to(site)}: {table['id']}"
+    for name, module in configs.family_modules().items():
+        page = soup(built_page(site, name))
+        for checkpoint in module.CHECKPOINTS:
+            row = page.find("tr", id=f"checkpoint-{checkpoint}")
+            assert row is not None and row.select_one(f'a[href="#checkpoint-{checkpoint}"]'), (name, checkpoint)
+    home = soup(built_page(site, "index"))
+    assert len(home.select("article table[id]")) >= 1 and home.select_one("#figure-families")
