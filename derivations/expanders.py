@@ -212,8 +212,9 @@ def mistakes(entries: list[tuple[Reference, str, str]]) -> str:
                  number(ref.at(item.checkpoint).child("correct")), item.cause]
         rows.append(f'<tr id="{html.escape(anchor)}">' + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
     head = "".join(f"<th>{h}</th>" for h in ("claim, as published", "model", "exact count", "cause"))
-    return (f'<table class="dv-mistakes">\n<thead><tr>{head}</tr></thead><tbody>\n' + "\n".join(rows)
-            + "\n</tbody></table>")
+    # A table without a class of its own, so that the theme's and the site's styles for tables apply.
+    return (f'<div class="dv-mistakes"><table>\n<thead><tr>{head}</tr></thead><tbody>\n' + "\n".join(rows)
+            + "\n</tbody></table></div>")
 
 
 def expand_rounded(ref: Reference, tex: Tex) -> str:
