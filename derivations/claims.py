@@ -43,6 +43,11 @@ class Miscount:
     reconstruction: Part | None = None
     # How the source prints the claim when it rounds it ("85M"); empty when it prints it exactly.
     printed: str = ""
+    # The verdict, for the common-mistakes pages (html): the model as a reader knows it, the subject of
+    # "... has N parameters, not M" ("T5-Large (<code>t5-large</code>)"), and the cause, one clause that
+    # follows that sentence's colon. Every miscount a family publishes in MISCOUNTS has both.
+    model: str = ""
+    cause: str = ""
 
     def __post_init__(self) -> None:
         assert isinstance(self.source, Citation), f"{self.name}: cite a source by its key (sources.Citation)"
@@ -54,6 +59,11 @@ class Miscount:
 
     def values(self) -> dict[sympy.Symbol, int]:
         return _checkpoint_values(self.checkpoint)
+
+    @property
+    def right(self) -> bool:
+        """The published number is the exact count, and only what the source says of it is wrong."""
+        return self.correct.count(self.values()) == self.claim
 
     def check(self) -> None:
         """The reconciliation is exact: the terms add up, and the rebuilt formula gives the claim."""

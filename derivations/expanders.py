@@ -9,6 +9,7 @@ Shortcodes: ``eq`` (display formula), ``math`` (inline formula), ``sym`` (a symb
 ``parts`` (a part's children, one row each), ``leaves`` (every leaf of a model), ``checkpoints``
 (a family's checkpoint table), ``architectures`` (a family's classes on one checkpoint),
 ``notation`` (the notation table), ``miscount`` and ``rounded`` (reconciliations of published counts),
+``verdict`` (the sentence that opens a miscount's entry),
 ``published`` (a table of rounded figures against exact counts), ``hypothesis`` (does one value of
 one size reproduce several published figures?), ``calculator`` (a family's in-page calculator), ``cite``
 (a source of :mod:`derivations.sources`, by key) and ``sources`` (the sources page's list).
@@ -153,11 +154,16 @@ def expand_notation(ref: Reference, tex: Tex) -> str:
     return _table(["symbol", "meaning", "config.json", "elsewhere"], rows)
 
 
-def expand_miscount(ref: Reference, tex: Tex) -> str:
+def _miscount(ref: Reference) -> Miscount:
     item = resolve(ref).obj
     if not isinstance(item, Miscount):
         raise UnknownReference(f"{ref}: not a Miscount")
     item.check()
+    return item
+
+
+def expand_miscount(ref: Reference, tex: Tex) -> str:
+    item = _miscount(ref)
     claim, on = ref.at(None), ref.at(item.checkpoint)
     printed = f" (printed “{html.escape(item.printed)}”)" if item.printed else ""
     rows = [["claimed", f"{item.what}<br><small>source: {item.source.html()}</small>", number(claim.child("claim")) + printed],
@@ -172,6 +178,46 @@ def expand_miscount(ref: Reference, tex: Tex) -> str:
         term_rows.append(["<strong>exact − claimed</strong>", "", f"<strong>{number(on.child('difference'))}</strong>"])
         parts.append(_table(["the difference, term by term", "formula", "parameters"], term_rows))
     return '<div class="dv-miscount">' + "\n".join(parts) + "</div>"
+
+
+def _as_published(ref: Reference, item: Miscount) -> str:
+    """The claim as its source gives it: the rounded figure it prints, or the number."""
+    return f"“{html.escape(item.printed)}”" if item.printed else number(ref.at(None).child("claim"))
+
+
+def verdict(ref: Reference) -> str:
+    """A miscount in one sentence, from its data: "T5-Large (t5-large) has 737,668,096 parameters, not “770M”:
+    770M is reached only by ..." (or "..., as published, but ..." when the number is right and what the source
+    says of it is not)."""
+    item = _miscount(ref)
+    if not (item.model and item.cause):
+        raise UnknownReference(f"{ref}: a miscount needs its model and its cause for a verdict")
+    exact = number(ref.at(item.checkpoint).child("correct"))
+    against = "as published, but" if item.right else f"not {_as_published(ref, item)}:"
+    subject = item.model[0].upper() + item.model[1:]  # "the encoder of ..." opens a sentence
+    return f"{subject} has {exact} parameters, {against} {item.cause}."
+
+
+def expand_verdict(ref: Reference, tex: Tex) -> str:
+    """The bold sentence that opens a miscount's entry; the table of differences (``miscount``) follows it."""
+    return f'<p class="dv-verdict"><strong>{verdict(ref)}</strong></p>'
+
+
+def mistakes(entries: list[tuple[Reference, str, str]]) -> str:
+    """The summary of the common mistakes: one row per miscount, given as (reference, link to its entry, id of
+    the row): the claim as published (the link), the model, its exact count and the cause."""
+    rows = []
+    for ref, href, anchor in entries:
+        item = _miscount(ref)
+        if not (item.model and item.cause):
+            raise UnknownReference(f"{ref}: a miscount needs its model and its cause for the summary")
+        cells = [f'<a href="{html.escape(href)}">{_as_published(ref, item)}</a>', item.model,
+                 number(ref.at(item.checkpoint).child("correct")), item.cause]
+        rows.append(f'<tr id="{html.escape(anchor)}">' + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
+    head = "".join(f"<th>{h}</th>" for h in ("claim, as published", "model", "exact count", "cause"))
+    # A table without a class of its own, so that the theme's and the site's styles for tables apply.
+    return (f'<div class="dv-mistakes"><table>\n<thead><tr>{head}</tr></thead><tbody>\n' + "\n".join(rows)
+            + "\n</tbody></table></div>")
 
 
 def expand_rounded(ref: Reference, tex: Tex) -> str:
@@ -331,6 +377,7 @@ EXPANDERS: dict[str, tuple[bool, Callable[..., str]]] = {
     "architectures": (False, expand_architectures),
     "notation": (True, expand_notation),
     "miscount": (True, expand_miscount),
+    "verdict": (True, expand_verdict),
     "rounded": (True, expand_rounded),
     "published": (True, expand_published),
     "hypothesis": (True, expand_hypothesis),

@@ -3,8 +3,9 @@
 A family is a module of ``derivations/families/`` with a page ``docs/<name>.md`` (its title is the
 page's first heading) and a notebook ``docs/notebooks/<name>.py``. This hook fills the navigation's
 "Families" and "Notebooks" sections with them (mkdocs.yml leaves both empty), in the order of the
-families' first papers (``FIRST_PUBLISHED``), and draws the home page's table of the counts each family
-is known by (``<!-- families:table -->``, from each module's ``HEADLINES``).
+families' first papers (``FIRST_PUBLISHED``), draws the home page's table of the counts each family
+is known by (``<!-- families:table -->``, from each module's ``HEADLINES``) and the common-mistakes page's
+summary of every family's miscounts (``<!-- families:mistakes -->``, from each module's ``MISCOUNTS``).
 
 The list is kept between builds under a digest of the package and the pages' titles: a rebuild with
 neither changed does not import the derivations (SymPy).
@@ -13,8 +14,11 @@ neither changed does not import the derivations (SymPy).
 from __future__ import annotations
 
 import html
+import re
 from pathlib import Path
+from typing import NamedTuple
 
+import markdown
 from mkdocs.exceptions import PluginError
 
 import build_cache  # sibling modules: MkDocs puts this folder on sys.path while loading a hook
@@ -107,42 +111,82 @@ def table() -> str:
             "<th>class, on checkpoint</th></tr></thead>\n<tbody>\n" + "\n".join(rows) + "\n</tbody></table>")
 
 
-def shown_on() -> dict[str, list[str]]:
-    """Every miscount shown on a page (``<!-- miscount:REFERENCE -->``), and the pages that show it."""
+# A heading of a page (ATX: "## Title"), and the fence of a code block, in which neither counts.
+HEADING = re.compile(r"^#{1,6}\s+\S")
+FENCE = re.compile(r"^\s*(?:```|~~~)")
+
+
+class Entry(NamedTuple):
+    """Where a miscount is detailed: the page, the anchor of the heading its verdict opens, and the order of
+    the verdict on the page."""
+
+    page: str
+    anchor: str
+    position: int
+
+    @property
+    def href(self) -> str:
+        return f"{self.page.removesuffix('.md')}.html#{self.anchor}"
+
+
+def heading_ids(headings: list[str]) -> list[str]:
+    """The ids the pages' headings get: Python-Markdown's toc extension, as MkDocs runs it, on the headings of
+    one page in their order (a repeated title gets "_1")."""
+    md = markdown.Markdown(extensions=["toc", "attr_list"])
+    md.convert("\n\n".join(headings))
+
+    def flat(tokens):
+        for token in tokens:
+            yield token["id"]
+            yield from flat(token["children"])
+
+    return list(flat(md.toc_tokens))
+
+
+def entries() -> dict[str, Entry]:
+    """Every miscount that a page details, and its entry: the heading that ``<!-- verdict:REFERENCE -->`` opens."""
     from derivations.syntax import SHORTCODE  # no SymPy
 
-    shown: dict[str, list[str]] = {}
+    found: dict[str, Entry] = {}
     for md in sorted(DOCS.glob("*.md")):
-        for match in SHORTCODE.finditer(md.read_text(encoding="utf-8")):
-            if match[1] == "miscount":
-                shown.setdefault(match[2].strip(), []).append(md.name)
-    return shown
+        headings: list[str] = []
+        verdicts: list[tuple[str, int]] = []  # reference, index of the heading above it
+        fenced = False
+        for line in md.read_text(encoding="utf-8").splitlines():
+            if FENCE.match(line):
+                fenced = not fenced
+            if fenced:
+                continue
+            if HEADING.match(line):
+                headings.append(line)
+            verdicts += [(m[2].strip(), len(headings) - 1) for m in SHORTCODE.finditer(line) if m[1] == "verdict"]
+        ids = heading_ids(headings)
+        for position, (ref, heading) in enumerate(verdicts):
+            if ref in found:
+                raise LookupError(f"{ref}: a verdict on {found[ref].page} and on {md.name}; an entry has one page")
+            if heading < 1:  # the first heading is the page's title
+                raise LookupError(f"{md.name}: <!-- verdict:{ref} --> must open an entry, under its heading")
+            found[ref] = Entry(md.name, ids[heading], position)
+    return found
 
 
-def elsewhere_items(claims: list[tuple[str, str, str]], shown: dict[str, list[str]], here: str = "mistakes.md"
-                    ) -> list[tuple[str, str, str]]:
-    """The miscounts (``(reference, family title, what)``) that ``here`` does not detail, each with the page
-    that does: ``(page, family title, what)``. A miscount that no page shows is an error."""
-    items = []
-    for ref, title, what in claims:
-        pages = shown.get(ref, [])
-        if not pages:
-            raise LookupError(f"{ref}: a miscount that no page shows (write <!-- miscount:{ref} --> on its family's page)")
-        if here not in pages:
-            items.append((pages[0], title, what))
-    return items
-
-
-def elsewhere() -> str:
-    """``<!-- families:elsewhere -->`` on the mistakes page: the miscounts that a family's page details and
-    this page does not, one linked line each, so that a new family's miscounts are listed here without
-    an edit to this page."""
+def mistakes() -> str:
+    """``<!-- families:mistakes -->``, the common-mistakes page's summary: every miscount of every family
+    (``MISCOUNTS``), in the families' order and each page's, with a link to the entry that details it. Each
+    row carries its entry's anchor, so that a link to an entry made when the entries were all on this page
+    (0.4.0) lands on its row."""
     from derivations import configs
+    from derivations.expanders import mistakes as summary
+    from derivations.references import Reference
 
-    claims = [(f"{family['name']}.{claim.name}", family["title"], claim.what)
-              for family in families() for claim in configs.family_modules()[family["name"]].MISCOUNTS]
-    items = elsewhere_items(claims, shown_on())
-    if not items:
-        return "<p>Every miscount the site reconciles is detailed above.</p>"
-    return "<ul>\n" + "\n".join(f'<li><a href="{page.removesuffix(".md")}.html">{html.escape(title)}</a>: {what}</li>'
-                                for page, title, what in items) + "\n</ul>"
+    found = entries()
+    rows = []
+    for order, family in enumerate(families()):
+        for claim in configs.family_modules()[family["name"]].MISCOUNTS:
+            ref = f"{family['name']}.{claim.name}"
+            if ref not in found:
+                raise LookupError(f"{ref}: a miscount that no page details (write <!-- verdict:{ref} --> under the "
+                                  f"heading of its entry, and <!-- miscount:{ref} --> below it)")
+            entry = found[ref]
+            rows.append(((order, entry.page, entry.position), (Reference(ref), entry.href, entry.anchor)))
+    return summary([row for _, row in sorted(rows, key=lambda r: r[0])])

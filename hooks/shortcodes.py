@@ -58,12 +58,15 @@ def _fail(page, message: str) -> PluginError:
 def _inputs() -> str:
     """What an expansion can depend on: the package, the hooks (the pictures are drawn there, the
     formulas typeset), the pinned versions, the pages' titles (the home picture names families by them),
-    and which page shows which miscount."""
+    and where each miscount's entry is."""
     docs = katex_render.ROOT / "docs"
     titles = [md.read_text(encoding="utf-8").split("\n", 1)[0] for md in sorted(docs.glob("*.md"))]
     root = katex_render.ROOT
-    # Which page shows which miscount: the mistakes page lists those its family's page alone shows.
-    miscounts = [f"{ref}@{','.join(pages)}" for ref, pages in families.shown_on().items()]
+    # Where each miscount's entry is: the mistakes page's summary links to it.
+    try:
+        miscounts = [f"{ref}@{entry.href}" for ref, entry in families.entries().items()]
+    except LookupError as e:  # a verdict out of place: say so, without a traceback
+        raise PluginError(str(e)) from None
     return build_cache.digest([root / "derivations", root / "hooks", root / "constraints.txt",
                                root / "package-lock.json"], *titles, *miscounts)
 
@@ -88,7 +91,7 @@ def _expand(name: str, text: str) -> str:
     if name == "glance":
         return glance.render(text)
     if name == "families":
-        drawn = {"table": families.table, "elsewhere": families.elsewhere}
+        drawn = {"table": families.table, "mistakes": families.mistakes}
         if text not in drawn:
             raise LookupError(f"families:{text}: no such list (known: {', '.join(drawn)})")
         return drawn[text]()

@@ -1,5 +1,7 @@
 """Reconciling published figures: rounding, the values a figure implies, hypotheses, decompositions."""
 
+from dataclasses import replace
+
 import pytest
 
 from derivations import components as c
@@ -77,3 +79,22 @@ def test_a_claim_counts_its_checkpoint_as_its_config_builds_it():
 def test_a_claim_cites_its_source_by_key():
     with pytest.raises(AssertionError, match="cite a source by its key"):
         Rounded("figure", 110_000_000, "a table", "a paper, somewhere", "bert-base-uncased", (TABLE,))
+
+
+def test_every_published_miscount_has_its_verdict_data():
+    # The common-mistakes summary and each entry's verdict are written from these two phrases.
+    from derivations import configs
+
+    seen = 0
+    for name, family in configs.family_modules().items():
+        for claim in family.MISCOUNTS:
+            seen += 1
+            assert claim.model.strip() and claim.cause.strip(), f"{name}.{claim.name}: model and cause"
+            assert not claim.cause.rstrip().endswith("."), f"{name}.{claim.name}: the verdict adds the full stop"
+    assert seen
+
+
+def test_a_miscount_is_right_only_when_the_claim_is_the_exact_count():
+    right = Miscount("right", 2 * 768, "the two LayerNorm vectors", Citation("devlin2019"), "bert-base-uncased",
+                     c.leaf("norm", "LayerNorm", 2 * D))
+    assert right.right and not replace(right, claim=768).right

@@ -99,21 +99,53 @@ def test_every_class_is_on_its_family_page(name, family):
 
 
 @pytest.mark.parametrize("name, family", FAMILIES, ids=[name for name, _ in FAMILIES])
-def test_every_miscount_is_detailed_on_some_page(name, family):
-    # The mistakes page details it, or lists it (families:elsewhere) with a link to the page that does.
-    shown = {r.strip() for page in PAGES for r in re.findall(r"<!--\s*miscount:(.+?)\s*-->", text(page.name))}
-    declared = {f"{name}.{claim.name}" for claim in family.MISCOUNTS}
-    assert declared <= shown, f"on no page: {declared - shown}"
+def test_every_miscount_has_an_entry_that_opens_with_its_verdict(name, family):
+    # An entry: a heading, the verdict right under it, and the table of differences below, before the next
+    # heading (the mistakes page's summary links to the heading).
+    entries = site_build.hook("families").entries()
+    for claim in family.MISCOUNTS:
+        ref = f"{name}.{claim.name}"
+        assert ref in entries, f"{ref}: no page gives its verdict"
+        page = text(entries[ref].page)
+        verdict = page.index(f"<!-- verdict:{ref} -->")
+        above = page[:verdict].rstrip().splitlines()[-1]
+        assert above.startswith("#"), f"{ref}: the verdict must follow its heading, not {above!r}"
+        below = page[verdict:]
+        table = below.find(f"<!-- miscount:{ref} -->")
+        following = re.search(r"^#", below, flags=re.M)
+        assert table > 0 and (following is None or table < following.start()), f"{ref}: no table in its entry"
 
 
-def test_the_mistakes_page_lists_what_it_does_not_detail():
+def test_heading_ids_are_the_ones_mkdocs_gives():
     families = site_build.hook("families")
-    claims = [("a.x", "A", "x"), ("a.y", "A", "y"), ("b.z", "B", "z")]
-    shown = {"a.x": ["mistakes.md", "a.md"], "a.y": ["a.md"], "b.z": ["b.md"]}
-    assert families.elsewhere_items(claims, shown) == [("a.md", "A", "y"), ("b.md", "B", "z")]
-    with pytest.raises(LookupError, match="b.z: a miscount that no page shows"):
-        families.elsewhere_items(claims, {"a.x": ["mistakes.md"], "a.y": ["a.md"]})
-    assert "<!-- families:elsewhere -->" in text("mistakes.md")
+    headings = ["# Common mistakes", '## "72.1 MB"', "## GPT-2's retracted counts", "### `n_params` twice",
+                "## GPT-2's retracted counts", "## Pythia-70M {#seventy}"]
+    assert families.heading_ids(headings) == ["common-mistakes", "721-mb", "gpt-2s-retracted-counts", "n_params-twice",
+                                              "gpt-2s-retracted-counts_1", "seventy"]
+
+
+def test_the_mistakes_summary_takes_every_miscount_from_the_families(monkeypatch):
+    families = site_build.hook("families")
+    assert "<!-- families:mistakes -->" in text("mistakes.md")
+    monkeypatch.setattr(families, "entries", lambda: {})
+    with pytest.raises(LookupError, match="a miscount that no page details"):
+        families.mistakes()
+
+
+def test_a_verdict_outside_an_entry_is_refused(tmp_path, monkeypatch):
+    families = site_build.hook("families")
+    (tmp_path / "a.md").write_text("# A\n\n<!-- verdict:bert.chinese_75m -->\n", encoding="utf-8")
+    monkeypatch.setattr(families, "DOCS", tmp_path)
+    with pytest.raises(LookupError, match="must open an entry"):
+        families.entries()
+    (tmp_path / "a.md").write_text("# A\n\n## One\n\n<!-- verdict:bert.chinese_75m -->\n\n"
+                                   "```\n# not a heading\n```\n", encoding="utf-8")
+    (tmp_path / "b.md").write_text("# B\n\n## Two\n\n<!-- verdict:bert.pooler_in_encoder -->\n", encoding="utf-8")
+    found = families.entries()
+    assert found["bert.chinese_75m"].href == "a.html#one" and found["bert.pooler_in_encoder"].href == "b.html#two"
+    (tmp_path / "b.md").write_text("# B\n\n## Two\n\n<!-- verdict:bert.chinese_75m -->\n", encoding="utf-8")
+    with pytest.raises(LookupError, match="a verdict on a.md and on b.md"):
+        families.entries()
 
 
 @pytest.mark.parametrize("name, family", FAMILIES, ids=[name for name, _ in FAMILIES])

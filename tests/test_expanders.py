@@ -62,3 +62,45 @@ def test_published_table_marks_what_rounds():
 def test_claim_shortcodes_refuse_other_objects(shortcode, ref):
     with pytest.raises(LookupError):
         expanders.expand(shortcode, ref, tex)
+
+
+def _text(html: str) -> str:
+    return re.sub(r"<[^>]+>", "", html)
+
+
+def test_a_verdict_states_the_exact_count_against_the_claim():
+    out = expanders.expand("verdict", "bert.chinese_75m", tex)
+    assert out.startswith('<p class="dv-verdict"><strong>') and out.endswith("</strong></p>")
+    numbers = dict(re.findall(r'data-ref="([^"]+)">([\d,]+)<', out))
+    # BertModel(add_pooling_layer=False) on bert-base-chinese, against the blog post's sum.
+    assert numbers == {"bert.chinese_75m.correct @ bert-base-chinese": "101,677,056", "bert.chinese_75m.claim": "75,641,856"}
+    assert _text(out).startswith("The body of BertForMaskedLM on bert-base-chinese has 101,677,056 parameters, "
+                                 "not 75,641,856: the attention weights")
+
+
+def test_a_verdict_quotes_a_rounded_claim_and_keeps_a_right_number():
+    assert "not “770M”:" in _text(expanders.expand("verdict", "t5.large_770m", tex))
+    # BertForMaskedLM's 102,290,312 is right; the label is not.
+    assert "has 102,290,312 parameters, as published, but the square map" in _text(
+        expanders.expand("verdict", "bert.mlm_transform_as_pooler", tex))
+
+
+@pytest.mark.parametrize("ref", ["bert.layer", "roberta.keras_base"])  # not a miscount; one without its verdict
+def test_a_verdict_needs_a_miscount_with_model_and_cause(ref):
+    with pytest.raises(LookupError):
+        expanders.expand("verdict", ref, tex)
+
+
+def test_the_summary_links_each_claim_to_its_entry():
+    from derivations.references import Reference
+
+    out = expanders.mistakes([(Reference.parse("gpt2.small_117m"), "mistakes-gpt2.html#117m-for-gpt-2-small",
+                               "117m-for-gpt-2-small")])
+    row = re.search(r'<tr id="117m-for-gpt-2-small">(.*?)</tr>', out)[1]
+    cells = re.findall(r"<td>(.*?)</td>", row)
+    assert cells[0] == '<a href="mistakes-gpt2.html#117m-for-gpt-2-small">“117M”</a>'
+    assert _text(cells[1]) == "GPT-2 small (gpt2)"
+    assert cells[2] == '<span class="dv-num" data-ref="gpt2.small_117m.correct @ gpt2">124,439,808</span>'
+    assert _text(cells[3]).startswith("that is the paper's retracted figure")
+    with pytest.raises(LookupError):
+        expanders.mistakes([(Reference.parse("roberta.keras_base"), "roberta.html", "x")])

@@ -214,6 +214,9 @@ chinese_75m = Miscount(
         leaf("ffn", "feed-forward weights, L layers, no biases", L * 2 * D * F),
         leaf("norms", "LayerNorms: embeddings and 2 per layer", 2 * D + L * 2 * 2 * D),
     ),
+    model="the body of <code>BertForMaskedLM</code> on <code>bert-base-chinese</code>",
+    cause="the attention weights are counted for one layer instead of all of them, and every bias of the Q, K, V, O "
+          "and feed-forward maps is left out",
 )
 
 # 85,645,056 printed as "encoder" in a notebook on bert-base-uncased: its loop adds the pooler's
@@ -223,6 +226,8 @@ pooler_in_encoder = Miscount(
     _NOTEBOOK, "bert-base-uncased", encoder,
     terms=(leaf("pooler", "the pooler, added to the encoder's total", -(D**2 + D)),),
     reconstruction=group("claimed", "the notebook's encoder", encoder, pooler),
+    model="the encoder of <code>bert-base-uncased</code>",
+    cause="the notebook's loop adds the pooler's parameters to the encoder's total, and prints the pooler as 0",
 )
 
 # 102,290,312 for BertForMaskedLM on bert-base-chinese is right; the formula beside it calls the
@@ -238,6 +243,8 @@ mlm_transform_as_pooler = Miscount(
         leaf("layers", "12 layers of 12D² + 13D", L * (12 * D**2 + 13 * D)),
         leaf("head", "decoder bias, 'Pool_fc' dense, LayerNorm", V + D**2 + 3 * D),
     ),
+    model="<code>BertForMaskedLM</code> on <code>bert-base-chinese</code>",
+    cause="the square map the source labels “Pool_fc” is the masked-LM head's transform: the class has no pooler",
 )
 
 # state_dict() lists a tied tensor under every name it has; parameters() yields it once. Accelerate's
@@ -249,6 +256,8 @@ tied_counted_twice = Miscount(
              "with transformers 5.x"), "bert-base-chinese", BertForMaskedLM,
     terms=(leaf("decoder_weight", "cls.predictions.decoder.weight, the word embeddings again", -V * D),
            leaf("decoder_bias", "cls.predictions.decoder.bias, the same tensor as cls.predictions.bias", -V)),
+    model="<code>BertForMaskedLM</code> on <code>bert-base-chinese</code>",
+    cause="a sum over <code>state_dict()</code> counts the tied word embeddings and output bias a second time",
 )
 
 MISCOUNTS = (chinese_75m, pooler_in_encoder, mlm_transform_as_pooler, tied_counted_twice)

@@ -226,6 +226,8 @@ small_117m = Miscount(
                             for part in ("embeddings.token", "embeddings.position", "block", "final_norm")),
                           -117_000_000, evaluate=False))),
     printed="117M",
+    model="GPT-2 small (<code>gpt2</code>)",
+    cause="that is the paper's retracted figure, which GPT-2's layout with GPT-1's vocabulary reproduces (a hypothesis)",
 )
 
 # rasbt/LLMs-from-scratch, chapter 4: a GPT-2-sized model with qkv_bias False and an untied out_head.
@@ -250,12 +252,17 @@ tied_head_counted_twice = Miscount(
     _BOOK, "gpt2", GPT2LMHeadModel,
     terms=(leaf("head", "out_head: the token embeddings a second time (GPT-2 ties them)", -V * D), _qkv_biases),
     reconstruction=book_model,
+    model="GPT-2 small (<code>gpt2</code>)",
+    cause="that counts a re-implementation with an untied output head and no query, key and value biases (right "
+          "for it; a trap, not known to have been quoted as GPT-2's)",
 )
 
 attention_biases_left_out = Miscount(
     "attention_biases_left_out", 124_412_160,
     "“Number of trainable parameters considering weight tying” of the same re-implementation", _BOOK, "gpt2",
     GPT2LMHeadModel, terms=(_qkv_biases,), reconstruction=book_model_tied,
+    model="GPT-2 small (<code>gpt2</code>)",
+    cause="the book's model has no query, key and value biases; GPT-2 has them in every block",
 )
 
 # TransformerLens's n_params counts the attention and MLP weight matrices only
@@ -271,6 +278,8 @@ non_embedding_as_total = Miscount(
                          leaf("attention", "W_Q, W_K, W_V, W_O", L * 4 * D * H * d_h),
                          leaf("mlp", "W_in, W_out", L * 2 * D * F)),
     printed="85M",
+    model="GPT-2 small (<code>gpt2</code>)",
+    cause="TransformerLens's <code>n_params</code> counts only the weight matrices of attention and MLP",
 )
 
 MISCOUNTS = (small_117m, tied_head_counted_twice, attention_biases_left_out, non_embedding_as_total)

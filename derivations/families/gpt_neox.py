@@ -181,7 +181,7 @@ def _padding(table: str, path: str) -> Part:
     return leaf(f"{table}_padding", f"{path}: the rows past the tokenizer's entries (padding)", (V - TOKENIZER) * D)
 
 
-def _tokenizer_sized(checkpoint: str, claim: int, name: str) -> Miscount:
+def _tokenizer_sized(checkpoint: str, claim: int, name: str, model: str) -> Miscount:
     return Miscount(
         name, claim, f"“{checkpoint} (EleutherAI/{checkpoint}) — {claim:,} params”", _LISA, checkpoint,
         GPTNeoXForCausalLM,
@@ -190,11 +190,15 @@ def _tokenizer_sized(checkpoint: str, claim: int, name: str) -> Miscount:
         reconstruction=group("claimed", "GPTNeoXForCausalLM with both tables cut to the tokenizer's entries",
                              *GPTNeoXForCausalLM.child("gpt_neox").subs({V: TOKENIZER}).children,
                              GPTNeoXForCausalLM.child("lm_head").subs({V: TOKENIZER})),
+        model=model,
+        cause="that counts both vocabulary tables cut to the tokenizer's entries, without their padding rows",
     )
 
 
-tokenizer_vocabulary_70m = _tokenizer_sized("pythia-70m", 70_398_976, "tokenizer_vocabulary_70m")
-tokenizer_vocabulary_160m = _tokenizer_sized("pythia-160m", 162_281_472, "tokenizer_vocabulary_160m")
+tokenizer_vocabulary_70m = _tokenizer_sized("pythia-70m", 70_398_976, "tokenizer_vocabulary_70m",
+                                            "Pythia-70M (<code>pythia-70m</code>)")
+tokenizer_vocabulary_160m = _tokenizer_sized("pythia-160m", 162_281_472, "tokenizer_vocabulary_160m",
+                                             "Pythia-160M (<code>pythia-160m</code>)")
 
 _SCALING = Citation("kaplan2020", f"N excludes “all vocabulary and positional embeddings”; against {cite('hoffmann2022')} (N counts every parameter), a mismatch analysed by {cite('pearce2024')}; the figure is the non-embedding count of {cite('pythia-card')}")
 
@@ -207,6 +211,9 @@ kaplan_n_as_chinchilla_n = Miscount(
     terms=(leaf("embed_in", "embed_in, which Kaplan's N leaves out", V * D),
            leaf("embed_out", "embed_out, which Kaplan's N leaves out too", D * V)),
     reconstruction=replace(non_embedding, name="claimed"),
+    model="Pythia-70M (<code>pythia-70m</code>)",
+    cause="that is its non-embedding count, Kaplan et al.'s N, without the two vocabulary tables that Chinchilla's N "
+          "counts",
 )
 
 # The names: Pythia's sizes since January 2023, and the names they carried before (the cards' table).

@@ -252,6 +252,9 @@ two_matrix_mlp = Miscount(
     reconstruction=group("claimed", "TransformerLens's n_params",
                          leaf("attention", "W_Q, W_K, W_V, W_O", L * 4 * D * d_h * H),
                          leaf("mlp", "W_in, W_out", L * 2 * D * F)),
+    model="LLaMA-7B (<code>llama-7b</code>)",
+    cause="TransformerLens's <code>n_params</code> counts two matrices per gated MLP instead of three, and no "
+          "embeddings, head or norms",
 )
 
 # (2) [cite: bitsandbytes-834]: Llama-2-7B loaded in 4 bits prints "all params: 3,540,389,888". bitsandbytes'
@@ -280,6 +283,9 @@ quantized_4bit = Miscount(
                          leaf("norms", "RMSNorm weights (not quantized)", (2 * L + 1) * D),
                          leaf("lm_head", "lm_head (skipped: the output embedding)", V * D),
                          _lora),
+    model="Llama 2 7B (<code>llama-2-7b</code>)",
+    cause="loaded in 4 bits, <code>numel()</code> counts the bytes of a quantized weight, half its parameters (and "
+          "the sum, we infer, includes LoRA adapters)",
 )
 
 # (3) [cite: llama-1111]: "80 x (4 x 8192 x 8192 + 3 x 8192 x 28672) + 32000 x 8192 ~ 78B" for
@@ -295,6 +301,9 @@ gqa_ignored = Miscount(
                          leaf("layers", "80 x (4 x 8192 x 8192 + 3 x 8192 x 28672)", L * (4 * D**2 + 3 * D * F)),
                          leaf("embeddings", "32000 x 8192", V * D)),
     printed="78B",
+    model="Llama 2 70B (<code>llama-2-70b</code>)",
+    cause="keys and values are counted with as many heads as queries, though the model groups them (grouped-query "
+          "attention), and the head and the norms are left out",
 )
 
 MISCOUNTS = (two_matrix_mlp, quantized_4bit, gqa_ignored)

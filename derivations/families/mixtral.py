@@ -243,6 +243,8 @@ eight_times_seven = Miscount(
                 X * (mistral_7b.total - 7_000_000_000))),
     reconstruction=group("claimed", "X models of 7B each", leaf("models", "X times 7B", X * 7_000_000_000)),
     printed="56B",
+    model="Mixtral 8x7B (<code>mixtral-8x7b</code>)",
+    cause="only the feed-forward is replicated per expert, the rest is stored once, and Mistral 7B is not 7B",
 )
 
 MISCOUNTS = (eight_times_seven,)

@@ -298,8 +298,11 @@ large_770m = Miscount(
     terms=(leaf("head", "the tied head (the shared table) a second time, which the figure would need", -V * D),
            leaf("rounding", "rounding that double count to 770M", head_counted_twice.total - 770_000_000)),
     printed="770M",
+    model="T5-Large (<code>t5-large</code>)",
+    cause="770M is reached only by counting the shared table twice, and rounding that count",
 )
 
+_TWICE = "the encoder's column and the decoder's each count the shared token table, so their sum counts it twice"
 wikipedia_small = Miscount(
     "wikipedia_small", 76_956_160, "T5 Small, “total parameters”", _WIKIPEDIA, "t5-small", T5ForConditionalGeneration,
     terms=(leaf("head", "the shared table a second time: counted with the encoder and again with the decoder", -V * D),),
@@ -310,11 +313,15 @@ wikipedia_small = Miscount(
         group("decoder_column", "decoder column: a table of its own and the decoder", leaf("table", "V D", V * D),
               T5ForConditionalGeneration.child("decoder")),
     ),
+    model="T5-Small (<code>t5-small</code>)",
+    cause=_TWICE,
 )
 wikipedia_large = Miscount(
     "wikipedia_large", 770_567_168, "T5 Large, “total parameters”", _WIKIPEDIA, "t5-large", T5ForConditionalGeneration,
     terms=(leaf("head", "the shared table a second time", -V * D),),
     reconstruction=head_counted_twice,
+    model="T5-Large (<code>t5-large</code>)",
+    cause=_TWICE,
 )
 
 MISCOUNTS = (large_770m, wikipedia_small, wikipedia_large)

@@ -324,6 +324,9 @@ stackexchange_60m = Miscount(
         leaf("layers", "N (2 h 3 d_model d_k + 2 d_model d_ff)", L * (2 * H * 3 * D * d_h + 2 * D * F)),
     ),
     printed="60M",
+    model="the base Transformer (<code>transformer-base</code>)",
+    cause="a second vocabulary matrix is counted, and the output projections, the cross-attention, one stack's "
+          "feed-forward, the biases and the norms are left out",
 )
 
 MISCOUNTS = (stackexchange_60m,)
