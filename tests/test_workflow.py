@@ -34,3 +34,12 @@ def test_workflow_uses_the_readmes_make_targets():
         assert re.search(rf"^{target}:", makefile, re.M), f"no {target} target in the Makefile"
     # The site is built for the address it is published at.
     assert any("SITE_URL" in step.get("env", {}) for job in workflow["jobs"].values() for step in job["steps"])
+
+
+def test_the_published_site_links_its_repository():
+    # The header's repository link and the citations' repository come from REPO_URL, which the publishing
+    # workflow sets to the repository it runs in; mkdocs.yml reads it (and a local build has none).
+    workflow = yaml.safe_load(WORKFLOW.read_text(encoding="utf-8"))
+    build = [step for job in workflow["jobs"].values() for step in job["steps"] if "make site" in step.get("run", "")]
+    assert build and build[0]["env"].get("REPO_URL") == "${{ github.server_url }}/${{ github.repository }}"
+    assert re.search(r"^repo_url: !ENV REPO_URL$", (ROOT / "mkdocs.yml").read_text(encoding="utf-8"), re.M)
