@@ -628,3 +628,12 @@ def test_the_mistakes_pages_keep_room_to_grow(site):
     # never has to wait for a split.
     for path in sorted(site.glob("mistakes*.html")):
         assert path.stat().st_size <= 0.85 * MAX_PAGE_BYTES, f"{path.name}: {path.stat().st_size:,} bytes"
+
+
+def test_every_page_leads_to_the_previous_and_the_next(site):
+    # The footer links the neighbours in the navigation (Material's navigation.footer).
+    from derivations import configs
+
+    for name in configs.family_modules():
+        footer = soup(built_page(site, name)).select_one("footer")
+        assert footer.select_one("a.md-footer__link--prev") and footer.select_one("a.md-footer__link--next"), name
