@@ -317,8 +317,10 @@ def expand_hypothesis(ref: Reference, tex: Tex) -> str:
 
 
 def expand_calculator(text: str, tex: Tex) -> str:
-    """The calculator's form for a family: a checkpoint to start from, the class, one input per size, and
-    the table the page's script fills (derivations/calculator.py generates its arithmetic)."""
+    """The calculator's form for a family: a checkpoint to start from, the class, one input per size, the
+    rules it applies (those transformers applies, as the page states them), and where the page's script
+    shows the total (above the table, in view on a phone) and every component (derivations/calculator.py
+    generates the arithmetic)."""
     from . import calculator
 
     name = text.strip()
@@ -334,18 +336,30 @@ def expand_calculator(text: str, tex: Tex) -> str:
         f'<label title="{html.escape(meaning[s])}">{_math(tex, render.latex(s), False)} '
         f'<input name="{s}" inputmode="numeric" value="{start[str(s)]}" aria-label="{html.escape(meaning[s])}"></label>'
         for s in calculator.sizes(module))
+    # The script copies a rule's words beside the field it concerns when the rule fails (data-rule: its
+    # place in the family's CALCULATOR_RULES, and in the generated script's list).
+    stated = [f"<li>{line}.</li>" for line in calculator.derived_text(module)] + [
+        f'<li data-rule="{i}">{calculator.text_html(rule.text)}</li>' for i, rule in enumerate(calculator.rules(module))]
+    rules = ('<div class="dv-calc-rules"><p>The sizes, as transformers takes them:</p><ul>' + "".join(stated)
+             + "</ul></div>\n") if stated else ""
+    active = ('<p class="dv-calc-summary">active per token <strong class="dv-calc-active"></strong> parameters'
+              '<span class="dv-calc-active-more"></span></p>' if calculator.active(module) else "")
+    head = "".join(f"<th>{h}</th>" for h in ("component", "one copy", "copies", "parameters", "share", "bf16 bytes"))
     return (
-        f'<form class="dv-calculator" data-family="{html.escape(name)}" autocomplete="off">\n'
+        f'<form class="dv-calculator" id="calc-{html.escape(name)}" data-family="{html.escape(name)}" autocomplete="off">\n'
         '<div class="dv-calc-controls">'
-        '<label>start from <select name="preset">'
+        # "custom sizes" shows once the sizes are no checkpoint's; a reader cannot pick it.
+        '<label>start from <select name="preset"><option value="" disabled hidden>custom sizes</option>'
         + "".join(option(c, " selected" if i == 0 else "") for i, c in enumerate(presets))
         + '</select></label> <label>class <select name="class">'
         + "".join(option(c, " selected" if c == main else "") for c in classes)
         + "</select></label></div>\n"
-        f'<div class="dv-calc-sizes">{inputs}</div>\n'
-        '<p class="dv-calc-message" role="alert" hidden></p>\n'
-        '<div class="dv-calc-scroll"><table class="dv-calc-result"><thead><tr><th>component</th><th>parameters</th>'
-        '</tr></thead><tbody></tbody><tfoot><tr><th>total</th><th class="dv-calc-total"></th></tr></tfoot></table></div>\n'
+        f'<div class="dv-calc-sizes">{inputs}</div>\n{rules}'
+        '<div class="dv-calc-result">\n<p class="dv-calc-message" aria-live="polite" hidden></p>\n'
+        '<p class="dv-calc-summary" aria-live="polite">total <strong class="dv-calc-total"></strong> parameters'
+        f'<span class="dv-calc-total-more"></span></p>{active}\n'
+        f'<div class="dv-calc-scroll"><table class="dv-calc-table"><thead><tr>{head}</tr></thead><tbody></tbody>'
+        "</table></div>\n</div>\n"
         "<noscript><p>The calculator runs in the page (JavaScript); the tables above give every count for "
         "the bundled checkpoints, and <code>python -m derivations count</code> any other.</p></noscript>\n"
         "</form>")

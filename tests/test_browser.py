@@ -4,6 +4,7 @@ instant navigation, dark mode and the addresses of earlier versions work."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -155,10 +156,17 @@ def test_dark_mode_switches_and_keeps_formulas_readable(served, watched):
 
 # -- the calculators ---------------------------------------------------------------------
 
+# What a calculator shows: each row's name and count of all its copies, the total, the message over the
+# result, whether the result is marked stale, and the words beside each field that has some.
 READ = """(form) => ({
-  rows: [...form.querySelectorAll('.dv-calc-result tbody tr')].map(tr => [tr.cells[0].innerText, tr.cells[1].innerText]),
+  rows: [...form.querySelectorAll('.dv-calc-table tbody tr')].map(tr => [tr.cells[0].innerText,
+                                                                         tr.querySelector('.dv-calc-all').innerText]),
   total: form.querySelector('.dv-calc-total').innerText,
   message: form.querySelector('.dv-calc-message').hidden ? '' : form.querySelector('.dv-calc-message').innerText,
+  stale: form.querySelector('.dv-calc-result').classList.contains('dv-calc-stale'),
+  notes: Object.fromEntries([...form.querySelectorAll('.dv-calc-error:not([hidden])')].map(
+    note => [note.previousElementSibling.name, note.innerText])),
+  preset: form.querySelector("select[name='preset']").selectedOptions[0].text,
 })"""
 
 
@@ -169,7 +177,7 @@ def expected(family, architecture: str, values: dict) -> tuple[list[list[str]], 
 
     part = family.ARCHITECTURES[architecture]
     at = {getattr(symbols, k): v for k, v in values.items()}
-    for size, (numerator, denominator) in calculator.ratios(family).items():  # BERT's d_h = D / H
+    for size, (numerator, denominator) in calculator.ratios(family).items():  # BERT's d_h = floor(D / H)
         if numerator in at and denominator in at:
             at[size] = at[numerator] // at[denominator]
     rows = [[q.split(".", 1)[1], render.number(evaluate(copies * leaf.expr, at))] for q, leaf, copies in part.leaves()]
@@ -192,6 +200,21 @@ def set_sizes(page, form, values: dict) -> None:
     form.evaluate(SET_SIZES, values)
 
 
+def obeying(family, architecture: str, values: dict, generator) -> dict:
+    """The sizes, with the field of each rule they break drawn again (a power of two, or three times one)
+    until no rule of the family refuses them: the page would show the last valid count instead."""
+    from derivations import calculator, symbols
+
+    values = dict(values)
+    for _ in range(10_000):
+        broken = calculator.refused(family, architecture, {getattr(symbols, k): v for k, v in values.items()})
+        if not broken:
+            return values
+        for rule in broken:
+            values[str(rule.field)] = generator.choice([1, 3]) * 2 ** generator.randint(0, 10)
+    raise AssertionError(f"no sizes found that {family.__name__} accepts")
+
+
 @pytest.mark.parametrize("name", sorted(configs.family_modules()))
 def test_calculators_give_the_packages_counts(served, tab, name):
     import random
@@ -205,7 +228,7 @@ def test_calculators_give_the_packages_counts(served, tab, name):
     watched.page.goto(served + page_url(name), wait_until="load")
     form = watched.page.locator("form.dv-calculator")
     presets = calculator.presets(family)
-    offered = form.locator("select[name='preset'] option").evaluate_all("options => options.map(o => o.value)")
+    offered = form.locator("select[name='preset'] option:not([disabled])").evaluate_all("options => options.map(o => o.value)")
     assert offered == list(presets), name  # the checkpoints of the layout the calculator counts
     for checkpoint in presets:  # every one, in the class the form starts with
         form.locator("select[name='preset']").select_option(checkpoint)
@@ -218,6 +241,7 @@ def test_calculators_give_the_packages_counts(served, tab, name):
                   for s in calculator.sizes(family)}
         for numerator, denominator in calculator.ratios(family).values():  # widths the heads divide
             values[str(numerator)] = values[str(denominator)] * generator.randint(1, 256)
+        values = obeying(family, architecture, values, generator)
         set_sizes(watched.page, form, values)
         shown = form.evaluate(READ)
         used = {str(s) for s in family.ARCHITECTURES[architecture].total.free_symbols}
@@ -227,20 +251,28 @@ def test_calculators_give_the_packages_counts(served, tab, name):
 
 
 def test_calculator_refuses_bad_sizes(served, watched):
+    # A bad size keeps the last count, marked stale, and says what is wrong beside the field.
     watched.page.goto(served + page_url("gpt2"), wait_until="load")
     form = watched.page.locator("form.dv-calculator")
+    good = form.evaluate(READ)
+    assert good["total"] == "124,439,808" and not good["stale"] and not good["message"] and not good["notes"]
     for text in ["abc", "0", "-3", "1.5", "", "9223372036854775808"]:  # each after a good size
         form.locator("input[name='D']").fill(text)
         shown = form.evaluate(READ)
-        assert shown["message"] and "D" in shown["message"], (text, shown)
-        assert shown["rows"] == [] and shown["total"] == "", f"a number shown for D = {text!r}"
+        assert shown["stale"] and shown["message"].startswith("Stale"), (text, shown)
+        assert (shown["rows"], shown["total"]) == (good["rows"], good["total"]), f"D = {text!r}"
+        assert list(shown["notes"]) == ["D"] and "whole number" in shown["notes"]["D"], (text, shown)
+        assert form.locator("input[name='D']").get_attribute("aria-invalid") == "true"
         form.locator("input[name='D']").fill("768")
-        assert form.evaluate(READ)["total"] == "124,439,808"  # GPT2LMHeadModel on gpt2: [cite: transformers-14960]
+        assert form.evaluate(READ) == good  # GPT2LMHeadModel on gpt2: 124,439,808 [cite: transformers-14960]
+        assert form.locator("input[name='D']").get_attribute("aria-invalid") == "false"
 
 
 def test_bert_calculator_takes_the_head_size_from_the_width(served, watched):
     # BertConfig(hidden_size=1536): 12 heads of 128, 276,730,368 parameters in BertModel (the command
-    # line, and transformers on the meta device, give the same); 1000 is no multiple of 12 heads.
+    # line, and transformers on the meta device, give the same). 1000 is no multiple of 12 heads: the page
+    # says transformers builds it when the config sets embedding_size (heads of 83), so the calculator counts
+    # it, with that note beside the field; 13 heads on a width of 12 are heads of size 0, which fail.
     from derivations import configs
 
     watched.page.goto(served + page_url("bert"), wait_until="load")
@@ -250,7 +282,14 @@ def test_bert_calculator_takes_the_head_size_from_the_width(served, watched):
     assert form.evaluate(READ)["total"] == f"{configs.resolve({'model_type': 'bert', 'hidden_size': 1536}).total:,}"
     form.locator("input[name='D']").fill("1000")
     shown = form.evaluate(READ)
-    assert shown["total"] == "" and "multiple of H" in shown["message"], shown
+    config = {"model_type": "bert", "hidden_size": 1000, "embedding_size": 1000}
+    assert shown["total"] == f"{configs.resolve(config).total:,}" and not shown["stale"], shown
+    assert list(shown["notes"]) == ["D"] and "embedding_size" in shown["notes"]["D"], shown  # beside the field typed in
+    assert form.locator("input[name='D']").get_attribute("aria-invalid") == "false"  # a note, not an error
+    form.locator("input[name='D']").fill("12")
+    form.locator("input[name='H']").fill("13")
+    shown = form.evaluate(READ)
+    assert shown["stale"] and "size 0" in shown["notes"]["H"], shown
 
 
 def test_calculator_fits_a_phone(served, chromium):
@@ -276,6 +315,198 @@ def test_calculator_is_exact_beyond_double_precision(served, watched):
     exact = gpt2.GPT2LMHeadModel.count({getattr(symbols, k): v for k, v in sizes.items()})
     assert exact > 2**53 and float(exact) != exact
     assert form.evaluate(READ)["total"] == f"{exact:,}"
+
+
+PHONE = {"width": 390, "height": 844}
+
+# The words beside a field (its aria-describedby) against the field: where each sits, and the colours.
+BESIDE = """(input) => {
+  const note = document.getElementById(input.getAttribute('aria-describedby'));
+  const a = input.getBoundingClientRect(), b = note.getBoundingClientRect();
+  return {field: {left: a.left, bottom: a.bottom}, note: {left: b.left, top: b.top, right: b.right},
+          width: document.documentElement.clientWidth, color: getComputedStyle(note).color,
+          text: getComputedStyle(document.body).color, background: getComputedStyle(document.body).backgroundColor};
+}"""
+
+
+def contrast(one: str, other: str) -> float:
+    """WCAG's contrast ratio of two CSS rgb() colours."""
+    def luminance(css: str) -> float:
+        channels = [int(c) / 255 for c in re.findall(r"\d+", css)[:3]]
+        r, g, b = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+        return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+    high, low = sorted([luminance(one), luminance(other)], reverse=True)
+    return (high + 0.05) / (low + 0.05)
+
+
+def test_calculator_keeps_its_last_result_after_a_bad_keystroke_on_a_phone(served, chromium):
+    # At 390 px: a letter typed after the width keeps the last count, marked stale, and puts the error
+    # right under the field, in a colour that is not the text's and reads on both palettes.
+    context = chromium.new_context(viewport=PHONE)
+    page = context.new_page()
+    page.goto(served + page_url("llama"), wait_until="load")
+    form = page.locator("form.dv-calculator")
+    good = form.evaluate(READ)
+    field = form.locator("input[name='D']")
+    field.click()
+    field.press("End")
+    field.press("x")  # 4096x
+    shown = form.evaluate(READ)
+    assert shown["stale"] and shown["message"].startswith("Stale"), shown
+    assert (shown["rows"], shown["total"]) == (good["rows"], good["total"])
+    assert list(shown["notes"]) == ["D"] and field.get_attribute("aria-invalid") == "true"
+    for scheme in ("default", "slate"):
+        if scheme == "slate":
+            page.locator("form[data-md-component='palette'] label:visible").first.click()
+            page.wait_for_function("() => document.body.getAttribute('data-md-color-scheme') === 'slate'")
+        where = field.evaluate(BESIDE)
+        assert 0 <= where["note"]["top"] - where["field"]["bottom"] < 24, where  # under the field
+        assert abs(where["note"]["left"] - where["field"]["left"]) < 60 and where["note"]["right"] <= where["width"], where
+        red, green, blue = (int(c) for c in re.findall(r"\d+", where["color"])[:3])
+        assert red > green + 80 and red > blue + 80, where  # an error colour, not the text's
+        assert contrast(where["color"], where["background"]) >= 4.5, (scheme, where)
+    field.press("End")  # focuses the field again (the palette's switch had it)
+    field.press("Backspace")
+    assert form.evaluate(READ) == good
+    context.close()
+
+
+CALCULATOR_GEOMETRY = """(form) => {
+  const box = (el) => { const r = el.getBoundingClientRect(); return {left: r.left, right: r.right, top: r.top, bottom: r.bottom}; };
+  const fields = [...form.querySelectorAll('input, select')].filter(el => el.offsetParent !== null);
+  return {form: box(form), width: document.documentElement.clientWidth,
+          total: box(form.querySelector('.dv-calc-total')), table: box(form.querySelector('.dv-calc-table')),
+          active: form.querySelector('.dv-calc-active') && box(form.querySelector('.dv-calc-active')),
+          fields: fields.map(el => [el.name, parseFloat(getComputedStyle(el).fontSize), el.getBoundingClientRect().height])};
+}"""
+
+
+def test_calculators_fit_a_phone_with_the_total_in_view(served, chromium):
+    # At 390 px, on every family's page: the calculator fits the screen's width (its table scrolls inside
+    # it), the total (and a mixture's active count) is above the table and on screen, and every field has
+    # text of 16 px at least (a phone zooms in on smaller) and is at least 44 px tall, a target a thumb can hit.
+    context = chromium.new_context(viewport=PHONE)
+    page = context.new_page()
+    for name in sorted(configs.family_modules()):
+        page.goto(served + page_url(name), wait_until="load")
+        shape = page.locator("form.dv-calculator").evaluate(CALCULATOR_GEOMETRY)
+        assert 0 <= shape["form"]["left"] and shape["form"]["right"] <= shape["width"], (name, shape)
+        for count in filter(None, [shape["total"], shape["active"]]):
+            assert 0 <= count["left"] and count["right"] <= shape["width"] and count["bottom"] <= shape["table"]["top"], (name, shape)
+        assert shape["fields"], name
+        for field, size, height in shape["fields"]:
+            assert size >= 16 and height >= 43.5, (name, field, size, height)
+        assert (shape["active"] is not None) == (name == "mixtral"), name
+    context.close()
+
+
+def test_the_address_carries_the_sizes(served, watched):
+    # Typing writes the class and the sizes into the address (no history entry); that address, opened
+    # anew, shows the same count, and "start from" names no checkpoint once the sizes are no checkpoint's.
+    from derivations.families import llama
+
+    page = watched.page
+    page.goto(served + page_url("llama"), wait_until="load")
+    form = page.locator("form.dv-calculator")
+    length = page.evaluate("() => history.length")
+    form.locator("select[name='preset']").select_option("llama-2-70b")
+    form.locator("input[name='L']").fill("100")
+    shown = form.evaluate(READ)
+    assert shown["preset"] == "custom sizes", shown
+    values = {k: v for k, v in calculator_presets("llama")["llama-2-70b"].items() if k != "C"} | {"L": 100}
+    assert (shown["rows"], shown["total"]) == expected(llama, "LlamaForCausalLM", values)
+    url = urlsplit(page.url)
+    assert url.fragment == "calc-llama" and "L=100" in url.query.split("&") and "class=LlamaForCausalLM" in url.query
+    assert page.evaluate("() => history.length") == length  # replaced, not pushed
+    other = watched.page.context.new_page()
+    other.goto(page.url, wait_until="load")
+    assert other.locator("form.dv-calculator").evaluate(READ) == shown
+    assert other.evaluate("() => window.scrollY") > 0  # opened at the calculator (#calc-llama)
+    other.close()
+    form.locator("input[name='L']").fill("80")
+    assert form.evaluate(READ)["preset"] == "llama-2-70b"  # its sizes again
+    assert not watched.errors
+
+
+def calculator_presets(name: str) -> dict:
+    from derivations import calculator
+
+    return calculator.presets(configs.family_modules()[name])
+
+
+# What each page says of the heads and the width, and what its calculator does with a width the heads do
+# not divide: refuse it (marked beside the heads), or count it.
+PAGE_RULES = [
+    ("llama", "LlamaConfig requires the heads to divide the width", {"D": 4096, "H": 40}, False),
+    ("mistral", "Mistral's does not require the heads to divide the width", {"D": 4096, "H": 40}, True),
+    ("bert", "transformers also accepts a hidden size that the heads do not divide", {"D": 1000, "H": 12}, True),
+    ("distilbert", "The heads must divide dim", {"D": 1000, "H": 12}, False),
+    ("albert", "never requires the heads to divide the width", {"D": 1000, "H": 12}, True),
+]
+
+
+@pytest.mark.parametrize("name, says, sizes, counts", PAGE_RULES, ids=[p[0] for p in PAGE_RULES])
+def test_calculators_apply_the_rules_their_pages_state(served, watched, name, says, sizes, counts):
+    page = watched.page
+    page.goto(served + page_url(name), wait_until="load")
+    assert says in " ".join(page.locator("article").inner_text().split()), name
+    form = page.locator("form.dv-calculator")
+    good = form.evaluate(READ)
+    form.locator("input[name='H']").fill(str(sizes["H"]))
+    form.locator("input[name='D']").fill(str(sizes["D"]))
+    shown = form.evaluate(READ)
+    if counts:
+        family = configs.family_modules()[name]
+        values = {k: v for k, v in calculator_presets(name)[next(iter(calculator_presets(name)))].items()} | sizes
+        architecture = form.locator("select[name='class']").input_value()
+        used = {str(s) for s in family.ARCHITECTURES[architecture].total.free_symbols} | {"D", "H"}
+        assert not shown["stale"] and (shown["rows"], shown["total"]) == expected(
+            family, architecture, {k: v for k, v in values.items() if k in used}), shown
+    else:
+        assert shown["stale"] and shown["total"] == good["total"] and "divide" in shown["notes"]["D"], shown
+    assert not watched.errors
+
+
+def test_calculator_address_under_instant_navigation(served, watched):
+    # Reached by instant navigation (no page load), the calculator writes its address as well; back and
+    # forward bring the page at that address, with its sizes.
+    page = watched.page
+    page.goto(served, wait_until="networkidle")
+    page.evaluate("() => { window.__loaded_once = true; }")
+    page.locator("nav.md-nav--primary a.md-nav__link[href$='mixtral.html']").first.click()
+    page.wait_for_url("**/mixtral.html")
+    form = page.locator("form.dv-calculator")
+    form.wait_for()
+    form.locator("input[name='X_a']").fill("3")
+    shown = form.evaluate(READ)
+    assert page.evaluate("() => window.__loaded_once === true"), "the click reloaded the page"
+    assert "X_a=3" in urlsplit(page.url).query.split("&") and not shown["stale"]
+    page.go_back()
+    page.wait_for_url(served)
+    page.go_forward()
+    page.wait_for_url("**/mixtral.html?*")
+    form.locator(".dv-calc-total:not(:empty)").wait_for()
+    assert form.locator("input[name='X_a']").input_value() == "3" and form.evaluate(READ) == shown
+    assert not watched.errors and not watched.foreign()
+
+
+def test_the_address_carries_the_sizes_from_disk(site, watched):
+    # Opened from a file manager (file://, no instant navigation): an address with sizes gives their
+    # count, and typing rewrites it.
+    from derivations.families import gpt2
+
+    page = watched.page
+    values = {"V": 50257, "P": 1024, "D": 1600, "F": 6400, "L": 48}
+    address = (site / "gpt2.html").as_uri() + "?class=GPT2LMHeadModel&" + "&".join(f"{k}={v}" for k, v in values.items())
+    page.goto(address + "#calc-gpt2", wait_until="load")
+    form = page.locator("form.dv-calculator")
+    shown = form.evaluate(READ)
+    assert (shown["rows"], shown["total"]) == expected(gpt2, "GPT2LMHeadModel", values)  # gpt2-xl's sizes
+    assert shown["preset"] == "gpt2-xl"
+    form.locator("input[name='L']").fill("47")
+    assert "L=47" in urlsplit(page.url).query.split("&") and page.url.startswith("file://")
+    assert not watched.errors, watched.errors
 
 
 # -- the addresses of 0.3.0, and the site from disk ---------------------------------------

@@ -1,13 +1,26 @@
-"""The in-page calculators' data: which checkpoints a calculator may start from."""
+"""The in-page calculators' data: the checkpoints a calculator may start from, the generated script's counts
+(run in node, as the browser runs it) against the command line and published totals, and the rules it
+applies against the family's reader and transformers itself."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import random
+import shutil
+import subprocess
 
 import pytest
 
-from derivations import calculator, configs
+from derivations import calculator, configs, symbols
+from derivations.families import bert, llama, mixtral
+from derivations.symbols import D, H, K, X, X_a, d_h
 
 FAMILIES = sorted(configs.family_modules().items())
+IDS = [name for name, _ in FAMILIES]
 
 
-@pytest.mark.parametrize("name, family", FAMILIES, ids=[name for name, _ in FAMILIES])
+@pytest.mark.parametrize("name, family", FAMILIES, ids=IDS)
 def test_a_calculator_starts_only_from_checkpoints_it_counts(name, family):
     # The calculator counts the plain layout (family.ARCHITECTURES); a checkpoint whose config builds
     # another one (Llama 3.2's tied head, T5 1.1's gated feed-forward) would be counted as another model.
@@ -23,3 +36,260 @@ def test_a_calculator_starts_only_from_checkpoints_it_counts(name, family):
 def test_the_tied_and_gated_checkpoints_are_left_out():
     assert {"llama-3.2-1b", "llama-3.2-3b"}.isdisjoint(calculator.presets(configs.family_modules()["llama"]))
     assert not any(name.startswith("t5-v1_1") for name in calculator.presets(configs.family_modules()["t5"]))
+
+
+# -- the generated script, run in node ----------------------------------------------------
+
+# Evaluates cases as the page does (the rows, their sum; each rule), printing BigInts as strings. The sum is
+# the only arithmetic: the rest is the generated functions.
+DRIVER = """
+const cases = JSON.parse(require("fs").readFileSync(0, "utf8"));
+const out = cases.map(({family, cls, sizes}) => {
+  const f = window.DV_CALCULATORS[family];
+  const s = Object.fromEntries(Object.entries(sizes).map(([k, v]) => [k, BigInt(v)]));
+  for (const [size, derive] of f.derived) s[size] = derive(s);
+  const rules = f.rules.map(([field, names, holds]) => names.every((n) => n in s) ? holds(s) : null);
+  if (!cls) return {rules};
+  const rows = f.classes[cls].map(([name, i, one, all]) =>
+    [name, f.copies[i][1](s), one(s), all ? all(s) : one(s)]);
+  const total = rows.reduce((sum, row) => sum + row[3], 0n);
+  return {rows, total, active: f.active[cls] ? f.active[cls](s) : null, rules, derived: f.derived.map(([n]) => s[n])};
+});
+process.stdout.write(JSON.stringify(out, (k, v) => typeof v === "bigint" ? v.toString() : v));
+"""
+
+
+@pytest.fixture(scope="module")
+def script(tmp_path_factory):
+    if not shutil.which("node"):
+        pytest.skip("node is not installed (the site build needs it too)")
+    path = tmp_path_factory.mktemp("calculator") / "run.js"
+    path.write_text("global.window = {};\n" + calculator.script() + DRIVER, encoding="utf-8")
+
+    def run(cases: list[dict]) -> list[dict]:
+        sizes = [{**case, "sizes": {k: str(v) for k, v in case["sizes"].items()}} for case in cases]
+        proc = subprocess.run(["node", str(path)], input=json.dumps(sizes), capture_output=True, text=True, check=True)
+        return json.loads(proc.stdout)
+
+    return run
+
+
+def as_ints(shown: dict) -> dict:
+    return {"rows": [(name, int(c), int(one), int(all_)) for name, c, one, all_ in shown["rows"]],
+            "total": int(shown["total"]), **({"active": int(shown["active"])} if shown["active"] is not None else {})}
+
+
+def test_every_class_on_every_checkpoint_counts_as_the_command_line(script):
+    # The command line reads each checkpoint's config.json itself (configs.checkpoint), and is held to
+    # transformers by tests/test_reference_*.py; the page must give the same total, the same rows, and
+    # rows that are their copies times one copy.
+    cases = [{"family": name, "cls": cls, "sizes": sizes, "checkpoint": checkpoint}
+             for name, family in FAMILIES for checkpoint, sizes in calculator.presets(family).items()
+             for cls in family.ARCHITECTURES]
+    for case, shown in zip(cases, script(cases)):
+        shown = as_ints(shown)
+        family = configs.family_modules()[case["family"]]
+        assert shown["total"] == configs.checkpoint(case["checkpoint"], case["cls"]).total, case
+        assert shown == calculator.count(family, case["cls"], case["sizes"]), case
+        assert all(all_ == copies * one for _, copies, one, all_ in shown["rows"]), case
+
+
+# Totals published outside the project, each with its source.
+PUBLISHED = [
+    ("gpt2", "gpt2", "GPT2LMHeadModel", 124_439_808),  # [cite: transformers-14960]
+    # PEFT's print_trainable_parameters() on meta-llama/Llama-2-7b-hf (tests/test_llama.py).
+    ("llama", "llama-2-7b", "LlamaForCausalLM", 6_738_415_616),
+    ("roberta", "roberta-base", "RobertaModel", 124_645_632),  # [cite: keras-hub]
+    ("albert", "albert-base-v2", "AlbertModel", 11_683_584),  # [cite: keras-hub]
+    ("mixtral", "mixtral-8x7b", "MixtralForCausalLM", 46_702_792_704),  # tests/test_mixtral.py
+]
+
+
+@pytest.mark.parametrize("name, checkpoint, cls, total", PUBLISHED, ids=[c for _, c, _, _ in PUBLISHED])
+def test_published_totals(script, name, checkpoint, cls, total):
+    family = configs.family_modules()[name]
+    [shown] = script([{"family": name, "cls": cls, "sizes": calculator.presets(family)[checkpoint]}])
+    assert int(shown["total"]) == total
+
+
+def test_mixtral_shows_the_active_count_of_its_convention(script):
+    # Top-2 of 8 experts, the router, the embedding and the head counted whole: 12,879,925,248, computed by
+    # hand from the released config [cite: hub-mistralai] (tests/test_mixtral.py); the release post's
+    # "12.9B" [cite: mixtral-announcement]. Top-0 leaves the experts out, top-8 is the total.
+    sizes = calculator.presets(mixtral)["mixtral-8x7b"]
+    assert sizes["X_a"] == 2
+    cases = [{"family": "mixtral", "cls": "MixtralForCausalLM", "sizes": sizes | {"X_a": k}} for k in (2, 0, 8)]
+    top2, top0, top8 = [as_ints(shown) for shown in script(cases)]
+    assert top2["active"] == 12_879_925_248 and round(top2["active"], -8) == 12_900_000_000
+    assert top8["active"] == top8["total"] == 46_702_792_704
+    assert top0["active"] == 12_879_925_248 - 2 * 32 * 3 * 4096 * 14336  # two experts of 3DF in each of 32 layers
+    assert calculator.minimum(mixtral)["X_a"] == 0
+
+
+@pytest.mark.parametrize("name, family", FAMILIES, ids=IDS)
+def test_random_sizes_count_as_the_derivation(script, name, family):
+    # Sizes far past 2^53, where a JavaScript Number would round: the script's BigInts are exact.
+    generator = random.Random(f"calculator-{name}")
+    cases = [{"family": name, "cls": cls, "sizes": {str(s): generator.choice([generator.randint(1, 64), generator.randint(1, 10**7)])
+                                                    for s in calculator.sizes(family)}}
+             for cls in family.ARCHITECTURES for _ in range(3)]
+    for case, shown in zip(cases, script(cases)):
+        assert as_ints(shown) == calculator.count(family, case["cls"], case["sizes"]), case
+
+
+# -- the rules ----------------------------------------------------------------------------
+
+# The config fields behind the sizes the rules concern, by family (a size the calculator does not ask for,
+# such as GPT-2's heads, is set to 1, which any width allows).
+FIELDS = {
+    "transformer": {D: ["d_model"], H: ["encoder_attention_heads", "decoder_attention_heads"]},
+    "gpt1": {D: ["n_embd"], H: ["n_head"]}, "gpt2": {D: ["n_embd"], H: ["n_head"]}, "gpt3": {D: ["n_embd"], H: ["n_head"]},
+    "gpt_neox": {D: ["hidden_size"], H: ["num_attention_heads"]},
+    "bert": {D: ["hidden_size"], H: ["num_attention_heads"]}, "roberta": {D: ["hidden_size"], H: ["num_attention_heads"]},
+    "albert": {D: ["hidden_size"], H: ["num_attention_heads"]}, "distilbert": {D: ["dim"], H: ["n_heads"]},
+    "t5": {D: ["d_model"], H: ["num_heads"], d_h: ["d_kv"]},
+    **{name: {D: ["hidden_size"], H: ["num_attention_heads"], K: ["num_key_value_heads"], d_h: ["head_dim"]}
+       for name in ("llama", "mistral")},
+    "mixtral": {D: ["hidden_size"], H: ["num_attention_heads"], K: ["num_key_value_heads"], d_h: ["head_dim"],
+                X: ["num_local_experts"], X_a: ["num_experts_per_tok"]},
+}
+GRID = {D: range(1, 9), H: range(1, 7), K: range(1, 5), d_h: range(1, 5), X: range(1, 4), X_a: range(0, 5)}
+
+
+def grid(name: str):
+    """Every combination of small sizes for the fields the family's rules may concern."""
+    family = configs.family_modules()[name]
+    asked = set(calculator.sizes(family))
+    keys = [s for s in FIELDS[name] if s in asked]
+    base = configs.load(next(iter(calculator.presets(family))))
+    for combination in itertools.product(*(GRID[s] for s in keys)):
+        values = dict(zip(keys, combination))
+        config = dict(base)
+        for size, fields in FIELDS[name].items():
+            for field in fields:
+                config[field] = values.get(size, 1)
+        yield values, config
+
+
+def accepts(model_type: str, config: dict) -> bool:
+    try:
+        configs.READERS[model_type].read(config)
+    except configs.ConfigError:
+        return False
+    return True
+
+
+@pytest.mark.parametrize("name", IDS)
+def test_the_rules_are_the_command_lines(name):
+    # The calculator refuses exactly the sizes the command line refuses (its reader checks a config as
+    # transformers does). BERT and RoBERTa: the note holds exactly where the config needs no embedding_size,
+    # and with embedding_size the command line accepts every size, but transformers fails on heads of size 0
+    # (more heads than width), which the calculator refuses too (test_the_page_text_cases_in_transformers);
+    # the reader lets that config through.
+    family = configs.family_modules()[name]
+    architecture = next(iter(family.ARCHITECTURES))  # the rules concern sizes, which every class has
+    notes = [rule for rule in calculator.rules(family) if not rule.refuse]
+    for values, config in grid(name):
+        refused = bool(calculator.refused(family, architecture, values))
+        if notes:
+            assert all(rule.at(calculator.derive(family, values)) for rule in notes) == accepts(family.MODEL_TYPE, config)
+            config = config | {"embedding_size": config["hidden_size"]}
+            if values[H] > values[D]:
+                assert refused, values
+                continue
+        assert refused != accepts(family.MODEL_TYPE, config), (name, values)
+
+
+def test_every_rule_runs_in_the_script_as_in_python(script):
+    # The generated JavaScript condition of every rule against SymPy's, on every combination of small sizes.
+    cases, expected = [], []
+    for name, family in FAMILIES:
+        least = calculator.minimum(family)
+        for values, _ in grid(name) if calculator.rules(family) else ():
+            full = {str(s): 1 for s in calculator.sizes(family)} | {str(s): v for s, v in values.items()}
+            if any(v < least[k] for k, v in full.items()):
+                continue
+            cases.append({"family": name, "cls": None, "sizes": full})
+            at = calculator.derive(family, {getattr(symbols, k): v for k, v in full.items()})
+            expected.append([rule.at(at) for rule in calculator.rules(family)])
+    assert len(cases) > 1000
+    assert [shown["rules"] for shown in script(cases)] == expected
+
+
+def test_the_page_text_cases_in_transformers():
+    # What the pages state, checked in transformers itself (5.23): LlamaConfig refuses heads that do not
+    # divide the width, even with head_dim; MistralConfig takes them; BERT's attention takes them only with
+    # embedding_size (floor of the quotient) and fails on heads of size 0; DistilBERT refuses them; ALBERT
+    # takes them. And the calculators do the same.
+    import reference  # skips this test without torch and transformers (fails under CI)
+
+    transformers, torch = reference.transformers, reference.torch
+    from transformers.models.albert.modeling_albert import AlbertAttention
+    from transformers.models.bert.modeling_bert import BertSelfAttention
+    from transformers.models.distilbert.modeling_distilbert import DistilBertSelfAttention
+    from transformers.models.roberta.modeling_roberta import RobertaSelfAttention
+
+    from huggingface_hub.errors import StrictDataclassError  # how a config class refuses a field
+
+    def builds(make) -> bool:
+        try:
+            with torch.device("meta"):
+                make()
+        except (ValueError, ZeroDivisionError, StrictDataclassError):
+            return False
+        return True
+
+    def calculator_takes(name: str, **sizes) -> bool:
+        family = configs.family_modules()[name]
+        values = {getattr(symbols, k): v for k, v in calculator.presets(family)[next(iter(calculator.presets(family)))].items()}
+        values |= {getattr(symbols, k): v for k, v in sizes.items()}
+        return not calculator.refused(family, family.BASE_ARCHITECTURE, values)
+
+    # 40 heads on a width of 4096, 8 key/value heads (which divide the heads), heads of 128.
+    wide = {"hidden_size": 4096, "num_attention_heads": 40, "num_key_value_heads": 8, "head_dim": 128}
+    sizes = {"D": 4096, "H": 40, "K": 8, "d_h": 128}
+    assert builds(lambda: transformers.LlamaConfig(**wide | {"num_attention_heads": 32}))
+    assert calculator_takes("llama", **sizes | {"H": 32})
+    assert not builds(lambda: transformers.LlamaConfig(**wide)) and not calculator_takes("llama", **sizes)
+    assert builds(lambda: transformers.MistralConfig(**wide)) and calculator_takes("mistral", **sizes)
+    assert builds(lambda: transformers.MixtralConfig(**wide)) and calculator_takes("mixtral", **sizes)
+    for name, config, attention in (("bert", transformers.BertConfig, BertSelfAttention),
+                                     ("roberta", transformers.RobertaConfig, RobertaSelfAttention)):
+        assert not builds(lambda: attention(config(hidden_size=1000, num_attention_heads=12)))
+        assert builds(lambda: attention(config(hidden_size=1000, num_attention_heads=12, embedding_size=1000)))
+        assert calculator_takes(name, D=1000, H=12)
+        assert not builds(lambda: attention(config(hidden_size=8, num_attention_heads=12, embedding_size=8)))
+        assert not calculator_takes(name, D=8, H=12)
+    assert not builds(lambda: DistilBertSelfAttention(transformers.DistilBertConfig(dim=1000, n_heads=12)))
+    assert not calculator_takes("distilbert", D=1000, H=12)
+    assert builds(lambda: AlbertAttention(transformers.AlbertConfig(hidden_size=1000, num_attention_heads=12)))
+    assert calculator_takes("albert", D=1000, H=12)
+    assert not builds(lambda: AlbertAttention(transformers.AlbertConfig(hidden_size=8, num_attention_heads=12)))
+    assert not calculator_takes("albert", D=8, H=12)
+
+
+def test_bert_with_heads_that_do_not_divide_counts_as_transformers(script):
+    # BertModel with 12 heads on a width of 1000 and embedding_size set: each head has 83 dimensions, and
+    # the model holds what transformers builds on the meta device.
+    import reference  # skips this test without torch and transformers (fails under CI)
+
+    sizes = calculator.presets(bert)["bert-base-uncased"] | {"D": 1000}
+    config = {"model_type": "bert", "hidden_size": 1000, "embedding_size": 1000}
+    [shown] = script([{"family": "bert", "cls": "BertModel", "sizes": sizes}])
+    assert shown["derived"] == ["83"]
+    assert int(shown["total"]) == reference.total(reference.build("BertModel", config))
+    rule = calculator.rules(bert)[0]
+    assert not rule.refuse and not rule.at(calculator.derive(bert, {D: 1000, H: 12}))
+
+
+def test_the_form_lists_each_rule_where_the_script_finds_it():
+    # The script copies the words of rule i (data-rule="i") beside the field; the list is the module's.
+    from derivations.expanders import expand_calculator
+
+    for name, family in FAMILIES:
+        form = expand_calculator(name, lambda tex, display: tex)
+        for i, rule in enumerate(calculator.rules(family)):
+            assert f'<li data-rule="{i}">{calculator.text_html(rule.text)}</li>' in form, (name, i)
+        assert ('data-rule="' in form) == bool(calculator.rules(family))
+    assert "<code>LlamaConfig</code> requires the heads <var>H</var> to divide the width <var>D</var>" in \
+        calculator.text_html(llama.HEADS_DIVIDE_WIDTH.text)

@@ -16,6 +16,7 @@ from dataclasses import replace
 import sympy
 
 from . import Headline, bert
+from ..calculator import at_most
 from ..claims import Hypothesis, Rounded
 from ..components import (AttentionLayout, Part, as_kind, attention, classifier, embedding, encoder_task_heads,
                           factorized_embedding, feed_forward, group, layer_norm, leaf, linear, pooler as _pooler,
@@ -209,6 +210,10 @@ CHECKPOINTS = ("albert-base-v2", "albert-large-v2", "albert-xlarge-v2", "albert-
 
 # Sizes the calculator derives rather than asks for: the head size, the width over the heads.
 CALCULATOR_RATIOS = {d_h: (D, H)}
+# Every ALBERT config has embedding_size, so the heads need not divide the width (the floor); but heads of
+# size 0 fail.
+CALCULATOR_RULES = (at_most(H, D, "{H} can be at most {D}: more heads than width gives heads of size 0, on "
+                                  "which transformers fails."),)
 
 TABLE_SYMBOLS = (E, D, F, L)
 TABLE_ARCHITECTURES = {"AlbertModel": "AlbertModel", "without_pooler": "without pooler",

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from . import Headline
+from ..calculator import at_most, divides
 from ..claims import Miscount, Rounded
 from ..components import (AttentionLayout, Part, attention, classifier, embedding, encoder_task_heads, feed_forward,
                           group, layer_norm, leaf, lm_prediction_head, pooler as _pooler)
@@ -176,9 +177,17 @@ CHECKPOINTS = (
     "bert-base-multilingual-uncased", "bert-large-uncased", "bert-large-cased", "bert-large-21128-vocab",
 )
 
-# Sizes the calculator derives rather than asks for: the head size is the width over the heads (which
-# transformers requires to divide it, unless the config sets embedding_size).
+# Sizes the calculator derives rather than asks for: the head size is the floor of the width over the heads.
 CALCULATOR_RATIOS = {d_h: (D, H)}
+# BertSelfAttention refuses heads that do not divide the width unless the config has embedding_size (then
+# each head gets the floor): the page says so, and the calculator counts such a model with that note. Heads
+# of size 0 fail either way (its scale, 0 ** -0.5, divides by zero).
+CALCULATOR_RULES = (
+    divides(H, D, "When {H} does not divide {D}, transformers builds the model only if its config sets "
+                  "`embedding_size`: each head then has ⌊{D} / {H}⌋ dimensions.", refuse=False),
+    at_most(H, D, "{H} can be at most {D}: more heads than width gives heads of size 0, on which transformers "
+                  "fails."),
+)
 
 # Columns of the checkpoint table on the BERT page.
 TABLE_SYMBOLS = (V, D, L)

@@ -17,6 +17,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from . import Headline, bert
+from ..calculator import divides
 from ..claims import Rounded
 from ..components import (AttentionLayout, Part, as_kind, attention, embedding, encoder_task_heads, feed_forward, group,
                           layer_norm, leaf, linear, tied_tensor)
@@ -167,6 +168,7 @@ smaller_by = 1 - share_of_teacher
 CHECKPOINTS = ("distilbert-base-uncased", "distilbert-base-cased")
 
 CALCULATOR_RATIOS = {d_h: (D, H)}
+CALCULATOR_RULES = (divides(H, D, "transformers requires the heads {H} to divide the width {D} (`dim`)."),)
 
 TABLE_SYMBOLS = (V, D, L)
 TABLE_ARCHITECTURES = {"DistilBertModel": "DistilBertModel", "DistilBertForMaskedLM": "ForMaskedLM",

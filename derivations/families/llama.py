@@ -16,6 +16,7 @@ from dataclasses import replace
 import sympy
 
 from . import Headline
+from ..calculator import divides, even_or_one
 from ..claims import Miscount, Rounded
 from ..components import (AttentionLayout, Part, as_kind, attention, embedding, feed_forward, group, leaf, linear,
                          rms_norm, score, task_heads, tied_tensor)
@@ -203,6 +204,15 @@ PARAMS = {
 TIED_CHECKPOINTS = ("llama-3.2-1b", "llama-3.2-3b")
 CHECKPOINTS = ("llama-7b", "llama-13b", "llama-30b", "llama-65b", "llama-2-7b", "llama-2-13b", "llama-2-70b",
                "llama-3-8b", "llama-3-70b", *TIED_CHECKPOINTS)
+
+# What transformers requires of the sizes (readers.llama.read_decoder checks the same configs). Mistral and
+# Mixtral share the last two; their configs take the floor of the width over the heads.
+HEADS_DIVIDE_WIDTH = divides(H, D, "`LlamaConfig` requires the heads {H} to divide the width {D}, even with "
+                                   "`head_dim` set.")
+KV_HEADS_DIVIDE_HEADS = divides(K, H, "The key/value heads {K} must divide the heads {H}: transformers builds other "
+                                      "values, but the attention cannot run.")
+EVEN_HEAD = even_or_one(d_h, "The head size {d_h} must be even (or 1): rotary embeddings turn pairs of coordinates.")
+CALCULATOR_RULES = (HEADS_DIVIDE_WIDTH, KV_HEADS_DIVIDE_HEADS, EVEN_HEAD)
 
 TABLE_SYMBOLS = (L, D, H, K, d_h, F, V)
 # The layers as each checkpoint builds them (all L of them: a column reached through the class follows the

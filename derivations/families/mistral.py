@@ -44,6 +44,9 @@ layer = llama.layer  # the same tensors as LlamaDecoderLayer
 # dim 4096, n_layers 32, head_dim 128, hidden_dim 14336, n_heads 32, n_kv_heads 8, window 4096, vocab 32000).
 CHECKPOINTS = ("mistral-7b",)
 
+# MistralConfig does not require the heads to divide the width (unlike LlamaConfig).
+CALCULATOR_RULES = (llama.KV_HEADS_DIVIDE_HEADS, llama.EVEN_HEAD)
+
 TABLE_SYMBOLS = (L, D, H, K, F, V)
 TABLE_ARCHITECTURES = {"MistralForCausalLM": "MistralForCausalLM", "layer": "one layer"}
 

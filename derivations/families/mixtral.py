@@ -27,6 +27,7 @@ from dataclasses import replace
 import sympy
 
 from . import Headline, llama, mistral
+from ..calculator import at_most
 from ..claims import Miscount, Rounded
 from ..components import Part, feed_forward, group, leaf, linear, mixture_of_experts
 from ..readers import mixtral as reader
@@ -192,6 +193,12 @@ assert sympy.expand(MixtralForCausalLM.total.subs(X, 1) - mistral_7b.total - L *
 # of the two files in public code (transformers_version 4.36.0.dev0 and 4.40.0.dev0); they agree with
 # the papers' and blog posts' sizes.
 CHECKPOINTS = ("mixtral-8x7b", "mixtral-8x22b")
+
+# Mistral's rules, and the router's top-k: at most every expert, and none is allowed (the experts then add
+# nothing).
+CALCULATOR_RULES = mistral.CALCULATOR_RULES + (
+    at_most(X_a, X, "{X_a} can be at most {X}: the router picks the top {X_a} of the {X} experts."),)
+CALCULATOR_MINIMUM = {X_a: 0}
 
 TABLE_SYMBOLS = (L, D, F, H, K, X, X_a)
 TABLE_ARCHITECTURES = {"MixtralForCausalLM": "MixtralForCausalLM",

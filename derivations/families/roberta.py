@@ -166,6 +166,8 @@ RobertaModel_standard = RobertaModel.subs(STANDARD)
 CHECKPOINTS = ("roberta-base", "roberta-large")
 
 CALCULATOR_RATIOS = {d_h: (D, H)}
+# RobertaSelfAttention checks the width as BertSelfAttention does.
+CALCULATOR_RULES = bert.CALCULATOR_RULES
 
 TABLE_SYMBOLS = (V, D, L)
 TABLE_ARCHITECTURES = {"RobertaModel": "RobertaModel", "without_pooler": "without pooler",

@@ -1,11 +1,43 @@
 // The in-page calculators: wires each <form class="dv-calculator"> to its family's arithmetic in
 // js/calculators.js (generated at build time from the SymPy derivations; BigInt throughout). No count
-// is computed here but the sum of the components. Runs on every page Material shows, instant
-// navigation included.
+// is computed here: only the sum of the components, their shares of it and their bytes in bf16. Runs on
+// every page Material shows, instant navigation included, and from disk.
 (function () {
   "use strict";
   const LARGEST = 9223372036854775807n; // a tensor size is an int64, as the command line checks
+  const BF16 = 2n; // bytes a parameter takes in bfloat16
   const format = (n) => n.toLocaleString("en-US");
+
+  // n / total as a percentage with two decimals, rounded half up; a part too small for that says so.
+  function share(n, total) {
+    const hundredths = (n * 20000n / total + 1n) / 2n;
+    if (hundredths === 0n && n > 0n) return "< 0.01%";
+    return `${hundredths / 100n}.${String(hundredths % 100n).padStart(2, "0")}%`;
+  }
+
+  // Bytes in decimal units, one decimal: MB = 10^6 bytes, GB = 10^9 (never binary prefixes).
+  function decimal(bytes) {
+    for (const [unit, size] of [["GB", 10n ** 9n], ["MB", 10n ** 6n]]) {
+      if (bytes >= size) {
+        const tenths = (bytes * 20n / size + 1n) / 2n;
+        return ` (${format(tenths / 10n)}.${tenths % 10n} ${unit})`;
+      }
+    }
+    return "";
+  }
+
+  // What a reader typed, as a size: digits, with commas, underscores or spaces between them allowed.
+  function parse(text) {
+    const digits = text.trim().replace(/[,_\s]/g, "");
+    return /^[0-9]+$/.test(digits) ? BigInt(digits) : null;
+  }
+
+  function cell(row, text, className) {
+    const td = row.insertCell();
+    if (className) td.className = className;
+    td.textContent = text;
+    return td;
+  }
 
   function setup(form) {
     if (form.dataset.ready) return;
@@ -14,80 +46,178 @@
     const preset = form.elements.preset;
     const cls = form.elements["class"];
     const inputs = family.sizes.map((name) => form.elements[name]);
+    const result = form.querySelector(".dv-calc-result");
     const message = form.querySelector(".dv-calc-message");
-    const body = form.querySelector(".dv-calc-result tbody");
+    const table = form.querySelector(".dv-calc-table");
     const total = form.querySelector(".dv-calc-total");
+    const totalMore = form.querySelector(".dv-calc-total-more");
+    const active = form.querySelector(".dv-calc-active");
+    const activeMore = form.querySelector(".dv-calc-active-more");
+    const stated = {}; // each rule's words, as the form lists them
+    for (const item of form.querySelectorAll(".dv-calc-rules [data-rule]")) stated[item.dataset.rule] = item;
+    // A place for a message beside each field, which the field names as its description.
+    const notes = {};
+    for (const input of inputs) {
+      const note = document.createElement("span");
+      note.className = "dv-calc-error";
+      note.id = `${form.id}-${input.name}-note`;
+      note.hidden = true;
+      input.after(note);
+      notes[input.name] = note;
+    }
+    let edited = null; // the field typed into last: a rule between two sizes is shown beside it
+    let shown = false; // whether a result is on the page (kept, marked stale, when the sizes go wrong)
 
-    function sizes() {
+    // The sizes the class uses, and what is wrong with them: {field: [words (nodes), refuses]}.
+    function read() {
       const values = {};
-      const bad = [];
+      const problems = {};
       const used = new Set(family.uses[cls.value]);
       for (const input of inputs) {
         input.disabled = !used.has(input.name); // a size this class does not have
         if (input.disabled) continue;
-        const text = input.value.trim().replace(/[,_\s]/g, "");
-        const ok = /^[0-9]+$/.test(text) && BigInt(text) >= 1n && BigInt(text) <= LARGEST;
-        if (ok) values[input.name] = BigInt(text);
-        else bad.push(input.name);
-        input.setAttribute("aria-invalid", String(!ok));
+        const least = BigInt(family.minimum[input.name]);
+        const n = parse(input.value);
+        if (n !== null && n >= least && n <= LARGEST) values[input.name] = n;
+        else problems[input.name] = [[`A whole number from ${least} to ${format(LARGEST)}.`], true];
       }
-      return [values, bad];
+      if (Object.keys(problems).length) return [values, problems];
+      for (const [size, derive] of family.derived) values[size] = derive(values);
+      family.rules.forEach(([field, sizes, holds, refuses], i) => {
+        if (!sizes.every((size) => used.has(size)) || holds(values)) return;
+        const where = sizes.includes(edited) ? edited : field;
+        if (problems[where] && problems[where][1]) return; // one refusal at a time beside a field
+        problems[where] = [[...stated[i].cloneNode(true).childNodes], refuses];
+      });
+      return [values, problems];
     }
 
-    // Sizes derived from others (BERT's head size is the width over the heads), which must divide.
-    function derive(values) {
-      for (const [size, numerator, denominator] of family.ratios) {
-        if (values[numerator] % values[denominator] !== 0n) {
-          return `${numerator} must be a multiple of ${denominator}: ${size} = ${numerator} / ${denominator} is the size of each head.`;
-        }
-        values[size] = values[numerator] / values[denominator];
+    function mark(problems) {
+      for (const input of inputs) {
+        const note = notes[input.name];
+        const problem = input.disabled ? undefined : problems[input.name];
+        note.hidden = !problem;
+        note.classList.toggle("dv-calc-note", Boolean(problem && !problem[1])); // a note, not an error
+        note.replaceChildren(...(problem ? problem[0] : []));
+        input.setAttribute("aria-invalid", String(Boolean(problem && problem[1])));
+        if (problem) input.setAttribute("aria-describedby", note.id);
+        else input.removeAttribute("aria-describedby");
       }
-      return "";
+    }
+
+    function show(values) {
+      const copies = family.copies.map(([label, count]) => [label, count(values)]);
+      const rows = family.classes[cls.value].map(([name, index, one, all]) =>
+        [name, copies[index], one(values), all ? all(values) : one(values)]);
+      let sum = 0n;
+      for (const row of rows) sum += row[3];
+      const body = document.createElement("tbody");
+      for (const [name, [label, n], one, all] of rows) {
+        const row = body.insertRow();
+        const code = document.createElement("code");
+        // A long dotted name may break after a dot, and only there.
+        name.split(".").forEach((part, i) => code.append(...(i ? [".", document.createElement("wbr"), part] : [part])));
+        row.insertCell().append(code);
+        cell(row, format(one), "dv-calc-count");
+        const times = cell(row, label ? `× ${format(n)} ` : "1", "dv-calc-count");
+        if (label) {
+          const of = document.createElement("span");
+          of.className = "dv-calc-of";
+          of.innerHTML = `(${label})`; // generated HTML: the sizes the copies are counted by (L, G L_g)
+          times.append(of);
+        }
+        cell(row, format(all), "dv-calc-count dv-calc-all");
+        cell(row, share(all, sum), "dv-calc-count");
+        cell(row, format(all * BF16), "dv-calc-count");
+      }
+      const foot = document.createElement("tfoot");
+      const row = foot.insertRow();
+      row.append(Object.assign(document.createElement("th"), {textContent: "total"}));
+      for (const text of ["", "", format(sum), "100.00%", format(sum * BF16)]) cell(row, text, "dv-calc-count");
+      table.tBodies[0].replaceWith(body);
+      if (table.tFoot) table.tFoot.replaceWith(foot);
+      else table.append(foot);
+      total.textContent = format(sum);
+      totalMore.textContent = `, ${format(sum * BF16)} bytes in bf16${decimal(sum * BF16)}`;
+      if (active) {
+        const n = family.active[cls.value](values);
+        active.textContent = format(n);
+        activeMore.textContent = ` (${share(n, sum)} of the total), ${format(n * BF16)} bytes in bf16${decimal(n * BF16)}`;
+      }
+      shown = true;
+    }
+
+    // Is the class with these sizes a checkpoint's? The one chosen first, then any.
+    function checkpoint() {
+      const used = new Set(family.uses[cls.value]);
+      const same = (name) => inputs.every((input) => !used.has(input.name)
+        || parse(input.value) === BigInt(family.presets[name][input.name]));
+      if (preset.value && same(preset.value)) return preset.value;
+      return Object.keys(family.presets).find(same) || "";
     }
 
     function update() {
-      const [values, bad] = sizes();
-      body.replaceChildren();
-      total.textContent = "";
-      const problem = bad.length
-        ? `Each size must be a whole number from 1 to ${format(LARGEST)}: check ${bad.join(", ")}.`
-        : derive(values);
-      if (problem) {
-        message.textContent = problem;
-        message.hidden = false;
-        return;
-      }
-      message.hidden = true;
-      let sum = 0n;
-      for (const [name, count] of family.classes[cls.value]) {
-        const n = count(values);
-        sum += n;
-        const row = body.insertRow();
-        const code = document.createElement("code");
-        code.textContent = name;
-        row.insertCell().append(code);
-        const cell = row.insertCell();
-        cell.className = "dv-calc-count";
-        cell.textContent = format(n);
-      }
-      total.textContent = format(sum);
+      const [values, problems] = read();
+      mark(problems);
+      const refused = Object.values(problems).some(([, refuses]) => refuses);
+      if (!refused) show(values);
+      result.classList.toggle("dv-calc-stale", refused && shown);
+      message.hidden = !refused;
+      message.textContent = shown ? "Stale: these counts are for the last valid sizes. Fix the marked field."
+        : "No count: fix the marked field.";
+      preset.value = checkpoint(); // "custom sizes" when none
+      return !refused;
     }
 
-    function start() {
-      const values = family.presets[preset.value];
-      for (const input of inputs) input.value = String(values[input.name]);
-      update();
+    // The address carries the class and the sizes (the other parameters it has are kept), so that a
+    // result can be shared; replaced, not pushed: typing makes no history. Where the browser refuses
+    // (some refuse it from disk), the page works the same without.
+    function remember() {
+      const url = new URL(window.location.href);
+      const used = new Set(family.uses[cls.value]);
+      url.searchParams.set("class", cls.value);
+      for (const input of inputs) {
+        if (used.has(input.name)) url.searchParams.set(input.name, String(parse(input.value)));
+        else url.searchParams.delete(input.name);
+      }
+      url.hash = form.id;
+      try {
+        window.history.replaceState(window.history.state, "", url.href);
+      } catch (error) { /* the address stays as it was */ }
+    }
+
+    // Sizes from the address: for this form when it names it (#calc-<family>), or when it is the page's
+    // only calculator.
+    function recall() {
+      const params = new URL(window.location.href).searchParams;
+      const mine = window.location.hash === `#${form.id}` || document.querySelectorAll("form.dv-calculator").length === 1;
+      if (!mine) return;
+      if ([...cls.options].some((o) => o.value === params.get("class"))) cls.value = params.get("class");
+      for (const input of inputs) if (params.has(input.name)) input.value = params.get(input.name);
     }
 
     form.addEventListener("submit", (event) => event.preventDefault());
-    preset.addEventListener("change", start);
-    cls.addEventListener("change", update);
-    for (const input of inputs) input.addEventListener("input", update);
+    preset.addEventListener("change", () => {
+      const values = family.presets[preset.value];
+      for (const input of inputs) input.value = String(values[input.name]);
+      edited = null;
+      if (update()) remember();
+    });
+    cls.addEventListener("change", () => {
+      if (update()) remember();
+    });
+    for (const input of inputs) {
+      input.addEventListener("input", () => {
+        edited = input.name;
+        if (update()) remember();
+      });
+    }
+    recall();
     update();
   }
 
   function init() {
-    document.querySelectorAll("form.dv-calculator").forEach(setup);  // setup() sets a form up once
+    document.querySelectorAll("form.dv-calculator").forEach(setup); // setup() sets a form up once
   }
   // Material's document$ gives each page that instant navigation loads; from disk (file://), where
   // instant navigation is off, it gives none, so the page that loads is set up on its own as well.
