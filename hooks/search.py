@@ -1,0 +1,68 @@
+"""MkDocs hook: what the site's search indexes.
+
+Material's search plugin indexes each page's HTML in its ``on_page_context`` (priority 0). This hook
+hands it a copy of the page made for the index (after the shortcodes hook has set the formulas aside,
+priority 100) and gives the page back as it was once the plugin has read it: the pages readers see are
+not changed by any of this.
+
+- A notebook's code cells, input and output, are left out of the copy: the index keeps a notebook's
+  prose and headings, not its Python. (Material's ``data-search-exclude`` cannot say it: its parser
+  ends an exclusion at the first closing tag of the same name, and a cell is divs within divs.)
+- Table cells and lines broken with ``<br>`` are separated by a space: the parser keeps the text of a
+  cell, not the cell, and the shortcodes' tables have nothing between their cells, so a snippet read
+  "RMSNorm before attention8,192".
+- Pictures (an SVG's ticks, labels and metadata), the calculators' lists of options and the anchor
+  links of formulas and notebook headings (a lone "¶") carry ``data-search-exclude``, which holds for
+  them: none holds an element of its own name.
+"""
+
+from __future__ import annotations
+
+import re
+
+from mkdocs.plugins import CombinedEvent, event_priority
+
+CODE_CELL = re.compile(r'<div class="[^"]*\bjp-CodeCell\b[^"]*"')
+DIV_TAG = re.compile(r"<div\b|</div>")
+# A closing cell, caption or row, or a line break, with a tag right after it.
+RUN_TOGETHER = re.compile(r"(</t[dhr]>|</caption>|<br\s*/?>)(?=<)")
+# Opening tags of what a reader never searches for.
+EXCLUDED = re.compile(r'<(svg|select)\b|<a class="(headerlink|anchor-link)"')
+_pages: dict[str, str] = {}  # page URL -> its content, while the search plugin reads the copy
+
+
+def _div_end(html: str, start: int) -> int:
+    """Where the div opening at ``start`` closes."""
+    depth = 0
+    for tag in DIV_TAG.finditer(html, start):
+        depth += 1 if tag[0] == "<div" else -1
+        if depth == 0:
+            return tag.end()
+    raise ValueError("a div that does not close")
+
+
+def indexed(html: str) -> str:
+    """The page as the search plugin gets to read it."""
+    pieces, at = [], 0
+    while match := CODE_CELL.search(html, at):
+        pieces.append(html[at:match.start()])
+        at = _div_end(html, match.start())
+    html = "".join(pieces) + html[at:]
+    html = RUN_TOGETHER.sub(r"\1 ", html)
+    return EXCLUDED.sub(lambda m: m[0] + " data-search-exclude", html)
+
+
+@event_priority(50)  # after the shortcodes hook sets formulas aside (100), before the search plugin (0)
+def _before_search(context, page, config, nav):
+    _pages[page.url] = page.content
+    page.content = indexed(page.content)
+    return context
+
+
+@event_priority(-50)  # after the search plugin; nothing else in between may change the page
+def _after_search(context, page, config, nav):
+    page.content = _pages.pop(page.url)
+    return context
+
+
+on_page_context = CombinedEvent(_before_search, _after_search)
