@@ -1,10 +1,13 @@
-"""MkDocs hook: what the site's search indexes.
+"""MkDocs hook: what the site's search indexes, and which page it lists first.
 
 Material's search plugin indexes each page's HTML in its ``on_page_context`` (priority 0). This hook
 hands it a copy of the page made for the index (after the shortcodes hook has set the formulas aside,
 priority 100) and gives the page back as it was once the plugin has read it: the pages readers see are
 not changed by any of this.
 
+- A family's page outranks its notebook and the common mistakes page for its own terms: the families'
+  pages (``hooks/families.py``, from the package) get ``search: boost:`` in their meta, as front matter
+  would set it, so that a new family has it without an edit; notebooks and the mistakes page get less.
 - A notebook's code cells, input and output, are left out of the copy: the index keeps a notebook's
   prose and headings, not its Python. (Material's ``data-search-exclude`` cannot say it: its parser
   ends an exclusion at the first closing tag of the same name, and a cell is divs within divs.)
@@ -22,13 +25,32 @@ import re
 
 from mkdocs.plugins import CombinedEvent, event_priority
 
+import families  # sibling module: MkDocs puts this folder on sys.path while loading a hook
+
+# Material multiplies a section's score by its page's boost (lunr's document boost). Measured on the
+# built index (tests/test_browser.py): these put each family's page first for its own terms.
+FAMILY_BOOST = 2.0
+NOTEBOOK_BOOST = 0.5
+# The common mistakes page tells of every family: below the family's own page for the family's terms.
+OTHER_BOOSTS = {"mistakes.md": 0.5}
+
 CODE_CELL = re.compile(r'<div class="[^"]*\bjp-CodeCell\b[^"]*"')
 DIV_TAG = re.compile(r"<div\b|</div>")
 # A closing cell, caption or row, or a line break, with a tag right after it.
 RUN_TOGETHER = re.compile(r"(</t[dhr]>|</caption>|<br\s*/?>)(?=<)")
 # Opening tags of what a reader never searches for.
 EXCLUDED = re.compile(r'<(svg|select)\b|<a class="(headerlink|anchor-link)"')
+_boosts: dict[str, float] = {}  # source path -> boost
 _pages: dict[str, str] = {}  # page URL -> its content, while the search plugin reads the copy
+
+
+def on_config(config):
+    _boosts.clear()
+    _boosts.update(OTHER_BOOSTS)
+    for family in families.families():
+        _boosts[families.NAV_SECTIONS["Families"].format(**family)] = FAMILY_BOOST
+        _boosts[families.NAV_SECTIONS["Notebooks"].format(**family)] = NOTEBOOK_BOOST
+    return config
 
 
 def _div_end(html: str, start: int) -> int:
@@ -54,6 +76,8 @@ def indexed(html: str) -> str:
 
 @event_priority(50)  # after the shortcodes hook sets formulas aside (100), before the search plugin (0)
 def _before_search(context, page, config, nav):
+    if page.file.src_uri in _boosts:
+        page.meta.setdefault("search", {}).setdefault("boost", _boosts[page.file.src_uri])
     _pages[page.url] = page.content
     page.content = indexed(page.content)
     return context
