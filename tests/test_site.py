@@ -518,3 +518,22 @@ def test_the_search_index_leaves_out_pictures_option_lists_and_anchor_marks(site
         for select in soup(path).select("article select"):
             options = [option.get_text() for option in select.select("option")]
             assert len(options) < 2 or "".join(options[:2]) not in text, f"{path.name}: a list of options in the index"
+
+
+def test_every_word_of_the_search_index_can_be_found(site):
+    # Material's search worker, run by node on the built index (tests/search_words.cjs, which says why a
+    # word can be lost): a search reaches every indexed word, and no word the index does not hold. Should
+    # new words trip lunr's trie, a change of the search separator (mkdocs.yml) rearranges the words.
+    import json
+    import shutil
+    import subprocess
+
+    import material
+
+    workers = sorted((Path(material.__file__).parent / "templates/assets/javascripts/workers").glob("search.*.min.js"))
+    assert len(workers) == 1, workers
+    script, index = Path(__file__).parent / "search_words.cjs", site / "search" / "search_index.json"
+    run = subprocess.run([shutil.which("node") or "node", str(script), str(workers[0]), str(index)],
+                         capture_output=True, text=True, check=True)
+    found = json.loads(run.stdout)
+    assert found["words"] > 1000 and not found["phantom"] and not found["lost"], found
