@@ -1,9 +1,9 @@
 """MkDocs hook: what the site's search indexes, and which page it lists first.
 
 Material's search plugin indexes each page's HTML in its ``on_page_context`` (priority 0). This hook
-hands it a copy of the page made for the index (after the shortcodes hook has set the formulas aside,
-priority 100) and gives the page back as it was once the plugin has read it: the pages readers see are
-not changed by any of this.
+hands it a copy of the page made for the index, and gives the page back as it was once the plugin has
+read it: the pages readers see are not changed by any of this. The copy is made before the shortcodes
+hook sets the formulas aside (priority 100), in the copy: the plugin reads none.
 
 - A family's page outranks its notebook and the common mistakes page for its own terms: the families'
   pages (``hooks/families.py``, from the package) get ``search: boost:`` in their meta, as front matter
@@ -11,6 +11,8 @@ not changed by any of this.
 - A notebook's code cells, input and output, are left out of the copy: the index keeps a notebook's
   prose and headings, not its Python. (Material's ``data-search-exclude`` cannot say it: its parser
   ends an exclusion at the first closing tag of the same name, and a cell is divs within divs.)
+- An inline formula that reads as text, a symbol or a product of a few (H, d_h, 3 D F), is written
+  out beside it, so that a snippet reads "H query heads of size d_h", not "query heads of size  and".
 - Table cells and lines broken with ``<br>`` are separated by a space: the parser keeps the text of a
   cell, not the cell, and the shortcodes' tables have nothing between their cells, so a snippet read
   "RMSNorm before attention8,192".
@@ -21,6 +23,7 @@ not changed by any of this.
 
 from __future__ import annotations
 
+import html
 import re
 
 from mkdocs.plugins import CombinedEvent, event_priority
@@ -36,6 +39,10 @@ OTHER_BOOSTS = {"mistakes.md": 0.5}
 
 CODE_CELL = re.compile(r'<div class="[^"]*\bjp-CodeCell\b[^"]*"')
 DIV_TAG = re.compile(r"<div\b|</div>")
+# An inline formula's opening tags (expanders.py, katex_render.py), its TeX in the label.
+INLINE_FORMULA = re.compile(r'(<span class="dv-math"[^>]*>)(<span class="katex" role="math" aria-label="([^"]*)">)')
+SUBSCRIPT = re.compile(r"_\{\\mathrm\{(\w+)\}\}")  # d_{\mathrm{h}}: d_h
+READS_AS_TEXT = re.compile(r"[\w +\-=]+")  # no braces, powers or commands left
 # A closing cell, caption or row, or a line break, with a tag right after it.
 RUN_TOGETHER = re.compile(r"(</t[dhr]>|</caption>|<br\s*/?>)(?=<)")
 # Opening tags of what a reader never searches for.
@@ -63,18 +70,24 @@ def _div_end(html: str, start: int) -> int:
     raise ValueError("a div that does not close")
 
 
-def indexed(html: str) -> str:
+def _formula_text(match: re.Match) -> str:
+    text = SUBSCRIPT.sub(r"_\1", html.unescape(match[3]))
+    return match[1] + (html.escape(text) if READS_AS_TEXT.fullmatch(text) else "") + match[2]
+
+
+def indexed(content: str) -> str:
     """The page as the search plugin gets to read it."""
     pieces, at = [], 0
-    while match := CODE_CELL.search(html, at):
-        pieces.append(html[at:match.start()])
-        at = _div_end(html, match.start())
-    html = "".join(pieces) + html[at:]
-    html = RUN_TOGETHER.sub(r"\1 ", html)
-    return EXCLUDED.sub(lambda m: m[0] + " data-search-exclude", html)
+    while match := CODE_CELL.search(content, at):
+        pieces.append(content[at:match.start()])
+        at = _div_end(content, match.start())
+    content = "".join(pieces) + content[at:]
+    content = INLINE_FORMULA.sub(_formula_text, content)
+    content = RUN_TOGETHER.sub(r"\1 ", content)
+    return EXCLUDED.sub(lambda m: m[0] + " data-search-exclude", content)
 
 
-@event_priority(50)  # after the shortcodes hook sets formulas aside (100), before the search plugin (0)
+@event_priority(150)  # before the shortcodes hook sets the formulas aside (100) and the search plugin (0)
 def _before_search(context, page, config, nav):
     if page.file.src_uri in _boosts:
         page.meta.setdefault("search", {}).setdefault("boost", _boosts[page.file.src_uri])

@@ -502,6 +502,11 @@ def test_the_search_index_separates_table_cells(site):
     assert checked > 1000, checked
 
 
+def test_the_search_index_reads_inline_symbols_as_text(site):
+    # The formulas are not indexed (their glyphs read as nothing), but a symbol is written out beside it.
+    assert "With H query heads of size d_h and biases" in indexed_text(site)["components.html"]
+
+
 def test_the_search_index_leaves_out_pictures_option_lists_and_anchor_marks(site):
     index = indexed_text(site)
     for path in html_files(site):
