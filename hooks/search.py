@@ -3,7 +3,8 @@
 Material's search plugin indexes each page's HTML in its ``on_page_context`` (priority 0). This hook
 hands it a copy of the page made for the index, and gives the page back as it was once the plugin has
 read it: the pages readers see are not changed by any of this. The copy is made before the shortcodes
-hook sets the formulas aside (priority 100), in the copy: the plugin reads none.
+hook sets the formulas aside (priority 100), so that it sets them aside in the copy: the plugin reads
+none, and the page given back has them in place.
 
 - A family's page outranks its notebook and the common mistakes page for its own terms: the families'
   pages (``hooks/families.py``, from the package) get ``search: boost:`` in their meta, as front matter
@@ -60,10 +61,10 @@ def on_config(config):
     return config
 
 
-def _div_end(html: str, start: int) -> int:
+def _div_end(content: str, start: int) -> int:
     """Where the div opening at ``start`` closes."""
     depth = 0
-    for tag in DIV_TAG.finditer(html, start):
+    for tag in DIV_TAG.finditer(content, start):
         depth += 1 if tag[0] == "<div" else -1
         if depth == 0:
             return tag.end()
@@ -96,7 +97,7 @@ def _before_search(context, page, config, nav):
     return context
 
 
-@event_priority(-50)  # after the search plugin; nothing else in between may change the page
+@event_priority(-50)  # after the search plugin; what changed the page in between changed the copy
 def _after_search(context, page, config, nav):
     page.content = _pages.pop(page.url)
     return context
