@@ -522,17 +522,59 @@ def test_the_addresses_of_earlier_versions_lead_to_their_pages(served, watched):
 
 
 SEARCH_RESULTS = ".md-search-result__item a"
+# Each result's page, from the site's root ("notebooks/bert.html"), served or from disk alike.
+RESULT_PAGES = """links => {
+  const root = new URL(JSON.parse(document.querySelector('#__config').textContent).base, location.href).href;
+  return links.map(a => a.href.startsWith(root) ? a.href.slice(root.length).split(/[?#]/)[0] : a.href);
+}"""
+
+
+# Material's line above the results: "Type to start searching", then "No matching documents" or
+# "N matching documents".
+SEARCH_META = ".md-search-result__meta"
+SEARCH_ANSWERED = f"answered => /matching/.test(document.querySelector('{SEARCH_META}').textContent) === answered"
 
 
 def search(page, text: str) -> list[str]:
-    """The pages (file names) the search box lists for ``text``."""
+    """The pages the search box lists for ``text``, in its order (each page once). The text goes into the
+    box whole, then a key is released: Material reads the box at every key, and a text typed letter by
+    letter could be read while the list shown is still that of the letters before."""
     field = page.locator("input.md-search__input")
     field.click()
     field.fill("")
-    field.press_sequentially(text, delay=20)  # the search listens to keys; fill() sends none
+    field.press("End")
+    page.wait_for_function(SEARCH_ANSWERED, arg=False, timeout=20_000)  # the last text's answer is gone
+    field.fill(text)
+    field.press("End")
+    page.wait_for_function(SEARCH_ANSWERED, arg=True, timeout=20_000)
+    if page.locator(SEARCH_META).inner_text().startswith("No "):
+        return []
     page.locator(SEARCH_RESULTS).first.wait_for(timeout=20_000)
-    return [urlsplit(a).path.rsplit("/", 1)[-1] for a in page.locator(SEARCH_RESULTS).evaluate_all(
-        "links => links.map(a => a.href)")]
+    return list(dict.fromkeys(page.locator(SEARCH_RESULTS).evaluate_all(RESULT_PAGES)))
+
+
+# Abbreviations readers type, each with the page that explains it: the search lists that page first.
+ABBREVIATIONS = {"GQA": "llama.html", "MoE": "mixtral.html", "RoPE": "gpt_neox.html", "NSP": "bert.html",
+                 "MQA": "components.html", "MLA": "notation.html"}
+
+
+def test_search_lists_first_the_page_that_explains_an_abbreviation(served, watched):
+    watched.page.goto(served, wait_until="networkidle")
+    assert {text: (search(watched.page, text) or ["nothing"])[0] for text in ABBREVIATIONS} == ABBREVIATIONS
+    assert not watched.errors and not watched.foreign()
+
+
+def test_search_lists_a_family_page_before_its_notebook_and_the_mistakes_page(served, watched):
+    # For the family's name (its page's title; its notebook's title starts with it too), and for a term
+    # of its own that its notebook and the mistakes page also write (Mixtral's router).
+    watched.page.goto(served, wait_until="networkidle")
+    for name in sorted(configs.family_modules()):
+        title = (DOCS / f"{name}.md").read_text(encoding="utf-8").splitlines()[0].removeprefix("# ")
+        listed = search(watched.page, title)
+        assert listed[0] == page_url(name) and page_url(f"notebooks/{name}") in listed, (title, listed)
+    listed = search(watched.page, "router")
+    assert listed[0] == "mixtral.html" and {"notebooks/mixtral.html", "mistakes.html"} <= set(listed), listed
+    assert not watched.errors and not watched.foreign()
 
 
 def test_the_site_works_from_disk(site, watched):
@@ -556,6 +598,7 @@ def test_the_site_works_from_disk(site, watched):
     page.goto(home, wait_until="load")
     assert "bert.html" in search(page, "pooler")
     assert "llama.html" in search(page, "grouped-query")
+    assert search(page, "GQA")[0] == "llama.html"  # the index from disk is the served one (test_site)
     page.goto((site / "gpt2.html").as_uri(), wait_until="load")
     assert page.locator("figure.dv-figure .dv-bar").count() >= 1
     form = page.locator("form.dv-calculator")

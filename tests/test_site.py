@@ -637,3 +637,109 @@ def test_every_page_leads_to_the_previous_and_the_next(site):
     for name in configs.family_modules():
         footer = soup(built_page(site, name)).select_one("footer")
         assert footer.select_one("a.md-footer__link--prev") and footer.select_one("a.md-footer__link--next"), name
+
+# -- (j) the search index ----------------------------------------------------------------
+
+def words(text: str) -> str:
+    return " ".join(text.split())
+
+
+@cache
+def indexed_text(site: Path) -> dict[str, str]:
+    """What the search indexes for each page (every section's title and text), as plain text: the
+    index of the served site (search_index.json) and of the site from disk (search_index.js) alike."""
+    import html
+    import json
+
+    served = json.loads((site / "search" / "search_index.json").read_text(encoding="utf-8"))
+    from_disk = (site / "search" / "search_index.js").read_text(encoding="utf-8")
+    assert from_disk.startswith("var __index = ") and json.loads(from_disk.removeprefix("var __index = ")) == served
+    pages: dict[str, list[str]] = {}
+    for entry in served["docs"]:
+        text = html.unescape(re.sub(r"<[^>]+>", "", f"{entry['title']} {entry['text']}"))
+        pages.setdefault(entry["location"].split("#")[0], []).append(text)
+    return {page: words(" ".join(texts)) for page, texts in pages.items()}
+
+
+def test_the_search_index_holds_the_notebooks_prose_and_not_their_code(site):
+    from derivations import configs
+
+    for name in configs.family_modules():
+        url = page_url(f"notebooks/{name}")
+        page, index = soup(built_page(site, f"notebooks/{name}")), indexed_text(site)[url]
+        page = BeautifulSoup(page.decode(), "html.parser")  # a copy: its formulas are removed below
+        for formula in page.select(".jp-MarkdownCell .katex"):  # the index holds no formula
+            formula.decompose()
+        prose = [words(paragraph.get_text()) for paragraph in page.select(".jp-MarkdownCell p")]
+        assert prose and not [text for text in prose if text not in index], f"{url}: prose missing from the index"
+        # Every line of code and of output the cells show, but a few words of output that the prose says too.
+        lines = {words(line) for cell in page.select(".jp-CodeCell") for line in cell.get_text("\n").splitlines()}
+        shown = [line for line in lines if len(line) >= 16 and not any(line in text for text in prose)]
+        assert len(shown) > 5, f"{url}: no code found to check"
+        assert not [line for line in shown if line in index], f"{url}: code or output in the search index"
+
+
+def test_the_search_index_separates_table_cells(site):
+    # A snippet reads "RMSNorm before attention 8,192", not "RMSNorm before attention8,192": no two
+    # neighbouring cells of a row, nor two lines of a cell broken with <br>, run together in the index.
+    checked = 0
+    for path in html_files(site):
+        index = indexed_text(site).get(path.relative_to(site).as_posix())
+        if index is None:  # the 404 page
+            continue
+        page = BeautifulSoup(path.read_text(encoding="utf-8"), "html.parser")  # changed below: a copy
+        for row in page.select("article tr"):
+            for gone in row.select(".katex"):  # the index holds no formula
+                gone.decompose()
+            for br in row.select("br"):
+                br.replace_with("\0")
+            pieces = [words(piece) for cell in row.select("td, th") for piece in cell.get_text().split("\0")]
+            pieces = [piece for piece in pieces if piece]
+            for before, after in zip(pieces, pieces[1:]):
+                run = before[-12:] + after[:12]
+                if len(run) >= 8:  # shorter, as "64" and "8", it may be part of a number ("648")
+                    checked += 1
+                    assert run not in index, f"{path.name}: {before!r} and {after!r} run together"
+    assert checked > 1000, checked
+
+
+def test_the_search_index_reads_inline_symbols_as_text(site):
+    # The formulas are not indexed (their glyphs read as nothing), but a symbol is written out beside it.
+    assert "With H query heads of size d_h and biases" in indexed_text(site)["components.html"]
+
+
+def test_the_search_index_leaves_out_pictures_option_lists_and_anchor_marks(site):
+    index = indexed_text(site)
+    for path in html_files(site):
+        text = index.get(path.relative_to(site).as_posix(), "")
+        # The ¶ of every permanent link (those of headings, formulas and notebook headings): only the ones
+        # the prose writes are left.
+        article = BeautifulSoup(str(soup(path).select_one("article")), "html.parser")
+        for link in article.select("a.headerlink, a.anchor-link"):
+            link.decompose()
+        assert text.count("¶") == article.get_text().count("¶"), f"{path.name}: a permanent link's ¶ in the index"
+        for svg in soup(path).select("article svg"):
+            drawn = words(svg.get_text(" "))
+            assert len(drawn) < 40 or drawn[:40] not in text, f"{path.name}: a picture's text in the index"
+        for select in soup(path).select("article select"):
+            options = [option.get_text() for option in select.select("option")]
+            assert len(options) < 2 or "".join(options[:2]) not in text, f"{path.name}: a list of options in the index"
+
+
+def test_every_word_of_the_search_index_can_be_found(site):
+    # Material's search worker, run by node on the built index (tests/search_words.cjs, which says why a
+    # word can be lost): a search reaches every indexed word, and no word the index does not hold. Should
+    # new words trip lunr's trie, a change of the search separator (mkdocs.yml) rearranges the words.
+    import json
+    import shutil
+    import subprocess
+
+    import material
+
+    workers = sorted((Path(material.__file__).parent / "templates/assets/javascripts/workers").glob("search.*.min.js"))
+    assert len(workers) == 1, workers
+    script, index = Path(__file__).parent / "search_words.cjs", site / "search" / "search_index.json"
+    run = subprocess.run([shutil.which("node") or "node", str(script), str(workers[0]), str(index)],
+                         capture_output=True, text=True, check=True)
+    found = json.loads(run.stdout)
+    assert found["words"] > 1000 and not found["phantom"] and not found["lost"], found

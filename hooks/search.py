@@ -1,0 +1,106 @@
+"""MkDocs hook: what the site's search indexes, and which page it lists first.
+
+Material's search plugin indexes each page's HTML in its ``on_page_context`` (priority 0). This hook
+hands it a copy of the page made for the index, and gives the page back as it was once the plugin has
+read it: the pages readers see are not changed by any of this. The copy is made before the shortcodes
+hook sets the formulas aside (priority 100), so that it sets them aside in the copy: the plugin reads
+none, and the page given back has them in place.
+
+- A family's page outranks its notebook and the common mistakes page for its own terms: the families'
+  pages (``hooks/families.py``, from the package) get ``search: boost:`` in their meta, as front matter
+  would set it, so that a new family has it without an edit; notebooks and the mistakes page get less.
+- A notebook's code cells, input and output, are left out of the copy: the index keeps a notebook's
+  prose and headings, not its Python. (Material's ``data-search-exclude`` cannot say it: its parser
+  ends an exclusion at the first closing tag of the same name, and a cell is divs within divs.)
+- An inline formula that reads as text, a symbol or a product of a few (H, d_h, 3 D F), is written
+  out beside it, so that a snippet reads "H query heads of size d_h", not "query heads of size  and".
+- Table cells and lines broken with ``<br>`` are separated by a space: the parser keeps the text of a
+  cell, not the cell, and the shortcodes' tables have nothing between their cells, so a snippet read
+  "RMSNorm before attention8,192".
+- Pictures (an SVG's ticks, labels and metadata), the calculators' lists of options and the anchor
+  links of formulas and notebook headings (a lone "¶") carry ``data-search-exclude``, which holds for
+  them: none holds an element of its own name.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+
+from mkdocs.plugins import CombinedEvent, event_priority
+
+import families  # sibling module: MkDocs puts this folder on sys.path while loading a hook
+
+# Material multiplies a section's score by its page's boost (lunr's document boost). Measured on the
+# built index (tests/test_browser.py): these put each family's page first for its own terms.
+FAMILY_BOOST = 2.0
+NOTEBOOK_BOOST = 0.5
+# The common mistakes page tells of every family: below the family's own page for the family's terms.
+OTHER_BOOSTS = {"mistakes.md": 0.5}
+
+CODE_CELL = re.compile(r'<div class="[^"]*\bjp-CodeCell\b[^"]*"')
+DIV_TAG = re.compile(r"<div\b|</div>")
+# An inline formula's opening tags (expanders.py, katex_render.py), its TeX in the label.
+INLINE_FORMULA = re.compile(r'(<span class="dv-math"[^>]*>)(<span class="katex" role="math" aria-label="([^"]*)">)')
+SUBSCRIPT = re.compile(r"_\{\\mathrm\{(\w+)\}\}")  # d_{\mathrm{h}}: d_h
+READS_AS_TEXT = re.compile(r"[\w +\-=]+")  # no braces, powers or commands left
+# A closing cell, caption or row, or a line break, with a tag right after it.
+RUN_TOGETHER = re.compile(r"(</t[dhr]>|</caption>|<br\s*/?>)(?=<)")
+# Opening tags of what a reader never searches for.
+EXCLUDED = re.compile(r'<(svg|select)\b|<a class="(headerlink|anchor-link)"')
+_boosts: dict[str, float] = {}  # source path -> boost
+_pages: dict[str, str] = {}  # page URL -> its content, while the search plugin reads the copy
+
+
+def on_config(config):
+    _boosts.clear()
+    _boosts.update(OTHER_BOOSTS)
+    for family in families.families():
+        _boosts[families.NAV_SECTIONS["Families"].format(**family)] = FAMILY_BOOST
+        _boosts[families.NAV_SECTIONS["Notebooks"].format(**family)] = NOTEBOOK_BOOST
+    return config
+
+
+def _div_end(content: str, start: int) -> int:
+    """Where the div opening at ``start`` closes."""
+    depth = 0
+    for tag in DIV_TAG.finditer(content, start):
+        depth += 1 if tag[0] == "<div" else -1
+        if depth == 0:
+            return tag.end()
+    raise ValueError("a div that does not close")
+
+
+def _formula_text(match: re.Match) -> str:
+    text = SUBSCRIPT.sub(r"_\1", html.unescape(match[3]))
+    return match[1] + (html.escape(text) if READS_AS_TEXT.fullmatch(text) else "") + match[2]
+
+
+def indexed(content: str) -> str:
+    """The page as the search plugin gets to read it."""
+    pieces, at = [], 0
+    while match := CODE_CELL.search(content, at):
+        pieces.append(content[at:match.start()])
+        at = _div_end(content, match.start())
+    content = "".join(pieces) + content[at:]
+    content = INLINE_FORMULA.sub(_formula_text, content)
+    content = RUN_TOGETHER.sub(r"\1 ", content)
+    return EXCLUDED.sub(lambda m: m[0] + " data-search-exclude", content)
+
+
+@event_priority(150)  # before the shortcodes hook sets the formulas aside (100) and the search plugin (0)
+def _before_search(context, page, config, nav):
+    if page.file.src_uri in _boosts:
+        page.meta.setdefault("search", {}).setdefault("boost", _boosts[page.file.src_uri])
+    _pages[page.url] = page.content
+    page.content = indexed(page.content)
+    return context
+
+
+@event_priority(-50)  # after the search plugin; what changed the page in between changed the copy
+def _after_search(context, page, config, nav):
+    page.content = _pages.pop(page.url)
+    return context
+
+
+on_page_context = CombinedEvent(_before_search, _after_search)
