@@ -14,10 +14,10 @@ none, and the page given back has them in place.
   ends an exclusion at the first closing tag of the same name, and a cell is divs within divs.)
 - An inline formula that reads as text, a symbol or a product of a few (H, d_h, 3 D F), is written
   out beside it, so that a snippet reads "H query heads of size d_h", not "query heads of size  and".
-- Table cells and lines broken with ``<br>`` are separated by a space: the parser keeps the text of a
-  cell, not the cell, and the shortcodes' tables have nothing between their cells, so a snippet read
-  "RMSNorm before attention8,192".
-- Pictures (an SVG's ticks, labels and metadata), the calculators' lists of options and the anchor
+- Table cells, list items, paragraphs and lines broken with ``<br>`` are separated by a space: the
+  parser keeps the text of a cell, not the cell, and the shortcodes' tables have nothing between their
+  cells, so a snippet read "RMSNorm before attention8,192".
+- Pictures (an SVG's ticks, labels and metadata; a family's bars and their numbers), the calculators' lists of options and the anchor
   links of formulas and notebook headings (a lone "¶") carry ``data-search-exclude``, which holds for
   them: none holds an element of its own name.
 """
@@ -35,8 +35,10 @@ import families  # sibling module: MkDocs puts this folder on sys.path while loa
 # built index (tests/test_browser.py): these put each family's page first for its own terms.
 FAMILY_BOOST = 2.0
 NOTEBOOK_BOOST = 0.5
-# The common mistakes page tells of every family: below the family's own page for the family's terms.
-OTHER_BOOSTS = {"mistakes.md": 0.5}
+# The common mistakes pages tell of the families, and the changelog names what each version explained:
+# below the page that explains a term.
+OTHER_BOOSTS = {"mistakes.md": 0.5, "changelog.md": 0.5}
+MISTAKES_PAGES = "mistakes-*.md"  # a family's entries of the common mistakes (docs/), as mistakes.md
 
 CODE_CELL = re.compile(r'<div class="[^"]*\bjp-CodeCell\b[^"]*"')
 DIV_TAG = re.compile(r"<div\b|</div>")
@@ -44,10 +46,11 @@ DIV_TAG = re.compile(r"<div\b|</div>")
 INLINE_FORMULA = re.compile(r'(<span class="dv-math"[^>]*>)(<span class="katex" role="math" aria-label="([^"]*)">)')
 SUBSCRIPT = re.compile(r"_\{\\mathrm\{(\w+)\}\}")  # d_{\mathrm{h}}: d_h
 READS_AS_TEXT = re.compile(r"[\w +\-=]+")  # no braces, powers or commands left
-# A closing cell, caption or row, or a line break, with a tag right after it.
-RUN_TOGETHER = re.compile(r"(</t[dhr]>|</caption>|<br\s*/?>)(?=<)")
-# Opening tags of what a reader never searches for.
-EXCLUDED = re.compile(r'<(svg|select)\b|<a class="(headerlink|anchor-link)"')
+# A closing cell, caption, row, list item, paragraph or block, or a line break, with a tag right after it.
+RUN_TOGETHER = re.compile(r"(</t[dhr]>|</caption>|</li>|</p>|</div>|<br\s*/?>)(?=<)")
+# Opening tags of what a reader never searches for: pictures (a family's bars and their numbers, drawn
+# again in the tables and the at-a-glance box's legend), option lists, lone anchors.
+EXCLUDED = re.compile(r'<(svg|select)\b|<figure class="dv-figure[^"]*"|<div class="dv-bar"|<a class="(headerlink|anchor-link)"')
 _boosts: dict[str, float] = {}  # source path -> boost
 _pages: dict[str, str] = {}  # page URL -> its content, while the search plugin reads the copy
 
@@ -55,6 +58,7 @@ _pages: dict[str, str] = {}  # page URL -> its content, while the search plugin 
 def on_config(config):
     _boosts.clear()
     _boosts.update(OTHER_BOOSTS)
+    _boosts.update({md.name: OTHER_BOOSTS["mistakes.md"] for md in families.DOCS.glob(MISTAKES_PAGES)})
     for family in families.families():
         _boosts[families.NAV_SECTIONS["Families"].format(**family)] = FAMILY_BOOST
         _boosts[families.NAV_SECTIONS["Notebooks"].format(**family)] = NOTEBOOK_BOOST

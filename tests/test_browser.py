@@ -566,14 +566,14 @@ def test_search_lists_first_the_page_that_explains_an_abbreviation(served, watch
 
 def test_search_lists_a_family_page_before_its_notebook_and_the_mistakes_page(served, watched):
     # For the family's name (its page's title; its notebook's title starts with it too), and for a term
-    # of its own that its notebook and the mistakes page also write (Mixtral's router).
+    # of its own that its notebook and its page of common mistakes also write (Mixtral's router).
     watched.page.goto(served, wait_until="networkidle")
     for name in sorted(configs.family_modules()):
         title = (DOCS / f"{name}.md").read_text(encoding="utf-8").splitlines()[0].removeprefix("# ")
         listed = search(watched.page, title)
         assert listed[0] == page_url(name) and page_url(f"notebooks/{name}") in listed, (title, listed)
     listed = search(watched.page, "router")
-    assert listed[0] == "mixtral.html" and {"notebooks/mixtral.html", "mistakes.html"} <= set(listed), listed
+    assert listed[0] == "mixtral.html" and {"notebooks/mixtral.html", "mistakes-mixtral.html"} <= set(listed), listed
     assert not watched.errors and not watched.foreign()
 
 

@@ -18,7 +18,7 @@ from bs4 import BeautifulSoup, Comment
 
 from derivations.syntax import SHORTCODE
 from site_build import (DOCS, LOCAL_HOSTS, MAX_PAGE_BYTES, RAW_TEX, ROOT, built_page, hook, html_files,
-                        mkdocs_build, require_katex)
+                        mkdocs_build, page_url, require_katex)
 
 FORMULA_SHORTCODES = {"eq", "math", "sym"}  # each renders exactly one formula; tables may hold many
 
