@@ -292,16 +292,6 @@ def test_bert_calculator_takes_the_head_size_from_the_width(served, watched):
     assert shown["stale"] and "size 0" in shown["notes"]["H"], shown
 
 
-def test_calculator_fits_a_phone(served, chromium):
-    context = chromium.new_context(viewport={"width": 400, "height": 800})
-    page = context.new_page()
-    for name in ("transformer", "gpt2", "gpt3", "bert"):
-        page.goto(served + page_url(name), wait_until="networkidle")
-        overflow = page.evaluate("() => document.documentElement.scrollWidth - document.documentElement.clientWidth")
-        assert overflow <= 0, f"{name}: the page scrolls sideways by {overflow} px at 400 px"
-    context.close()
-
-
 def test_calculator_is_exact_beyond_double_precision(served, watched):
     # Sizes whose total passes 2^53 (where a JavaScript Number would round): the page must show the
     # package's exact integer.
@@ -609,8 +599,6 @@ def test_the_site_works_from_disk(site, watched):
 
 
 # -- answer first, on a phone ---------------------------------------------------------------
-
-PHONE = {"width": 390, "height": 844}
 
 
 def test_every_family_answers_first_on_a_phone(served, chromium):
