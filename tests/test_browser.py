@@ -233,7 +233,9 @@ def test_calculators_give_the_packages_counts(served, tab, name):
     presets = calculator.presets(family)
     offered = form.locator("select[name='preset'] option:not([disabled])").evaluate_all("options => options.map(o => o.value)")
     assert offered == list(presets), name  # the checkpoints of the layout the calculator counts
-    for checkpoint in presets:  # every one, in the class the form starts with
+    # The first and the last checkpoint, in the class the form starts with: the wiring is the same for each,
+    # and test_calculator.py checks the arithmetic of every class on every checkpoint (in node).
+    for checkpoint in dict.fromkeys([next(iter(presets)), next(reversed(presets))]):
         form.locator("select[name='preset']").select_option(checkpoint)
         architecture = form.locator("select[name='class']").input_value()
         shown = form.evaluate(READ)
