@@ -185,13 +185,19 @@ def _as_published(ref: Reference, item: Miscount) -> str:
     return f"“{html.escape(item.printed)}”" if item.printed else number(ref.at(None).child("claim"))
 
 
+def _judged(ref: Reference) -> Miscount:
+    """A miscount with what a verdict says of it: its model and its cause."""
+    item = _miscount(ref)
+    if not (item.model and item.cause):
+        raise UnknownReference(f"{ref}: a miscount needs its model and its cause for a verdict")
+    return item
+
+
 def verdict(ref: Reference) -> str:
     """A miscount in one sentence, from its data: "T5-Large (t5-large) has 737,668,096 parameters, not “770M”:
     770M is reached only by ..." (or "..., as published, but ..." when the number is right and what the source
     says of it is not)."""
-    item = _miscount(ref)
-    if not (item.model and item.cause):
-        raise UnknownReference(f"{ref}: a miscount needs its model and its cause for a verdict")
+    item = _judged(ref)
     exact = number(ref.at(item.checkpoint).child("correct"))
     against = "as published, but" if item.right else f"not {_as_published(ref, item)}:"
     subject = item.model[0].upper() + item.model[1:]  # "the encoder of ..." opens a sentence
@@ -207,17 +213,14 @@ def mistakes(entries: list[tuple[Reference, str, str]]) -> str:
     """The summary of the common mistakes: one row per miscount, given as (reference, link to its entry, id of
     the row): the claim as published (the link), the model, its exact count and the cause."""
     rows = []
-    for ref, href, anchor in entries:
-        item = _miscount(ref)
-        if not (item.model and item.cause):
-            raise UnknownReference(f"{ref}: a miscount needs its model and its cause for the summary")
-        cells = [f'<a href="{html.escape(href)}">{_as_published(ref, item)}</a>', item.model,
-                 number(ref.at(item.checkpoint).child("correct")), item.cause]
-        rows.append(f'<tr id="{html.escape(anchor)}">' + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
-    head = "".join(f"<th>{h}</th>" for h in ("claim, as published", "model", "exact count", "cause"))
+    for ref, href, _ in entries:
+        item = _judged(ref)
+        rows.append([f'<a href="{html.escape(href)}">{_as_published(ref, item)}</a>', item.model,
+                     number(ref.at(item.checkpoint).child("correct")), item.cause])
     # A table without a class of its own, so that the theme's and the site's styles for tables apply.
-    return (f'<div class="dv-mistakes"><table>\n<thead><tr>{head}</tr></thead><tbody>\n' + "\n".join(rows)
-            + "\n</tbody></table></div>")
+    table = _table(["claim, as published", "model", "exact count", "cause"], rows,
+                   row_ids=[html.escape(anchor) for _, _, anchor in entries])
+    return f'<div class="dv-mistakes">{table}</div>'
 
 
 def expand_rounded(ref: Reference, tex: Tex) -> str:

@@ -52,3 +52,14 @@ def anchored_table(table: str, anchor: str, caption: str = "") -> str:
     head_end = table.index("</tr></thead>")
     table = table[:head_end].removesuffix("</th>") + link + "</th>" + table[head_end:]
     return f'<table id="{anchor}">' + (f"<caption>{caption}</caption>" if caption else "") + table[len("<table>"):]
+
+
+def element_end(text: str, start: int, tag: str) -> int:
+    """Where the element ``<tag ...>`` opening at ``start`` closes, counting the same tags nested in it (a
+    KaTeX formula is spans within spans, a notebook cell divs within divs)."""
+    depth = 0
+    for match in re.compile(rf"<{tag}\b|</{tag}>").finditer(text, start):  # re caches the pattern
+        depth += 1 if match[0] != f"</{tag}>" else -1
+        if depth == 0:
+            return match.end()
+    raise ValueError(f"a <{tag}> that does not close")

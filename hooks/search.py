@@ -30,6 +30,7 @@ import re
 from mkdocs.plugins import CombinedEvent, event_priority
 
 import families  # sibling module: MkDocs puts this folder on sys.path while loading a hook
+from derivations.syntax import element_end  # no SymPy
 
 # Material multiplies a section's score by its page's boost (lunr's document boost). Measured on the
 # built index (tests/test_browser.py): these put each family's page first for its own terms.
@@ -41,7 +42,6 @@ OTHER_BOOSTS = {"mistakes.md": 0.5, "changelog.md": 0.5}
 MISTAKES_PAGES = "mistakes-*.md"  # a family's entries of the common mistakes (docs/), as mistakes.md
 
 CODE_CELL = re.compile(r'<div class="[^"]*\bjp-CodeCell\b[^"]*"')
-DIV_TAG = re.compile(r"<div\b|</div>")
 # An inline formula's opening tags (expanders.py, katex_render.py), its TeX in the label.
 INLINE_FORMULA = re.compile(r'(<span class="dv-math"[^>]*>)(<span class="katex" role="math" aria-label="([^"]*)">)')
 SUBSCRIPT = re.compile(r"_\{\\mathrm\{(\w+)\}\}")  # d_{\mathrm{h}}: d_h
@@ -65,16 +65,6 @@ def on_config(config):
     return config
 
 
-def _div_end(content: str, start: int) -> int:
-    """Where the div opening at ``start`` closes."""
-    depth = 0
-    for tag in DIV_TAG.finditer(content, start):
-        depth += 1 if tag[0] == "<div" else -1
-        if depth == 0:
-            return tag.end()
-    raise ValueError("a div that does not close")
-
-
 def _formula_text(match: re.Match) -> str:
     text = SUBSCRIPT.sub(r"_\1", html.unescape(match[3]))
     return match[1] + (html.escape(text) if READS_AS_TEXT.fullmatch(text) else "") + match[2]
@@ -85,7 +75,7 @@ def indexed(content: str) -> str:
     pieces, at = [], 0
     while match := CODE_CELL.search(content, at):
         pieces.append(content[at:match.start()])
-        at = _div_end(content, match.start())
+        at = element_end(content, match.start(), "div")
     content = "".join(pieces) + content[at:]
     content = INLINE_FORMULA.sub(_formula_text, content)
     content = RUN_TOGETHER.sub(r"\1 ", content)

@@ -33,7 +33,8 @@ import families
 import figures
 import katex_render
 import glance
-from derivations.syntax import SHORTCODE, SHORTCODE_LIKE, anchored, anchored_table, formula_anchor, table_anchor
+from derivations.syntax import (SHORTCODE, SHORTCODE_LIKE, anchored, anchored_table, element_end, formula_anchor,
+                                table_anchor)
 # Fixed width + terminator: no placeholder is a prefix of another.
 PLACEHOLDER = re.compile(r"DVSC\d{6}Z")
 BLOCK_HTML = re.compile(r"\s*<(?:div|table|figure|p|ul|ol|dl|pre|blockquote|section|details|h[1-6])\b")
@@ -247,26 +248,14 @@ def _walk_toc(items):
 # plugin reads the page (an empty placeholder in its place: it indexes the prose around it) and put
 # back into the page the theme renders.
 FORMULA_START = re.compile(r'<span class="katex(?:-display)?"[ >]')
-SPAN_TAG = re.compile(r"<span\b|</span>")
 _set_aside: dict[str, list[str]] = {}  # page URL -> its formulas, in order
-
-
-def _formula_end(html: str, start: int) -> int:
-    """Where the KaTeX span opening at ``start`` closes (KaTeX writes spans, and for a few constructs SVG,
-    with no span inside)."""
-    depth = 0
-    for tag in SPAN_TAG.finditer(html, start):
-        depth += 1 if tag[0] == "<span" else -1
-        if depth == 0:
-            return tag.end()
-    raise ValueError("a KaTeX span that does not close")
 
 
 @event_priority(100)  # before the search plugin indexes the page
 def on_page_context(context, page, config, nav):
     formulas, pieces, at = [], [], 0
     while match := FORMULA_START.search(page.content, at):
-        end = _formula_end(page.content, match.start())
+        end = element_end(page.content, match.start(), "span")  # KaTeX writes spans (and SVG, no span inside)
         pieces += [page.content[at:match.start()], f'<span data-dv-formula="{len(formulas)}"></span>']
         formulas.append(page.content[match.start():end])
         at = end
