@@ -34,6 +34,10 @@ class Part:
     # Module path in the reference implementation, relative to the parent's module. ``None``
     # groups children without a module of its own (they stay relative to the parent's module).
     path: str | None = None
+    # Which copies of a repeated module this part holds, where siblings share the path (DeepSeek's
+    # first layers are dense, the others hold experts): a parameter path below the module that only
+    # those copies have ("mlp.experts"), or "!" and one that they lack ("!mlp.experts"). Empty: all.
+    copies: str = ""
     note: str = ""
     symbol: str = field(default="", compare=False)
     # What the parameters are for (one of KINDS), for the pictures; a part without one takes its parent's.
@@ -42,6 +46,8 @@ class Part:
     def __post_init__(self) -> None:
         assert (self.expr is None) != (not self.children), f"{self.name}: a leaf or a sum, not both"
         assert self.kind in ("", *KINDS), f"{self.name}: unknown kind {self.kind!r}"
+        assert not self.copies or (self.path is not None and self.repeat != 1), \
+            f"{self.name}: only a repeated module can select its copies"
         assert re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", self.name), f"not a Python name: {self.name!r}"
         names = [c.name for c in self.children]
         assert len(names) == len(set(names)), f"{self.name}: duplicate child names {names}"
@@ -168,10 +174,10 @@ def evaluate(expr: Expr, values: Mapping[sympy.Symbol, int]) -> int:
 
 
 def group(name: str, label: str, *children: Part, path: str | None = None, repeat: Expr = 1,
-          note: str = "", symbol: str = "", kind: str = "") -> Part:
-    """A sum of parts."""
+          note: str = "", symbol: str = "", kind: str = "", copies: str = "") -> Part:
+    """A sum of parts (``copies``: see :attr:`Part.copies`)."""
     return Part(name, label, children=children, path=path, repeat=sympy.sympify(repeat), note=note,
-                symbol=symbol, kind=kind)
+                symbol=symbol, kind=kind, copies=copies)
 
 
 def leaf(name: str, label: str, expr: Expr, path: str | None = None, note: str = "", kind: str = "") -> Part:

@@ -40,6 +40,10 @@ C = _size("C")
 E = _size("E")
 X = _size("X")
 X_a = _size("X_a", r"X_{\mathrm{a}}")
+X_s = _size("X_s", r"X_{\mathrm{s}}")
+F_e = _size("F_e", r"F_{\mathrm{e}}")
+F_s = _size("F_s", r"F_{\mathrm{s}}")
+L_f = _size("L_f", r"L_{\mathrm{f}}")
 G = _size("G")
 L_g = _size("L_g", r"L_{\mathrm{g}}")
 B = _size("B")
@@ -95,6 +99,15 @@ NOTATION: tuple[Notation, ...] = (
     Notation(X, "experts in a mixture-of-experts layer", ("num_local_experts",), "Mixtral's paper writes n"),
     Notation(X_a, "experts that run for each token (top-k routing); X_a = X would make every expert active",
              ("num_experts_per_tok",), "Mixtral's paper writes K (2 of 8)"),
+    Notation(X_s, "shared experts: experts every token uses, beside the X_a the router picks (DeepSeek)",
+             ("n_shared_experts",), "DeepSeekMoE's K_s"),
+    Notation(F_e, "inner size of one expert of a mixture, where it differs from the dense feed-forward's F",
+             ("moe_intermediate_size",), "DeepSeek-V2's paper: the intermediate hidden dimension of each expert"),
+    Notation(F_s, "inner size of the shared expert of Qwen's mixtures (one expert, gated by its own sigmoid)",
+             ("shared_expert_intermediate_size",), "Qwen1.5-MoE: four times an expert's size"),
+    Notation(L_f, "layers with a dense feed-forward in a model whose other layers hold experts",
+             ("first_k_dense_replace", "mlp_only_layers", "decoder_sparse_step"),
+             "DeepSeek's first_k_dense_replace; Qwen's mlp_only_layers and decoder_sparse_step decide which"),
     Notation(G, "groups of layers that share their weights across depth (ALBERT); G = L is an ordinary stack",
              ("num_hidden_groups",), "1 in every released ALBERT: all layers share one set of weights"),
     Notation(L_g, "layers inside one group of shared layers (ALBERT), each with weights of its own",

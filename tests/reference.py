@@ -13,7 +13,7 @@ from __future__ import annotations
 import importlib
 import os
 import re
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from types import ModuleType
 
 import pytest
@@ -74,12 +74,14 @@ def total(model: torch.nn.Module) -> int:
 # Mapping the tree onto parameter names
 # ---------------------------------------------------------------------------------------------
 
-def patterns(root: Part) -> tuple[dict[str, list[str]], dict[str, str]]:
+def patterns(root: Part, names: Collection[str] = ()) -> tuple[dict[str, list[str]], dict[str, str]]:
     """Parameter-name regexes per node, and the one regex of each leaf that has a path.
 
     Only nodes that reach a module are listed: a node with a path, or a group whose descendants have
     one. A node with a path covers that module (or parameter); a group without one covers what its
-    children cover. A repeated node with a path is a ModuleList: ``layer`` covers ``layer\\.\\d+``.
+    children cover. A repeated node with a path is a ModuleList: ``layer`` covers ``layer\\.\\d+``, or,
+    if it selects its copies (:attr:`Part.copies`), the numbers of the copies that the parameter
+    ``names`` show to have (or to lack) the selected path.
     """
     nodes: dict[str, list[str]] = {}
     leaves: dict[str, str] = {}
@@ -87,7 +89,9 @@ def patterns(root: Part) -> tuple[dict[str, list[str]], dict[str, str]]:
     def visit(part: Part, qualified: str, module: str) -> list[str]:
         if part.path is not None:
             module = f"{module}\\.{re.escape(part.path)}" if module else re.escape(part.path)
-            if part.repeat != 1:
+            if part.copies:
+                module += _selected(module, part.copies, names)
+            elif part.repeat != 1:
                 module += r"\.\d+"
         else:
             # Without a module of its own the copies of a repeated node cannot be told apart.
@@ -103,6 +107,15 @@ def patterns(root: Part) -> tuple[dict[str, list[str]], dict[str, str]]:
 
     visit(root, root.name, "")
     return nodes, leaves
+
+
+def _selected(module: str, copies: str, names: Collection[str]) -> str:
+    """The regex of the copies of ``module`` (a ModuleList) that have ``copies``, or lack it after "!"."""
+    wanted = copies.removeprefix("!")
+    every = {m[1] for name in names if (m := re.match(rf"{module}\.(\d+)\.", name))}
+    having = {m[1] for name in names if (m := re.match(rf"{module}\.(\d+)\.{re.escape(wanted)}(\.|$)", name))}
+    chosen = sorted(every - having if copies.startswith("!") else having, key=int)
+    return rf"\.(?:{'|'.join(chosen)})" if chosen else r"\.(?!)"  # (?!) matches nothing: no such copy
 
 
 def matches(pattern: str, name: str) -> bool:
@@ -123,10 +136,10 @@ def reference_counts(root: Part, model: torch.nn.Module) -> dict[str, int]:
     derivation, none counted twice. A node covers the parameters inside its modules; of those, only a
     :data:`HOISTED` leaf's may belong to a leaf elsewhere in the tree (they are counted there).
     """
-    nodes, leaves = patterns(root)
     # Tied tensors once, under the name met first; frozen ones (Marian's sinusoidal tables, which it
     # registers as parameters with requires_grad off) are not learned, so no derivation counts them.
     named = {name: p for name, p in model.named_parameters() if p.requires_grad}
+    nodes, leaves = patterns(root, named)
     owner: dict[str, str] = {}
     for name in named:
         owners = [q for q, pattern in leaves.items() if matches(pattern, name)]

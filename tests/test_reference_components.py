@@ -55,3 +55,35 @@ def test_albert_base_v2_from_components():
 def test_factorized_embedding_saves_v_times_d_minus_e():
     part = c.factorized_embedding(V, E, D, table="t", projection="p")
     assert sympy.expand(V * D - part.total) == V * D - V * E - E * D - D
+
+
+def test_copies_select_the_layers_that_differ():
+    # Two kinds of layer in one ModuleList (as DeepSeek's first dense layers before its expert layers):
+    # each group of the tree covers the copies that have, or lack, the selected module, and a wrong
+    # number of copies shows as a mismatch.
+    nn = torch.nn
+
+    class Layer(nn.Module):
+        def __init__(self, sparse: bool) -> None:
+            super().__init__()
+            self.norm = nn.LayerNorm(4)
+            self.mlp = nn.ModuleDict({"experts": nn.Linear(4, 8)} if sparse else {"dense": nn.Linear(4, 4)})
+
+    model = nn.Module()
+    model.layers = nn.ModuleList([Layer(False), Layer(True), Layer(True), Layer(False)])
+    X = sympy.Symbol("X", positive=True, integer=True)
+
+    def tree(dense_copies: sympy.Expr) -> c.Part:
+        def kind(name: str, mlp: c.Part, copies: str, repeat: sympy.Expr) -> c.Part:
+            return c.group(name, name, c.layer_norm("norm", D, "norm"), c.group("mlp", "mlp", mlp, path="mlp"),
+                           path="layers", repeat=repeat, copies=copies)
+        return c.group("model", "model",
+                       kind("dense", c.linear("dense", "dense", D, D, True, "dense"), "!mlp.experts", dense_copies),
+                       kind("sparse", c.linear("experts", "experts", D, 2 * D, True, "experts"), "mlp.experts",
+                            X - dense_copies))
+
+    values = {D: 4, X: 4}
+    right = tree(sympy.Integer(2))
+    assert reference.derived_counts(right, values) == reference.reference_counts(right, model)
+    wrong = tree(sympy.Integer(3))
+    assert reference.derived_counts(wrong, values) != reference.reference_counts(wrong, model)
