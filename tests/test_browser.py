@@ -87,15 +87,12 @@ def test_the_site_has_a_page_for_each_source(site):
     assert pages(site) == source_pages()
 
 
-@pytest.mark.parametrize("page", source_pages())
-def test_every_page_served(served, tab, page):
-    # Every formula typeset, no TeX showing, nothing but the site's own files requested, nothing failed.
-    # What a page fetches after it has loaded (the sitemap, the search index and its worker) is the same
-    # for every page: the home page waits for it, the others for their own load.
+def load_sound(tab: Watched, url: str, wait_until: str = "load") -> None:
+    """Load ``url`` in ``tab`` and check it: every formula typeset, no TeX showing, nothing but the site's
+    own files requested, nothing failed, no console error."""
     tab.requests.clear(), tab.failures.clear(), tab.errors.clear()
-    url = served + page
-    response = tab.page.goto(url, wait_until="networkidle" if page == "index.html" else "load")
-    assert response is not None and (response.ok or page == "404.html"), url
+    response = tab.page.goto(url, wait_until=wait_until)
+    assert response is not None and (response.ok or url.endswith("404.html")), url
     state = tab.page.evaluate(TYPESET)
     assert state["untypeset"] == 0 and state["errors"] == 0, (url, state)
     left = [tex for tex in RAW_TEX if tex in state["text"]]
@@ -103,6 +100,17 @@ def test_every_page_served(served, tab, page):
     assert not tab.foreign(), f"{url}: requests leaving the host: {tab.foreign()}"
     assert not tab.failures, f"{url}: failed requests: {tab.failures}"
     assert not tab.errors, f"{url}: console errors: {tab.errors}"
+
+
+FAMILY_PAGES = {page_url(name) for name in configs.family_modules()}
+
+
+@pytest.mark.parametrize("page", [page for page in source_pages() if page not in FAMILY_PAGES])
+def test_every_page_served(served, tab, page):
+    # Each family page is checked so where its calculator is (test_calculators_give_the_packages_counts): a
+    # page load each. What a page fetches after it has loaded (the sitemap, the search index and its
+    # worker) is the same for every page: the home page waits for it, the others for their own load.
+    load_sound(tab, served + page, "networkidle" if page == "index.html" else "load")
 
 
 def test_search_finds_the_pooler_on_the_bert_page(served, watched):
@@ -225,10 +233,9 @@ def test_calculators_give_the_packages_counts(served, tab, name):
     from derivations import calculator
 
     watched = tab  # the tab the pages are checked in: its cache holds the site's scripts and fonts
-    watched.errors.clear()
     family = configs.family_modules()[name]
     generator = random.Random(f"20261123-{name}")
-    watched.page.goto(served + page_url(name), wait_until="load")
+    load_sound(watched, served + page_url(name))  # the page as test_every_page_served checks the others
     form = watched.page.locator("form.dv-calculator")
     presets = calculator.presets(family)
     offered = form.locator("select[name='preset'] option:not([disabled])").evaluate_all("options => options.map(o => o.value)")
