@@ -597,34 +597,40 @@ def test_the_site_works_from_disk(site, watched):
 # -- answer first, on a phone ---------------------------------------------------------------
 
 
-def test_every_family_page_works_on_a_phone(served, chromium):
-    # At 390 px, each family page loaded once: the count of the at-a-glance box is on the first screen,
-    # whole, without scrolling sideways, and no text of the box or of the pictures is under 12 px. The
-    # calculator fits the screen's width (its table scrolls inside it), the total (and a mixture's active
-    # count) is above the table and on screen, and every field has text of 16 px at least (a phone zooms in
-    # on smaller) and is at least 44 px tall, a target a thumb can hit.
+@pytest.fixture(scope="module")
+def phone(chromium) -> Iterator[browser.Page]:
+    """One tab at a phone's size for a series of pages, its cache kept between them."""
     context = chromium.new_context(viewport=PHONE)
-    page = context.new_page()
-    for name in sorted(configs.family_modules()):
-        page.goto(served + page_url(name), wait_until="load")
-        shape = page.locator("form.dv-calculator").evaluate(CALCULATOR_GEOMETRY)
-        assert 0 <= shape["form"]["left"] and shape["form"]["right"] <= shape["width"], (name, shape)
-        for count in filter(None, [shape["total"], shape["active"]]):
-            assert 0 <= count["left"] and count["right"] <= shape["width"] and count["bottom"] <= shape["table"]["top"], (name, shape)
-        assert shape["fields"], name
-        for field, size, height in shape["fields"]:
-            assert size >= 16 and height >= 43.5, (name, field, size, height)
-        assert (shape["active"] is not None) == hasattr(configs.family_modules()[name], "ACTIVE"), name
-        box = page.locator("#at-a-glance .dv-glance-number .dv-num").first.bounding_box()
-        assert box and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"], (name, box)
-        assert box["y"] + box["height"] <= PHONE["height"], f"{name}: the answer is below the first screen ({box})"
-        overflow = page.evaluate("() => document.documentElement.scrollWidth - document.documentElement.clientWidth")
-        assert overflow <= 0, f"{name}: the page scrolls sideways by {overflow} px"
-        smallest = page.evaluate("""() => Math.min(...[...document.querySelectorAll(
-            '#at-a-glance p, #at-a-glance li, .dv-bar span span, .dv-bar-label')].map(
-            el => parseFloat(getComputedStyle(el).fontSize)))""")
-        assert smallest >= 12, f"{name}: text of {smallest} px"
+    yield context.new_page()
     context.close()
+
+
+@pytest.mark.parametrize("name", sorted(configs.family_modules()))
+def test_every_family_page_works_on_a_phone(served, phone, name):
+    # At 390 px: the count of the at-a-glance box is on the first screen, whole, without scrolling
+    # sideways, and no text of the box or of the pictures is under 12 px. The calculator fits the
+    # screen's width (its table scrolls inside it), the total (and a mixture's active count) is above the
+    # table and on screen, and every field has text of 16 px at least (a phone zooms in on smaller) and
+    # is at least 44 px tall, a target a thumb can hit.
+    page = phone
+    page.goto(served + page_url(name), wait_until="load")
+    shape = page.locator("form.dv-calculator").evaluate(CALCULATOR_GEOMETRY)
+    assert 0 <= shape["form"]["left"] and shape["form"]["right"] <= shape["width"], (name, shape)
+    for count in filter(None, [shape["total"], shape["active"]]):
+        assert 0 <= count["left"] and count["right"] <= shape["width"] and count["bottom"] <= shape["table"]["top"], (name, shape)
+    assert shape["fields"], name
+    for field, size, height in shape["fields"]:
+        assert size >= 16 and height >= 43.5, (name, field, size, height)
+    assert (shape["active"] is not None) == hasattr(configs.family_modules()[name], "ACTIVE"), name
+    box = page.locator("#at-a-glance .dv-glance-number .dv-num").first.bounding_box()
+    assert box and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"], (name, box)
+    assert box["y"] + box["height"] <= PHONE["height"], f"{name}: the answer is below the first screen ({box})"
+    overflow = page.evaluate("() => document.documentElement.scrollWidth - document.documentElement.clientWidth")
+    assert overflow <= 0, f"{name}: the page scrolls sideways by {overflow} px"
+    smallest = page.evaluate("""() => Math.min(...[...document.querySelectorAll(
+        '#at-a-glance p, #at-a-glance li, .dv-bar span span, .dv-bar-label')].map(
+        el => parseFloat(getComputedStyle(el).fontSize)))""")
+    assert smallest >= 12, f"{name}: text of {smallest} px"
 
 
 # The size on screen of each text of an SVG picture: its font size times the picture's scale (a rotated
