@@ -233,13 +233,21 @@ def _built(ref: Reference, family: ModuleType, name: str) -> Part | None:
     """``family.name`` on the reference's checkpoint: the class as the checkpoint's config lays it out,
     when ``name`` is a class (None: resolve the name as written). Any other name of the family on one of
     its checkpoints that asks for another layout than the plain one would be evaluated in the plain
-    layout, so it must name that layout (``VARIANTS.<layout>...``) instead."""
+    layout, so it must name that layout (``VARIANTS.<layout>...``) instead; except the reconciled claims,
+    which name their candidates themselves, and the parts a family declares the same in every layout
+    (``LAYOUT_FREE``: Qwen2's non-embedding count, which holds neither the embeddings nor the head)."""
     try:
         built = configs.as_built(family, name, ref.checkpoint)
         layout = configs.layout_of(family, ref.checkpoint)
     except configs.ConfigError as error:
         raise UnknownReference(f"{ref}: {error}") from None
-    if built is None and layout not in (None, "") and name not in ("VARIANTS", "ACTIVE_VARIANTS"):
+    from .claims import Hypothesis, Miscount, Rounded
+
+    value = getattr(family, name, None)
+    claims = value if isinstance(value, tuple) else (value,)
+    explicit = all(isinstance(c, (Rounded, Miscount, Hypothesis)) for c in claims) and bool(claims)
+    if (built is None and layout not in (None, "") and not explicit
+            and name not in ("VARIANTS", "ACTIVE_VARIANTS", *getattr(family, "LAYOUT_FREE", ()))):
         raise UnknownReference(f"{ref}: {ref.checkpoint} builds the layout {layout!r}, and {name} is not a class: "
                                f"name it through VARIANTS.{layout}")
     return built

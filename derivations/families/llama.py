@@ -57,13 +57,14 @@ def gated_feed_forward(bias: bool = False) -> Part:
 
 
 def decoder_layer(attention_bias: bool = False, mlp_bias: bool = False, *, mlp: Part | None = None,
-                  mlp_label: str = "the feed-forward") -> Part:
+                  mlp_label: str = "the feed-forward", attention: Part | None = None) -> Part:
     """LlamaDecoderLayer (``layers.<i>``); MistralDecoderLayer holds the same tensors. ``mlp`` replaces
-    the gated feed-forward (Mixtral's mixture of experts); its norm is named after it."""
+    the gated feed-forward (Mixtral's mixture of experts); its norm is named after it. ``attention``
+    replaces the attention (Qwen2's biases on q, k and v alone)."""
     mlp = mlp if mlp is not None else gated_feed_forward(mlp_bias)
     return group("layer", "decoder layer",
                  rms_norm("attention_norm", D, "input_layernorm", label="RMSNorm before attention"),
-                 self_attention(attention_bias),
+                 attention if attention is not None else self_attention(attention_bias),
                  rms_norm(f"{mlp.name}_norm", D, "post_attention_layernorm", label=f"RMSNorm before {mlp_label}"),
                  mlp,
                  path="layers", symbol=r"N_{\mathrm{layer}}")

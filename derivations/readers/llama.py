@@ -19,13 +19,16 @@ FIELDS = Fields({"vocab_size": 32000, "hidden_size": 4096, "intermediate_size": 
 SYMBOL_FIELDS = {"C": "num_labels", "K": "num_key_value_heads", "d_h": "head_dim", "F": "intermediate_size"}
 
 
-def read_decoder(config: Mapping, fields: Fields, *, divisible: bool, zero_head_dim: bool) -> dict[str, int]:
+def read_decoder(config: Mapping, fields: Fields, *, divisible: bool, zero_head_dim: bool,
+                 null_kv_heads: bool = False) -> dict[str, int]:
     """The sizes of a LLaMA-style decoder, read as transformers 5.23 reads them.
 
     ``divisible``: the config class refuses a hidden size that is not a multiple of the heads, even with
     head_dim set (LlamaConfig.validate_architecture); Mistral's and Mixtral's take the floor.
     ``zero_head_dim``: the attention reads head_dim 0 as unset (MistralAttention and MixtralAttention:
     ``config.head_dim or hidden_size // num_attention_heads``); LlamaAttention takes it as it is.
+    ``null_kv_heads``: num_key_value_heads null means as many as the heads although the field has a default
+    (Qwen2Config: ``int | None = 32``, and None becomes the heads).
     """
     def get(field: str) -> int:
         return fields.size(config, field)
@@ -35,7 +38,7 @@ def read_decoder(config: Mapping, fields: Fields, *, divisible: bool, zero_head_
         raise ConfigError(f"hidden_size ({hidden}) is not a multiple of num_attention_heads ({heads})")
     # null means as many key/value heads as query heads where the field may be null (LlamaConfig: int | None);
     # MistralConfig and MixtralConfig type it int (default 8), and refuse null.
-    if config.get("num_key_value_heads", 0) is None and "num_key_value_heads" in fields.defaults:
+    if config.get("num_key_value_heads", 0) is None and "num_key_value_heads" in fields.defaults and not null_kv_heads:
         raise ConfigError("num_key_value_heads must be an integer, got null")
     kv_heads = heads if config.get("num_key_value_heads", fields.defaults.get("num_key_value_heads")) is None \
         else get("num_key_value_heads")
