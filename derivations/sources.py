@@ -100,6 +100,8 @@ _SOURCES = (
            "https://arxiv.org/abs/2407.10671"),
     _paper("qwen2024qwen25", "Qwen Team", "Qwen2.5 Technical Report", "arXiv:2412.15115", 2024,
            "https://arxiv.org/abs/2412.15115"),
+    _paper("yang2025qwen3", "Yang et al.", "Qwen3 Technical Report", "arXiv:2505.09388", 2025,
+           "https://arxiv.org/abs/2505.09388"),
     _paper("pearce2024", "Pearce and Song", "Reconciling Kaplan and Chinchilla Scaling Laws", "arXiv:2406.12907",
            2024, "https://arxiv.org/abs/2406.12907"),
     _paper("jiang2023", "Jiang et al.", "Mistral 7B", "arXiv:2310.06825", 2023, "https://arxiv.org/abs/2310.06825"),
@@ -172,7 +174,7 @@ _SOURCES = (
           "Mixtral-8x7B-v0.1 and the Mixtral-8x22B conversions", "Hugging Face, mistralai and mistral-community",
           2023, "https://huggingface.co/mistralai", short="mistralai on the Hugging Face hub"),
     _page("hub-qwen", "config", "Qwen Team (Alibaba)", "Qwen checkpoints: config.json and model cards of Qwen2-0.5B to "
-          "-72B and Qwen2.5-0.5B to -72B (the cards' “Number of Parameters” lines)", "Hugging Face, Qwen", 2024,
+          "-72B, Qwen2.5-0.5B to -72B and Qwen3-0.6B to -32B (the cards' “Number of Parameters” lines)", "Hugging Face, Qwen", 2024,
           "https://huggingface.co/Qwen", short="Qwen on the Hugging Face hub"),
     _page("hub-helsinki-nlp", "config", "Helsinki-NLP", "opus-mt-en-de: config.json of a Marian model",
           "Hugging Face, Helsinki-NLP", 2020, "https://huggingface.co/Helsinki-NLP/opus-mt-en-de",
