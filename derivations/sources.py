@@ -102,6 +102,12 @@ _SOURCES = (
            "https://arxiv.org/abs/2412.15115"),
     _paper("yang2025qwen3", "Yang et al.", "Qwen3 Technical Report", "arXiv:2505.09388", 2025,
            "https://arxiv.org/abs/2505.09388"),
+    _paper("gemma2024", "Gemma Team", "Gemma: Open Models Based on Gemini Research and Technology", "arXiv:2403.08295",
+           2024, "https://arxiv.org/abs/2403.08295", short="Gemma Team 2024a"),
+    _paper("gemma2-2024", "Gemma Team", "Gemma 2: Improving Open Language Models at a Practical Size",
+           "arXiv:2408.00118", 2024, "https://arxiv.org/abs/2408.00118", short="Gemma Team 2024b"),
+    _paper("gemma3-2025", "Gemma Team", "Gemma 3 Technical Report", "arXiv:2503.19786", 2025,
+           "https://arxiv.org/abs/2503.19786", short="Gemma Team 2025"),
     _paper("pearce2024", "Pearce and Song", "Reconciling Kaplan and Chinchilla Scaling Laws", "arXiv:2406.12907",
            2024, "https://arxiv.org/abs/2406.12907"),
     _paper("jiang2023", "Jiang et al.", "Mistral 7B", "arXiv:2310.06825", 2023, "https://arxiv.org/abs/2310.06825"),
@@ -176,6 +182,9 @@ _SOURCES = (
     _page("hub-qwen", "config", "Qwen Team (Alibaba)", "Qwen checkpoints: config.json and model cards of Qwen2-0.5B to "
           "-72B, Qwen2.5-0.5B to -72B and Qwen3-0.6B to -32B (the cards' “Number of Parameters” lines)", "Hugging Face, Qwen", 2024,
           "https://huggingface.co/Qwen", short="Qwen on the Hugging Face hub"),
+    _page("hub-google-gemma", "config", "Google", "Gemma checkpoints: config.json of gemma-2b, gemma-7b, gemma-2-2b, "
+          "-9b, -27b and gemma-3-1b-pt, -4b-pt, -12b-pt, -27b-pt", "Hugging Face, google", 2024,
+          "https://huggingface.co/google", short="google on the Hugging Face hub"),
     _page("hub-helsinki-nlp", "config", "Helsinki-NLP", "opus-mt-en-de: config.json of a Marian model",
           "Hugging Face, Helsinki-NLP", 2020, "https://huggingface.co/Helsinki-NLP/opus-mt-en-de",
           short="Helsinki-NLP/opus-mt-en-de"),

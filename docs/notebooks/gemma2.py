@@ -1,0 +1,52 @@
+# ---
+# jupyter:
+#   jupytext:
+#     formats: py:percent
+#   kernelspec:
+#     display_name: Python 3
+#     language: python
+#     name: python3
+# ---
+
+# %% [markdown]
+# # Gemma 2, step by step
+#
+# The derivation of the [Gemma 2 page](../gemma2.md), run with the `derivations` package: each formula below is an
+# expression of the package, and each number that expression evaluated on a real config. Change a size and run
+# the cell again.
+
+# %%
+from IPython.display import Math, display
+
+from derivations import configs, render
+
+from derivations.families import gemma2
+
+
+def show(expression, name=""):
+    """An expression of the package as a formula, named (in words) when a name is given."""
+    display(Math((rf"\text{{{name}}} = " if name else "") + render.latex(expression)))
+
+
+# %% [markdown]
+# The attention and one decoder layer:
+
+# %%
+show(gemma2.attention_block.total, "attention")
+show(gemma2.layer.total, "one layer")
+
+# %% [markdown]
+# Every checkpoint: the count, the embedding table and the rest (the papers' split).
+
+# %%
+for name in gemma2.CHECKPOINTS:
+    values = configs.checkpoint(name).values
+    print(f"{name:12} {configs.checkpoint(name).total:>15,} {gemma2.embedding_parameters.count(values):>14,} "
+          f"{gemma2.non_embedding.count(values):>15,}")
+
+# %% [markdown]
+# The published figures, each against the exact count it could mean:
+
+# %%
+for claim in gemma2.ROUNDED:
+    print(f"{claim.what:45} {claim.printed:>15} {claim.exact():>15,}")
