@@ -108,6 +108,12 @@ _SOURCES = (
            "arXiv:2408.00118", 2024, "https://arxiv.org/abs/2408.00118", short="Gemma Team 2024b"),
     _paper("gemma3-2025", "Gemma Team", "Gemma 3 Technical Report", "arXiv:2503.19786", 2025,
            "https://arxiv.org/abs/2503.19786", short="Gemma Team 2025"),
+    _paper("abdin2024phi3", "Abdin et al.", "Phi-3 Technical Report: A Highly Capable Language Model Locally on Your "
+           "Phone", "arXiv:2404.14219", 2024, "https://arxiv.org/abs/2404.14219"),
+    _paper("abdin2024phi4", "Abdin et al.", "Phi-4 Technical Report", "arXiv:2412.08905", 2024,
+           "https://arxiv.org/abs/2412.08905"),
+    _paper("microsoft2025phi4mini", "Microsoft", "Phi-4-Mini Technical Report: Compact yet Powerful Multimodal "
+           "Language Models via Mixture-of-LoRAs", "arXiv:2503.01743", 2025, "https://arxiv.org/abs/2503.01743"),
     _paper("pearce2024", "Pearce and Song", "Reconciling Kaplan and Chinchilla Scaling Laws", "arXiv:2406.12907",
            2024, "https://arxiv.org/abs/2406.12907"),
     _paper("jiang2023", "Jiang et al.", "Mistral 7B", "arXiv:2310.06825", 2023, "https://arxiv.org/abs/2310.06825"),
@@ -185,6 +191,9 @@ _SOURCES = (
     _page("hub-google-gemma", "config", "Google", "Gemma checkpoints: config.json of gemma-2b, gemma-7b, gemma-2-2b, "
           "-9b, -27b and gemma-3-1b-pt, -4b-pt, -12b-pt, -27b-pt", "Hugging Face, google", 2024,
           "https://huggingface.co/google", short="google on the Hugging Face hub"),
+    _page("hub-microsoft-phi", "config", "Microsoft", "Phi checkpoints: config.json and model cards of "
+          "Phi-3-mini-4k-instruct, Phi-3-medium-4k-instruct, Phi-3.5-mini-instruct, phi-4 and Phi-4-mini-instruct",
+          "Hugging Face, microsoft", 2024, "https://huggingface.co/microsoft", short="microsoft on the Hugging Face hub"),
     _page("hub-helsinki-nlp", "config", "Helsinki-NLP", "opus-mt-en-de: config.json of a Marian model",
           "Hugging Face, Helsinki-NLP", 2020, "https://huggingface.co/Helsinki-NLP/opus-mt-en-de",
           short="Helsinki-NLP/opus-mt-en-de"),

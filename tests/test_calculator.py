@@ -149,7 +149,7 @@ FIELDS = {
     "albert": {D: ["hidden_size"], H: ["num_attention_heads"]}, "distilbert": {D: ["dim"], H: ["n_heads"]},
     "t5": {D: ["d_model"], H: ["num_heads"], d_h: ["d_kv"]},
     **{name: {D: ["hidden_size"], H: ["num_attention_heads"], K: ["num_key_value_heads"], d_h: ["head_dim"]}
-       for name in ("llama", "mistral", "qwen2", "qwen3", "gemma", "gemma2", "gemma3_text")},
+       for name in ("llama", "mistral", "qwen2", "qwen3", "gemma", "gemma2", "gemma3_text", "phi3")},
     "mixtral": {D: ["hidden_size"], H: ["num_attention_heads"], K: ["num_key_value_heads"], d_h: ["head_dim"],
                 X: ["num_local_experts"], X_a: ["num_experts_per_tok"]},
 }
