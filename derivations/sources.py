@@ -114,6 +114,8 @@ _SOURCES = (
            "https://arxiv.org/abs/2412.08905"),
     _paper("microsoft2025phi4mini", "Microsoft", "Phi-4-Mini Technical Report: Compact yet Powerful Multimodal "
            "Language Models via Mixture-of-LoRAs", "arXiv:2503.01743", 2025, "https://arxiv.org/abs/2503.01743"),
+    _paper("openai2025gptoss", "OpenAI", "gpt-oss-120b & gpt-oss-20b Model Card", "arXiv:2508.10925", 2025,
+           "https://arxiv.org/abs/2508.10925", short="OpenAI 2025"),
     _paper("pearce2024", "Pearce and Song", "Reconciling Kaplan and Chinchilla Scaling Laws", "arXiv:2406.12907",
            2024, "https://arxiv.org/abs/2406.12907"),
     _paper("jiang2023", "Jiang et al.", "Mistral 7B", "arXiv:2310.06825", 2023, "https://arxiv.org/abs/2310.06825"),
@@ -194,6 +196,8 @@ _SOURCES = (
     _page("hub-microsoft-phi", "config", "Microsoft", "Phi checkpoints: config.json and model cards of "
           "Phi-3-mini-4k-instruct, Phi-3-medium-4k-instruct, Phi-3.5-mini-instruct, phi-4 and Phi-4-mini-instruct",
           "Hugging Face, microsoft", 2024, "https://huggingface.co/microsoft", short="microsoft on the Hugging Face hub"),
+    _page("hub-openai-gpt-oss", "config", "OpenAI", "gpt-oss checkpoints: config.json of gpt-oss-20b and gpt-oss-120b",
+          "Hugging Face, openai", 2025, "https://huggingface.co/openai", short="openai on the Hugging Face hub"),
     _page("hub-helsinki-nlp", "config", "Helsinki-NLP", "opus-mt-en-de: config.json of a Marian model",
           "Hugging Face, Helsinki-NLP", 2020, "https://huggingface.co/Helsinki-NLP/opus-mt-en-de",
           short="Helsinki-NLP/opus-mt-en-de"),

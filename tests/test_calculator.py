@@ -152,6 +152,8 @@ FIELDS = {
        for name in ("llama", "mistral", "qwen2", "qwen3", "gemma", "gemma2", "gemma3_text", "phi3")},
     "mixtral": {D: ["hidden_size"], H: ["num_attention_heads"], K: ["num_key_value_heads"], d_h: ["head_dim"],
                 X: ["num_local_experts"], X_a: ["num_experts_per_tok"]},
+    "gpt_oss": {D: ["hidden_size"], H: ["num_attention_heads"], K: ["num_key_value_heads"], d_h: ["head_dim"],
+                X: ["num_local_experts"], X_a: ["num_experts_per_tok"]},
 }
 GRID = {D: range(1, 9), H: range(1, 7), K: range(1, 5), d_h: range(1, 5), X: range(1, 4), X_a: range(0, 5)}
 
