@@ -211,9 +211,17 @@ def copies_html(copies: sympy.Expr) -> str:
     """How many copies a row holds, as HTML ("" for one): ``<var>L</var>``, ``<var>G</var> <var>L</var><sub>g</sub>``."""
     if copies == 1:
         return ""
-    factors = sympy.Mul.make_args(copies)
-    assert all(f.is_Symbol or f.is_Integer for f in factors), f"copies as a product of sizes: {copies}"
-    return " ".join(symbol_html(f) if f.is_Symbol else str(f) for f in factors)
+    def term(expr: sympy.Expr) -> str:
+        # A difference of sizes (L - L_f: the layers with experts, beside L_f dense ones) in parentheses.
+        if expr.is_Add:
+            terms = sorted(sympy.Add.make_args(expr), key=lambda t: t.could_extract_minus_sign())
+            signed = [("− " + term(-t)) if t.could_extract_minus_sign() else ("+ " + term(t)) for t in terms]
+            return "(" + " ".join(signed).removeprefix("+ ") + ")"
+        factors = sympy.Mul.make_args(expr)
+        assert all(f.is_Symbol or f.is_Integer or f.is_Add for f in factors), f"copies as a product of sizes: {copies}"
+        return " ".join(symbol_html(f) if f.is_Symbol else str(f) if f.is_Integer else term(f) for f in factors)
+
+    return term(copies)
 
 
 def derived_text(family: ModuleType) -> list[str]:

@@ -156,7 +156,7 @@ def select(config: Mapping, requested: str | None, architectures: Callable[[str,
         raise ConfigError(f"unknown architecture {shown(name)} for model_type {model_type!r} (known: {', '.join(known)})")
     reader.check(config, name)  # what only this class checks (first: it names the field at fault)
     for symbol in sorted(known[name]):
-        if values[symbol] < 1:  # e.g. num_labels 0 for a class that has a classifier
+        if values[symbol] < 1 and symbol not in reader.zero:  # e.g. num_labels 0 for a class with a classifier
             raise ConfigError(f"{name} needs {reader.fields.get(symbol, symbol)} >= 1, got {values[symbol]}")
     return Selection(model_type, layout, name, values)
 

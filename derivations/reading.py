@@ -186,6 +186,9 @@ class Reader:
     fields: Mapping[str, str]
     # Checks that only one class makes (a head that transformers refuses to build from this config).
     check: Callable[[Mapping, str], None] = lambda config, architecture: None
+    # Sizes that may be 0 where a class uses them: counts of some of the layers (L_f, the dense layers of a
+    # mixture whose other layers hold experts), or of experts a config may have none of.
+    zero: frozenset[str] = frozenset()
     # The reader module's name, which is the family module's: filled in by configs.READERS.
     module: str = ""
 

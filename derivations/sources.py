@@ -150,6 +150,9 @@ _SOURCES = (
           "https://github.com/meta-llama/llama3/blob/main/MODEL_CARD.md", short="the Llama 3 model card"),
     _page("qwen2-blog", "card", "Qwen Team", "Hello Qwen2 (release post, 7 June 2024)", "qwenlm.github.io", 2024,
           "https://qwenlm.github.io/blog/qwen2/", short="the Qwen2 release post"),
+    _page("qwen15-moe-blog", "card", "Qwen Team", "Qwen1.5-MoE: Matching 7B Model Performance with 1/3 Activated "
+          "Parameters (release post, 28 March 2024)", "qwenlm.github.io", 2024,
+          "https://qwenlm.github.io/blog/qwen-moe/", short="the Qwen1.5-MoE release post"),
     _page("mistral-7b-announcement", "card", "Mistral AI", "Announcing Mistral 7B", "mistral.ai", 2023,
           "https://mistral.ai/news/announcing-mistral-7b/", short="Mistral AI 2023"),
     _page("mixtral-announcement", "card", "Mistral AI", "Mixtral of experts (11 December 2023)", "mistral.ai", 2023,
@@ -188,7 +191,8 @@ _SOURCES = (
           "Mixtral-8x7B-v0.1 and the Mixtral-8x22B conversions", "Hugging Face, mistralai and mistral-community",
           2023, "https://huggingface.co/mistralai", short="mistralai on the Hugging Face hub"),
     _page("hub-qwen", "config", "Qwen Team (Alibaba)", "Qwen checkpoints: config.json and model cards of Qwen2-0.5B to "
-          "-72B, Qwen2.5-0.5B to -72B and Qwen3-0.6B to -32B (the cards' “Number of Parameters” lines)", "Hugging Face, Qwen", 2024,
+          "-72B, Qwen2.5-0.5B to -72B, Qwen3-0.6B to -32B, Qwen1.5-MoE-A2.7B, Qwen2-57B-A14B, Qwen3-30B-A3B and "
+          "Qwen3-235B-A22B (the cards' “Number of Parameters” lines)", "Hugging Face, Qwen", 2024,
           "https://huggingface.co/Qwen", short="Qwen on the Hugging Face hub"),
     _page("hub-google-gemma", "config", "Google", "Gemma checkpoints: config.json of gemma-2b, gemma-7b, gemma-2-2b, "
           "-9b, -27b and gemma-3-1b-pt, -4b-pt, -12b-pt, -27b-pt", "Hugging Face, google", 2024,

@@ -152,6 +152,8 @@ FIELDS = {
        for name in ("llama", "mistral", "qwen2", "qwen3", "gemma", "gemma2", "gemma3_text", "phi3")},
     "mixtral": {D: ["hidden_size"], H: ["num_attention_heads"], K: ["num_key_value_heads"], d_h: ["head_dim"],
                 X: ["num_local_experts"], X_a: ["num_experts_per_tok"]},
+    **{name: {D: ["hidden_size"], H: ["num_attention_heads"], K: ["num_key_value_heads"], d_h: ["head_dim"],
+              X: ["num_experts"], X_a: ["num_experts_per_tok"]} for name in ("qwen2_moe", "qwen3_moe")},
     "gpt_oss": {D: ["hidden_size"], H: ["num_attention_heads"], K: ["num_key_value_heads"], d_h: ["head_dim"],
                 X: ["num_local_experts"], X_a: ["num_experts_per_tok"]},
 }
@@ -163,9 +165,12 @@ def grid(name: str):
     family = configs.family_modules()[name]
     asked = set(calculator.sizes(family))
     keys = [s for s in FIELDS[name] if s in asked]
-    base = configs.load(next(iter(calculator.presets(family))))
+    first = next(iter(calculator.presets(family)))
+    base = configs.load(first)
+    # The sizes the grid leaves alone keep the checkpoint's values (a rule may compare two of them: L_f and L).
+    kept = {getattr(symbols, k): v for k, v in calculator.presets(family)[first].items()}
     for combination in itertools.product(*(GRID[s] for s in keys)):
-        values = dict(zip(keys, combination))
+        values = {s: v for s, v in kept.items() if s not in keys} | dict(zip(keys, combination))
         config = dict(base)
         for size, fields in FIELDS[name].items():
             for field in fields:
