@@ -193,7 +193,13 @@ def resolve(ref: Reference | str) -> Target:
     ref = reference(ref)
     first, *rest = ref.name.split(".")
     target = Target(ref, module(first), path=[first])
-    if ref.checkpoint and rest and (built := _built(ref, target.obj, rest[0])) is not None:
+    if ref.checkpoint and rest and rest[0] == "ACTIVE" and hasattr(target.obj, "ACTIVE_VARIANTS"):
+        # A mixture's active count on a checkpoint is that of the layout the checkpoint builds, as for a class.
+        layout = configs.layout_of(target.obj, ref.checkpoint)
+        if layout is not None:
+            target.obj = target.obj.ACTIVE_VARIANTS[layout]
+            target.path.append(rest.pop(0))
+    elif ref.checkpoint and rest and (built := _built(ref, target.obj, rest[0])) is not None:
         # A class on a checkpoint is the class that checkpoint's config builds, in the layout it asks
         # for (Llama-3.2-1B ties its head, which the plain layout does not).
         target.obj = built
@@ -234,8 +240,9 @@ def _built(ref: Reference, family: ModuleType, name: str) -> Part | None:
     when ``name`` is a class (None: resolve the name as written). Any other name of the family on one of
     its checkpoints that asks for another layout than the plain one would be evaluated in the plain
     layout, so it must name that layout (``VARIANTS.<layout>...``) instead; except the reconciled claims,
-    which name their candidates themselves, and the parts a family declares the same in every layout
-    (``LAYOUT_FREE``: Qwen2's non-embedding count, which holds neither the embeddings nor the head)."""
+    which name their candidates themselves, and the parts a family declares ``LAYOUT_FREE``: the same in every
+    layout (Qwen2's non-embedding count, which holds neither the embeddings nor the head), or built from one
+    layout by name (DeepSeek-V2-Lite's active count without its input embedding)."""
     try:
         built = configs.as_built(family, name, ref.checkpoint)
         layout = configs.layout_of(family, ref.checkpoint)

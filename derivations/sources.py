@@ -116,6 +116,10 @@ _SOURCES = (
            "Language Models via Mixture-of-LoRAs", "arXiv:2503.01743", 2025, "https://arxiv.org/abs/2503.01743"),
     _paper("openai2025gptoss", "OpenAI", "gpt-oss-120b & gpt-oss-20b Model Card", "arXiv:2508.10925", 2025,
            "https://arxiv.org/abs/2508.10925", short="OpenAI 2025"),
+    _paper("deepseek2024v2", "DeepSeek-AI", "DeepSeek-V2: A Strong, Economical, and Efficient Mixture-of-Experts "
+           "Language Model", "arXiv:2405.04434", 2024, "https://arxiv.org/abs/2405.04434", short="DeepSeek-AI 2024a"),
+    _paper("deepseek2024v3", "DeepSeek-AI", "DeepSeek-V3 Technical Report", "arXiv:2412.19437", 2024,
+           "https://arxiv.org/abs/2412.19437", short="DeepSeek-AI 2024b"),
     _paper("pearce2024", "Pearce and Song", "Reconciling Kaplan and Chinchilla Scaling Laws", "arXiv:2406.12907",
            2024, "https://arxiv.org/abs/2406.12907"),
     _paper("jiang2023", "Jiang et al.", "Mistral 7B", "arXiv:2310.06825", 2023, "https://arxiv.org/abs/2310.06825"),
@@ -202,6 +206,12 @@ _SOURCES = (
           "Hugging Face, microsoft", 2024, "https://huggingface.co/microsoft", short="microsoft on the Hugging Face hub"),
     _page("hub-openai-gpt-oss", "config", "OpenAI", "gpt-oss checkpoints: config.json of gpt-oss-20b and gpt-oss-120b",
           "Hugging Face, openai", 2025, "https://huggingface.co/openai", short="openai on the Hugging Face hub"),
+    _page("hub-deepseek", "config", "DeepSeek-AI", "DeepSeek checkpoints: config.json and model pages of "
+          "DeepSeek-V2, DeepSeek-V2-Lite and DeepSeek-V3", "Hugging Face, deepseek-ai", 2024,
+          "https://huggingface.co/deepseek-ai", short="deepseek-ai on the Hugging Face hub"),
+    _page("deepseek-v3-code", "code", "DeepSeek-AI", "DeepSeek-V3: inference/model.py (Gate.bias, a parameter of the "
+          "7168-wide model) and README_WEIGHTS.md (the MTP module's weights)", "GitHub, deepseek-ai/DeepSeek-V3", 2024,
+          "https://github.com/deepseek-ai/DeepSeek-V3", short="DeepSeek-V3's code"),
     _page("hub-helsinki-nlp", "config", "Helsinki-NLP", "opus-mt-en-de: config.json of a Marian model",
           "Hugging Face, Helsinki-NLP", 2020, "https://huggingface.co/Helsinki-NLP/opus-mt-en-de",
           short="Helsinki-NLP/opus-mt-en-de"),

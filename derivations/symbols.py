@@ -44,6 +44,11 @@ X_s = _size("X_s", r"X_{\mathrm{s}}")
 F_e = _size("F_e", r"F_{\mathrm{e}}")
 F_s = _size("F_s", r"F_{\mathrm{s}}")
 L_f = _size("L_f", r"L_{\mathrm{f}}")
+R_q = _size("R_q", r"R_{\mathrm{q}}")
+R_kv = _size("R_kv", r"R_{\mathrm{kv}}")
+d_r = _size("d_r", r"d_{\mathrm{rope}}")
+d_n = _size("d_n", r"d_{\mathrm{nope}}")
+d_v = _size("d_v", r"d_{\mathrm{v}}")
 G = _size("G")
 L_g = _size("L_g", r"L_{\mathrm{g}}")
 B = _size("B")
@@ -108,6 +113,16 @@ NOTATION: tuple[Notation, ...] = (
     Notation(L_f, "layers with a dense feed-forward in a model whose other layers hold experts",
              ("first_k_dense_replace", "mlp_only_layers", "decoder_sparse_step"),
              "DeepSeek's first_k_dense_replace; Qwen's mlp_only_layers and decoder_sparse_step decide which"),
+    Notation(R_q, "rank of the compressed queries in latent attention (DeepSeek): D to R_q, then to the heads",
+             ("q_lora_rank",), "DeepSeek-V2's paper writes d_c' (1536); none in V2-Lite, whose queries are not compressed"),
+    Notation(R_kv, "rank of the compressed keys and values in latent attention (DeepSeek): the latent each token caches",
+             ("kv_lora_rank",), "DeepSeek-V2's paper writes d_c (512)"),
+    Notation(d_r, "the part of a query and key head that carries the rotary embedding, in latent attention (DeepSeek)",
+             ("qk_rope_head_dim",), "DeepSeek-V2's paper writes d_h^R (64)"),
+    Notation(d_n, "the part of a query and key head without rotary embedding, in latent attention (DeepSeek)",
+             ("qk_nope_head_dim",), "DeepSeek-V2's paper writes d_h (128)"),
+    Notation(d_v, "size of one head's values in latent attention (DeepSeek), where queries and keys have d_nope + d_rope",
+             ("v_head_dim",), "DeepSeek-V2's paper writes d_h (128) for both"),
     Notation(G, "groups of layers that share their weights across depth (ALBERT); G = L is an ordinary stack",
              ("num_hidden_groups",), "1 in every released ALBERT: all layers share one set of weights"),
     Notation(L_g, "layers inside one group of shared layers (ALBERT), each with weights of its own",

@@ -541,7 +541,7 @@ def search(page, text: str) -> list[str]:
 
 # Abbreviations readers type, each with the page that explains it: the search lists that page first.
 ABBREVIATIONS = {"GQA": "llama.html", "MoE": "mixtral.html", "RoPE": "gpt_neox.html", "NSP": "bert.html",
-                 "MQA": "components.html", "MLA": "notation.html"}
+                 "MQA": "components.html", "MLA": "deepseek_v2.html"}
 
 
 def test_search_lists_first_the_page_that_explains_an_abbreviation(served, watched):

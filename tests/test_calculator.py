@@ -154,6 +154,8 @@ FIELDS = {
                 X: ["num_local_experts"], X_a: ["num_experts_per_tok"]},
     **{name: {D: ["hidden_size"], H: ["num_attention_heads"], K: ["num_key_value_heads"], d_h: ["head_dim"],
               X: ["num_experts"], X_a: ["num_experts_per_tok"]} for name in ("qwen2_moe", "qwen3_moe")},
+    **{name: {D: ["hidden_size"], H: ["num_attention_heads", "num_key_value_heads"], X: ["n_routed_experts"],
+              X_a: ["num_experts_per_tok"]} for name in ("deepseek_v2", "deepseek_v3")},
     "gpt_oss": {D: ["hidden_size"], H: ["num_attention_heads"], K: ["num_key_value_heads"], d_h: ["head_dim"],
                 X: ["num_local_experts"], X_a: ["num_experts_per_tok"]},
 }

@@ -324,6 +324,8 @@ def test_compiled_rows_equal_the_sympy_derivation_for_every_family_and_layout(ki
         by_name = {str(s): v for s, v in values.items()}
         for layout, architectures in family.VARIANTS.items():
             for architecture, part in architectures.items():
+                if not {str(s) for s in part.total.free_symbols} <= set(by_name):
+                    continue  # a layout with a size this checkpoint has not (DeepSeek-V2-Lite has no query rank)
                 rows = compiled_family["variants"][layout][architecture]
                 assert [compiled.count(r["terms"], by_name) for r in rows] == [
                     evaluate(copies * leaf.expr, values) for _, leaf, copies in part.leaves()], (
