@@ -118,7 +118,7 @@ NOTATION: tuple[Notation, ...] = (
     Notation(R_kv, "rank of the compressed keys and values in latent attention (DeepSeek): the latent each token caches",
              ("kv_lora_rank",), "DeepSeek-V2's paper writes d_c (512)"),
     Notation(d_r, "the part of a query and key head that carries the rotary embedding, in latent attention (DeepSeek)",
-             ("qk_rope_head_dim",), "DeepSeek-V2's paper writes d_h^R (64)"),
+             ("qk_rope_head_dim",), "DeepSeek-V2's paper writes d_h with a superscript R (64)"),
     Notation(d_n, "the part of a query and key head without rotary embedding, in latent attention (DeepSeek)",
              ("qk_nope_head_dim",), "DeepSeek-V2's paper writes d_h (128)"),
     Notation(d_v, "size of one head's values in latent attention (DeepSeek), where queries and keys have d_nope + d_rope",
