@@ -107,7 +107,7 @@ FAMILY_PAGES = {page_url(name) for name in configs.family_modules()}
 
 @pytest.mark.parametrize("page", [page for page in source_pages() if page not in FAMILY_PAGES])
 def test_every_page_served(served, tab, page):
-    # Each family page is checked so where its calculator is (test_calculators_give_the_packages_counts): a
+    # Each family page is checked where its calculator is (test_each_family_page_and_its_calculator_...): a
     # page load each. What a page fetches after it has loaded (the sitemap, the search index and its
     # worker) is the same for every page: the home page waits for it, the others for their own load.
     load_sound(tab, served + page, "networkidle" if page == "index.html" else "load")
@@ -227,7 +227,7 @@ def obeying(family, architecture: str, values: dict, generator) -> dict:
 
 
 @pytest.mark.parametrize("name", sorted(configs.family_modules()))
-def test_calculators_give_the_packages_counts(served, tab, name):
+def test_each_family_page_and_its_calculator_on_desktop_and_phone(served, tab, name):
     import random
 
     from derivations import calculator
@@ -261,6 +261,13 @@ def test_calculators_give_the_packages_counts(served, tab, name):
     assert (shown["rows"], shown["total"]) == expected(family, architecture,
                                                        {k: v for k, v in values.items() if k in used})
     assert not watched.errors
+    # The same page on a phone: the window narrowed to 390 px (the page is laid out again, as on a phone).
+    desktop = watched.page.viewport_size
+    watched.page.set_viewport_size(PHONE)
+    try:
+        works_on_a_phone(watched.page, name)
+    finally:
+        watched.page.set_viewport_size(desktop)
 
 
 def test_calculator_refuses_bad_sizes(served, watched):
@@ -609,23 +616,13 @@ def test_the_site_works_from_disk(site, watched):
 # -- answer first, on a phone ---------------------------------------------------------------
 
 
-@pytest.fixture(scope="module")
-def phone(chromium) -> Iterator[browser.Page]:
-    """One tab at a phone's size for a series of pages, its cache kept between them."""
-    context = chromium.new_context(viewport=PHONE)
-    yield context.new_page()
-    context.close()
-
-
-@pytest.mark.parametrize("name", sorted(configs.family_modules()))
-def test_every_family_page_works_on_a_phone(served, phone, name):
-    # At 390 px: the count of the at-a-glance box is on the first screen, whole, without scrolling
-    # sideways, and no text of the box or of the pictures is under 12 px. The calculator fits the
-    # screen's width (its table scrolls inside it), the total (and a mixture's active count) is above the
-    # table and on screen, and every field has text of 16 px at least (a phone zooms in on smaller) and
-    # is at least 44 px tall, a target a thumb can hit.
-    page = phone
-    page.goto(served + page_url(name), wait_until="load")
+def works_on_a_phone(page, name: str) -> None:
+    """At 390 px: the count of the at-a-glance box is on the first screen, whole, without scrolling
+    sideways, and no text of the box or of the pictures is under 12 px. The calculator fits the
+    screen's width (its table scrolls inside it), the total (and a mixture's active count) is above the
+    table and on screen, and every field has text of 16 px at least (a phone zooms in on smaller) and
+    is at least 44 px tall, a target a thumb can hit."""
+    page.evaluate("() => window.scrollTo(0, 0)")
     shape = page.locator("form.dv-calculator").evaluate(CALCULATOR_GEOMETRY)
     assert 0 <= shape["form"]["left"] and shape["form"]["right"] <= shape["width"], (name, shape)
     for count in filter(None, [shape["total"], shape["active"]]):

@@ -113,7 +113,7 @@ def albert_configs(draw: st.DrawFn) -> dict:
 
 
 # Meta-device builds take ~20 ms each. No deadline: the first build is slow.
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=50, deadline=None)
 @given(architecture=st.sampled_from(sorted(albert.ARCHITECTURES)), config=albert_configs())
 def test_random_configs(architecture: str, config: dict) -> None:
     check(architecture, config)

@@ -76,7 +76,7 @@ def bert_configs(draw: st.DrawFn) -> dict:
 
 
 # Meta-device builds take ~20 ms each: 100 examples cost ~2 s. No deadline: the first build is slow.
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=50, deadline=None)
 @given(architecture=st.sampled_from(sorted(bert.ARCHITECTURES)), config=bert_configs())
 def test_random_configs(architecture: str, config: dict) -> None:
     check(architecture, config)

@@ -104,7 +104,7 @@ def distilbert_configs(draw: st.DrawFn) -> dict:
 
 
 # The question-answering class is drawn only with two labels (it refuses any other number; see above).
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=50, deadline=None)
 @given(architecture=st.sampled_from(sorted(distilbert.ARCHITECTURES)), config=distilbert_configs())
 def test_random_configs(architecture: str, config: dict) -> None:
     if architecture == "DistilBertForQuestionAnswering":

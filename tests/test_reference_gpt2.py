@@ -80,7 +80,7 @@ def gpt2_configs(draw: st.DrawFn) -> dict:
 
 
 # Meta-device builds take ~20 ms each. No deadline: the first build is slow.
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=50, deadline=None)
 @given(architecture=st.sampled_from(sorted(gpt2.ARCHITECTURES)), config=gpt2_configs())
 def test_random_configs(architecture: str, config: dict) -> None:
     check(architecture, config)

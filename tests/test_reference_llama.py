@@ -138,7 +138,7 @@ def llama_configs(draw: st.DrawFn) -> dict:
     return config
 
 
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=50, deadline=None)
 @given(architecture=st.sampled_from(sorted(llama.ARCHITECTURES)), config=llama_configs())
 def test_random_configs(architecture: str, config: dict) -> None:
     check(architecture, config)

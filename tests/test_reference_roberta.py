@@ -91,7 +91,7 @@ def roberta_configs(draw: st.DrawFn) -> dict:
 
 
 # Meta-device builds take ~20 ms each. No deadline: the first build is slow.
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=50, deadline=None)
 @given(architecture=st.sampled_from(sorted(roberta.ARCHITECTURES)), config=roberta_configs())
 def test_random_configs(architecture: str, config: dict) -> None:
     check(architecture, config)

@@ -206,7 +206,7 @@ def t5_configs(draw: st.DrawFn) -> tuple[str, dict]:
     return architecture, config
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=50, deadline=None)
 @given(drawn=t5_configs())
 def test_random_configs(drawn: tuple[str, dict]) -> None:
     check(*drawn)

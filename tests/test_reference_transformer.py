@@ -95,7 +95,7 @@ def marian_configs(draw: st.DrawFn) -> tuple[str, dict]:
     return architecture, config
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=50, deadline=None)
 @given(drawn=marian_configs())
 def test_random_configs(drawn: tuple[str, dict]) -> None:
     check(*drawn)
