@@ -25,7 +25,7 @@ import sympy
 from . import Headline, llama
 from ..calculator import at_most, divides
 from ..claims import Rounded
-from ..components import Part, as_kind, feed_forward, group, leaf, linear, rms_norm, score, task_heads, tied_tensor
+from ..components import Part, feed_forward, group, leaf, linear, rms_norm, score, task_heads
 from ..readers import deepseek_v2 as reader
 from ..sources import Citation
 from ..symbols import C, D, F, F_e, H, L, L_f, R_kv, R_q, V, X, X_a, X_s, d_n, d_r, d_v

@@ -19,7 +19,7 @@ from dataclasses import replace
 import sympy
 
 from . import Headline, deepseek_v2
-from ..claims import Miscount, Rounded
+from ..claims import Rounded
 from ..components import Part, group, leaf, linear, rms_norm, score, task_heads
 from ..readers import deepseek_v3 as reader
 from ..sources import Citation

@@ -18,13 +18,13 @@ from dataclasses import replace
 
 import sympy
 
-from . import Headline, llama, qwen2
+from . import Headline, llama
 from ..calculator import at_most
 from ..claims import Rounded
 from ..components import AttentionLayout, Part, attention, feed_forward, group, leaf, linear, task_heads, score
 from ..readers import qwen2_moe as reader
 from ..sources import Citation
-from ..symbols import C, D, F, F_e, F_s, H, K, L, L_f, V, X, X_a, d_h
+from ..symbols import C, D, F_e, F_s, H, K, L, L_f, V, X, X_a, d_h
 
 MODEL_TYPE = reader.READER.model_type
 

@@ -11,10 +11,11 @@ else whole, the input embedding included.
 
 from __future__ import annotations
 
-import sympy
 from dataclasses import replace
 
-from . import Headline, llama, qwen2_moe, qwen3
+import sympy
+
+from . import Headline, qwen2_moe, qwen3
 from ..claims import Rounded
 from ..components import Part, group, leaf
 from ..readers import qwen3_moe as reader

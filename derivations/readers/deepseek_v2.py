@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from ..reading import ConfigError, Fields, Layout, Reader, Switch, num_labels, padding_index, shown, switch
-from .llama import NO_TOKEN_BIAS, TIED
+from .llama import TIED
 
 # transformers' DeepseekV2Config defaults (configuration_deepseek_v2.py, 5.23). attribute_map reads num_experts as
 # n_routed_experts. num_key_value_heads sets no tensor in latent attention (every head reads the one latent).
