@@ -23,6 +23,21 @@ Expr = sympy.Expr
 
 
 @dataclass(frozen=True)
+class Op:
+    """A matrix product between activations inside a part: ``per_pair`` FLOPs for every pair of a query
+    row and a key row. The keys are the part's own rows (self-attention: the T-by-T square) unless
+    ``keys`` names another length (cross-attention reads the encoder's). ``causal``: a decoder's
+    self-attention, where a query needs only the keys up to its own position, although the eager
+    implementation multiplies the whole square and masks the rest."""
+
+    name: str
+    label: str
+    per_pair: Expr
+    keys: Expr | None = None
+    causal: bool = False
+
+
+@dataclass(frozen=True)
 class Part:
     """A named group of parameters and the expression that counts them."""
 
@@ -42,6 +57,19 @@ class Part:
     symbol: str = field(default="", compare=False)
     # What the parameters are for (one of KINDS), for the pictures; a part without one takes its parent's.
     kind: str = ""
+    # -- what it computes (derivations.flops reads these) --
+    # A leaf's weight elements that multiply each of its input rows: 2 FLOPs each per row (a multiply and
+    # an add). 0 for what is added, scaled or looked up (biases, norms, embedding tables).
+    matrix: Expr = sympy.Integer(0)
+    # Rows that run through this part in one sequence (the source length for an encoder's keys and
+    # values); None: its parent's.
+    tokens: Expr | None = None
+    # Runs of this part (its copies together) each time its parent runs, where that is not ``repeat``: ALBERT's
+    # G stored groups run L times in all; of X stored experts, X_a run for each token. None: ``repeat``.
+    applied: Expr | None = None
+    # Products of activations with activations, which hold no parameters (attention's scores and its
+    # weighted sum of the values).
+    ops: tuple[Op, ...] = ()
 
     def __post_init__(self) -> None:
         assert (self.expr is None) != (not self.children), f"{self.name}: a leaf or a sum, not both"
@@ -129,10 +157,15 @@ class Part:
 
     def subs(self, mapping: Mapping[sympy.Symbol, Expr]) -> Part:
         """The same tree with a substitution applied (and expanded) at every leaf and repeat."""
+        def sub(expr: Expr | None) -> Expr | None:
+            return None if expr is None else sympy.expand(sympy.sympify(expr).subs(mapping))
+
+        computes = dict(matrix=sub(self.matrix), tokens=sub(self.tokens), applied=sub(self.applied),
+                        ops=tuple(replace(op, per_pair=sub(op.per_pair), keys=sub(op.keys)) for op in self.ops))
         if self.expr is not None:
-            return replace(self, expr=sympy.expand(self.expr.subs(mapping)), repeat=self.repeat.subs(mapping))
+            return replace(self, expr=sub(self.expr), repeat=self.repeat.subs(mapping), **computes)
         return replace(self, children=tuple(c.subs(mapping) for c in self.children),
-                       repeat=self.repeat.subs(mapping))
+                       repeat=self.repeat.subs(mapping), **computes)
 
     def renamed(self, name: str, label: str, path: str | None) -> Part:
         """The same part under another name, label and module path (all three given: no silent default)."""
@@ -162,6 +195,12 @@ def as_kind(part: Part, kind: str) -> Part:
     return replace(part, kind=kind)
 
 
+def idle(part: Part) -> Part:
+    """The same part, built but not run: a decoder's cross-attention when the model runs alone (transformers
+    skips it unless it is given an encoder's states). Its parameters count; its FLOPs are 0."""
+    return replace(part, applied=sympy.Integer(0))
+
+
 def evaluate(expr: Expr, values: Mapping[sympy.Symbol, int]) -> int:
     """Evaluate exactly; every free symbol must be given, and the result must be an integer."""
     missing = expr.free_symbols - set(values)
@@ -174,14 +213,20 @@ def evaluate(expr: Expr, values: Mapping[sympy.Symbol, int]) -> int:
 
 
 def group(name: str, label: str, *children: Part, path: str | None = None, repeat: Expr = 1,
-          note: str = "", symbol: str = "", kind: str = "", copies: str = "") -> Part:
-    """A sum of parts (``copies``: see :attr:`Part.copies`)."""
+          note: str = "", symbol: str = "", kind: str = "", copies: str = "", tokens: Expr | None = None,
+          applied: Expr | None = None, ops: tuple[Op, ...] = ()) -> Part:
+    """A sum of parts (``copies``: see :attr:`Part.copies`; ``tokens``, ``applied``, ``ops``: what it
+    computes, see :class:`Part`)."""
     return Part(name, label, children=children, path=path, repeat=sympy.sympify(repeat), note=note,
-                symbol=symbol, kind=kind, copies=copies)
+                symbol=symbol, kind=kind, copies=copies, tokens=None if tokens is None else sympy.sympify(tokens),
+                applied=None if applied is None else sympy.sympify(applied), ops=ops)
 
 
-def leaf(name: str, label: str, expr: Expr, path: str | None = None, note: str = "", kind: str = "") -> Part:
-    return Part(name, label, expr=sympy.sympify(expr), path=path, note=note, kind=kind)
+def leaf(name: str, label: str, expr: Expr, path: str | None = None, note: str = "", kind: str = "",
+         matrix: Expr = 0) -> Part:
+    """A tensor (or tensors) of ``expr`` parameters; ``matrix``: the weight elements it multiplies each
+    input row by (see :attr:`Part.matrix`)."""
+    return Part(name, label, expr=sympy.sympify(expr), path=path, note=note, kind=kind, matrix=sympy.sympify(matrix))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -221,9 +266,10 @@ def factorized_embedding(V: Expr, E: Expr, D: Expr, *, table: str, projection: s
 
 
 def shared(part: Part, times: Expr) -> Part:
-    """One part applied ``times`` times with the same weights (ALBERT's layers): stored, so counted, once."""
+    """One part applied ``times`` times with the same weights (ALBERT's layers): stored, so counted, once;
+    computed ``times`` times."""
     # repeat stays 1 because of parameter sharing; the note keeps the depth visible.
-    return replace(part, note=f"shared: applied {times} times, stored once")
+    return replace(part, note=f"shared: applied {times} times, stored once", applied=sympy.sympify(times))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -233,13 +279,15 @@ def shared(part: Part, times: Expr) -> Part:
 # $$y = x W + b,\quad W \in \mathbb{R}^{n_\mathrm{in} \times n_\mathrm{out}},\ b \in \mathbb{R}^{n_\mathrm{out}}$$
 def linear(name: str, label: str, n_in: Expr, n_out: Expr, bias: bool = True, path: str | None = None,
            note: str = "") -> Part:
-    return leaf(name, label, n_in * n_out + (n_out if bias else 0), path, note)
+    # 2 n_in n_out FLOPs a row: each weight one multiply and one add; the bias add is not a matrix product.
+    return leaf(name, label, n_in * n_out + (n_out if bias else 0), path, note, matrix=n_in * n_out)
 
 
-def tied_tensor(name: str, label: str, to: str, path: str | None = None) -> Part:
-    """A tensor that *is* another one: counted once, where it is first defined."""
+def tied_tensor(name: str, label: str, to: str, path: str | None = None, matrix: Expr = 0) -> Part:
+    """A tensor that *is* another one: counted once, where it is first defined. Its parameters count 0;
+    its arithmetic does not (``matrix``: a tied output head multiplies by the whole table)."""
     # 0 because the tensor is shared: parameters() yields it once, under its first name.
-    return leaf(name, label, sympy.Integer(0), path, note=f"tied to {to}: counted there")
+    return leaf(name, label, sympy.Integer(0), path, note=f"tied to {to}: counted there", matrix=matrix)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -259,7 +307,8 @@ class AttentionLayout:
 def attention(D: Expr, H: Expr, d_h: Expr, K: Expr | None = None, *, bias: bool = True,
               output_bias: bool | None = None, layout: AttentionLayout, path: str | None = None,
               name: str = "attention", label: str = "multi-head attention", kv_dim: Expr | None = None,
-              output_in: Expr | None = None, key_size: Expr | None = None) -> Part:
+              output_in: Expr | None = None, key_size: Expr | None = None, causal: bool = False,
+              keys: Expr | None = None) -> Part:
     r"""Multi-head attention with ``H`` query heads of size ``d_h`` and ``K`` key/value heads.
 
     $$\mathrm{head}_i = \mathrm{softmax}(Q_i K_i^\top / \sqrt{d_h}) V_i,\quad
@@ -276,18 +325,32 @@ def attention(D: Expr, H: Expr, d_h: Expr, K: Expr | None = None, *, bias: bool 
     output_in = H * d_h if output_in is None else output_in
     output_bias = bias if output_bias is None else output_bias
     key_size = d_h if key_size is None else key_size
+    # Cross-attention projects the encoder's rows (``keys`` of them) to keys and values.
+    source = {} if keys is None else {"tokens": sympy.sympify(keys)}
     return group(
         name, label,
         linear("query", "query projection", D, H * key_size, bias, layout.query),
-        linear("key", "key projection", kv_dim, K * key_size, bias, layout.key),
-        linear("value", "value projection", kv_dim, K * d_h, bias, layout.value),
+        replace(linear("key", "key projection", kv_dim, K * key_size, bias, layout.key), **source),
+        replace(linear("value", "value projection", kv_dim, K * d_h, bias, layout.value), **source),
         linear("output", "output projection", output_in, D, output_bias, layout.output),
-        path=path, kind="attention",
+        path=path, kind="attention", ops=attention_products(H, key_size, d_h, causal=causal, keys=keys),
     )
 
 
+# $$\mathrm{FLOPs} = 2 H d_k\, T T_k + 2 H d_h\, T T_k$$  scores and weighted values, T queries by T_k keys.
+def attention_products(H: Expr, key_size: Expr, value_size: Expr, *, causal: bool = False,
+                       keys: Expr | None = None) -> tuple[Op, ...]:
+    """The two products of softmax attention that hold no parameters, over every pair of a query and a
+    key as the eager implementation computes them (the whole square, masked afterwards when causal):
+    Q K^T, H heads of d_k; and the weights times V, H heads of d_h. Grouped-query attention shares a
+    key head among query heads but still computes one score per query head."""
+    return (Op("scores", "attention scores (each query against each key, every head)", 2 * H * key_size, keys, causal),
+            Op("values", "weighted sum of the values (every head)", 2 * H * value_size, keys, causal))
+
+
 def fused_attention(D: Expr, *, qkv: str, output: str, bias: bool = True, qkv_bias: str | None = None,
-                    path: str | None = None, name: str = "attention", label: str = "multi-head attention") -> Part:
+                    path: str | None = None, name: str = "attention", label: str = "multi-head attention",
+                    causal: bool = False) -> Part:
     r"""Multi-head attention whose Q, K and V are one D-by-3D map (GPT's ``c_attn``, torch's ``in_proj``).
 
     $$[Q; K; V] = x W_{QKV} + b_{QKV},\quad W_{QKV} \in \mathbb{R}^{D \times 3D}$$
@@ -300,10 +363,11 @@ def fused_attention(D: Expr, *, qkv: str, output: str, bias: bool = True, qkv_bi
         fused = [linear("qkv", "query, key and value (one fused D-by-3D map)", D, 3 * D, bias, qkv)]
     else:
         assert bias, "a separate bias path only makes sense with a bias"
-        fused = [leaf("qkv", "query, key and value weights (one fused matrix)", 3 * D * D, qkv),
+        fused = [leaf("qkv", "query, key and value weights (one fused matrix)", 3 * D * D, qkv, matrix=3 * D * D),
                  leaf("qkv_bias", "query, key and value biases", 3 * D, qkv_bias)]
+    # The heads partition the width (H d_h = D), so the products are those of attention() with H d_h = D.
     return group(name, label, *fused, linear("output", "output projection", D, D, bias, output), path=path,
-                 kind="attention")
+                 kind="attention", ops=attention_products(1, D, D, causal=causal))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -327,14 +391,17 @@ def feed_forward(D: Expr, F: Expr, *, bias: bool = True, up: str, down: str, gat
 
 def mixture_of_experts(D: Expr, F: Expr, experts: Expr, *, router_path: str, experts_path: str,
                        expert: Part | None = None, router_bias: bool = False, path: str | None = None,
-                       name: str = "moe") -> Part:
+                       name: str = "moe", active: Expr | None = None) -> Part:
     """A router (D to X logits) and X copies of a feed-forward; only the top-k run per token."""
     expert = expert if expert is not None else feed_forward(D, F, bias=False, up="w3", down="w2", gate="w1")
+    if active is None:
+        from .symbols import X_a as active
     return group(
         name, "mixture of experts",
         linear("router", "router", D, experts, router_bias, router_path),
+        # Stored X times; run X_a times a token (top-k routing), whichever experts the router picks.
         replace(expert.renamed("expert", "the experts: X copies of one feed-forward", experts_path),
-                repeat=sympy.sympify(experts)),
+                repeat=sympy.sympify(experts), applied=sympy.sympify(active)),
         path=path, kind="feed-forward",
     )
 
@@ -356,8 +423,8 @@ def active_per_token(part: Part, experts: Expr, active: Expr) -> Part:
 # ---------------------------------------------------------------------------------------------
 
 def pooler(D: Expr, path: str | None = "pooler.dense", name: str = "pooler") -> Part:
-    """The [CLS] pooler: tanh(h_0 W + b), one D-by-D linear map with bias."""
-    return as_kind(linear(name, "pooler", D, D, True, path), "heads")
+    """The [CLS] pooler: tanh(h_0 W + b), one D-by-D linear map with bias, on the first token alone."""
+    return replace(as_kind(linear(name, "pooler", D, D, True, path), "heads"), tokens=sympy.Integer(1))
 
 
 def classifier(D: Expr, C: Expr, path: str, name: str = "classifier", label: str = "classifier") -> Part:
@@ -417,7 +484,9 @@ def encoder_task_heads(prefix: str, name: str, *,
         per_sequence = task in ("SequenceClassification", "MultipleChoice")
         first = before if per_sequence else ()
         label = f"{name} with " + " and ".join([*(p.name for p in first), what]) + where
-        return f"{prefix}For{task}", TaskHead(label, (*first, *parts), on)
+        # A per-sequence head reads one state (the pooled or the first token's): it runs on one row.
+        heads = tuple(replace(p, tokens=sympy.Integer(1)) if per_sequence else p for p in (*first, *parts))
+        return f"{prefix}For{task}", TaskHead(label, heads, on)
 
     sequence_head = sequence if sequence is not None else classifier(D, C, "classifier")
     return dict((
@@ -442,7 +511,7 @@ def lm_prediction_head(D: Expr, V: Expr, *, tied_to: str, path: str | None, tran
         parts += [linear("transform", "transform dense", D, D, True, "transform.dense"),
                   layer_norm("transform_norm", D, "transform.LayerNorm")]
     if tied:
-        parts.append(tied_tensor("decoder", "decoder weight", tied_to, "decoder"))
+        parts.append(tied_tensor("decoder", "decoder weight", tied_to, "decoder", matrix=D * V))
     else:
         parts.append(linear("decoder", "decoder (untied: weight and bias of its own)", D, V, True, "decoder"))
     parts.append(leaf("bias", "output bias", V, "bias", note="shared with decoder.bias" if tied else ""))

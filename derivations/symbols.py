@@ -53,6 +53,10 @@ G = _size("G")
 L_g = _size("L_g", r"L_{\mathrm{g}}")
 B = _size("B")
 M = _size("M")
+# What a model computes depends on its input as well: the tokens of a sequence and the sequences of a batch.
+s = _size("s")
+s_d = _size("s_d", r"s_{\mathrm{dec}}")
+b = _size("b")
 # A ratio, not a size: Meta's ffn_dim_multiplier (1.3 for Llama-2-70B).
 r = sympy.Symbol("r", positive=True)
 
@@ -129,6 +133,13 @@ NOTATION: tuple[Notation, ...] = (
              ("inner_group_num",), "1 in every released ALBERT"),
     Notation(B, "relative position buckets: rows of T5's relative attention bias, one value per head",
              ("relative_attention_num_buckets",), "32 in every released T5"),
+    Notation(s, "sequence length: the tokens of one sequence (for an encoder-decoder, the source the encoder "
+                "reads); at most P where positions are learned", (),
+             "Kaplan et al. n_ctx; PaLM T; Megatron-LM and Korthikanti et al. s; nanoGPT T"),
+    Notation(s_d, "target length: the tokens the decoder of an encoder-decoder reads (s_dec = s unless given)", (),
+             "the length of the decoder's input (decoder_input_ids)"),
+    Notation(b, "batch size: sequences processed together; every FLOP count scales with it", (),
+             "Megatron-LM B; Korthikanti et al. b"),
     Notation(M, "the multiple LLaMA rounds its feed-forward width up to", (),
              "multiple_of in Meta's params.json (256 for LLaMA-1 and Llama-2-7B)"),
     Notation(r, "the factor LLaMA scales its feed-forward width by, before rounding (not an integer)",

@@ -51,17 +51,23 @@ VARIANTS = {"BertModelWithoutPooler": ("BertModel", {"add_pooling_layer": False}
 # Building the model
 # ---------------------------------------------------------------------------------------------
 
-def build(architecture: str, config: Mapping) -> torch.nn.Module:
-    """``architecture`` built from a config.json dict, on the meta device.
+def build(architecture: str, config: Mapping, device: str = "meta") -> torch.nn.Module:
+    """``architecture`` built from a config.json dict, on the meta device (or another ``device``).
 
     ``with torch.device("meta")`` (not accelerate's ``init_empty_weights``, which does not tie in
-    transformers 5.x) lets ``post_init`` tie the decoder to the embeddings as a real load does.
+    transformers 5.x) lets ``post_init`` tie the decoder to the embeddings as a real load does. The
+    attention and the experts run their eager implementations (the parameters are the same whichever
+    runs): the ones whose matrix products FlopCounterMode sees (see :func:`forward_flops`).
     """
     class_name, kwargs = VARIANTS.get(architecture, (architecture, {}))
     # for_model picks the config class from config["model_type"] and applies its defaults, as
     # from_pretrained does for a config.json.
+    if device != "meta":  # real weights in the default float32: a config's bfloat16 would mix dtypes on CPU
+        config = {k: v for k, v in config.items() if k not in ("torch_dtype", "dtype")}
     hf_config = transformers.AutoConfig.for_model(**config)
-    with torch.device("meta"):
+    hf_config._attn_implementation = "eager"
+    hf_config._experts_implementation = "eager"
+    with torch.device(device):
         return getattr(transformers, class_name)(hf_config, **kwargs)
 
 
@@ -170,12 +176,154 @@ def compare(part: Part, values: Mapping[sympy.Symbol, int], model: torch.nn.Modu
 
 def check(architecture: str, config: Mapping) -> None:
     """The derivation equals transformers for ``architecture`` built from the config.json dict ``config``,
-    in total and node by node; the derivation is reached through ``derivations.configs.resolve``,
-    config reading, layout and class selection included."""
+    in total and node by node, and so do the FLOPs of one forward (:func:`check_flops`); the derivation is
+    reached through ``derivations.configs.resolve``, config reading, layout and class selection included."""
     from derivations import configs
 
     resolved = configs.resolve(config, architecture)
-    compare(resolved.part, resolved.values, build(architecture, config))
+    model = build(architecture, config)
+    compare(resolved.part, resolved.values, model)
+    if sampled(architecture, config):
+        check_flops(architecture, config, model)
+
+
+def sampled(architecture: str, config: Mapping) -> bool:
+    """One check in FLOPS_SAMPLE also runs the forward and compares its FLOPs (chosen by a hash, so that a
+    failure reproduces): running every one would cost the suite more than its time allows. Every class of
+    every family is run on its example checkpoint in tests/test_reference_flops.py."""
+    return _digest(architecture, config) % FLOPS_SAMPLE == 0
+
+
+FLOPS_SAMPLE = 4
+
+
+def _digest(architecture: str, config: Mapping) -> int:
+    import hashlib
+
+    return int(hashlib.sha256(repr((architecture, sorted(config.items(), key=str))).encode()).hexdigest(), 16)
+
+
+# Models whose forward picks tensors by their values, which the meta device does not hold: the mixtures of
+# experts (routing) and T5's sequence classifier (it finds the end-of-sequence tokens). They run on CPU, with
+# random weights, where they are small enough to build in a moment; the large ones are checked shrunk
+# (tests/test_reference_flops.py).
+DATA_DEPENDENT_TYPES = ("mixtral", "qwen2_moe", "qwen3_moe", "deepseek_v2", "deepseek_v3", "gpt_oss")
+DATA_DEPENDENT_CLASSES = ("T5ForSequenceClassification",)
+CPU_LIMIT = 20_000_000  # parameters
+
+
+def runs(resolved, config: Mapping) -> bool:
+    """Whether the forward runs as the derivation describes it. Two edges that transformers builds do not: an
+    encoder whose heads do not cover its width (BERT's output map is D by D: the forward fails), and a rotary
+    head of 1 coordinate (the rotation's 2 broadcast over it, so the scores are over 2, not d_h)."""
+    from derivations.symbols import D, H, d_h
+
+    values = resolved.values
+    if config.get("model_type") in ENCODERS and H in values and d_h in values and values[H] * values[d_h] != values[D]:
+        return False
+    return not (config.get("model_type") not in ENCODERS and values.get(d_h) == 1)
+
+
+def lengths(architecture: str, config: Mapping, device: str = "meta") -> tuple[int, int]:
+    """A sequence length and a decoder length for one check, varied from config to config (as a hash of
+    both, so that a failure reproduces): from 1 to 4,096 on the meta device, where no length costs anything;
+    up to 33 on CPU."""
+    digest = _digest(architecture, config) // FLOPS_SAMPLE
+    choices = (1, 2, 7, 64, 333, 1024, 4096) if device == "meta" else (1, 2, 5, 17, 33)
+    return choices[digest % len(choices)], choices[(digest // 7) % len(choices)]
+
+
+def check_flops(architecture: str, config: Mapping, model: torch.nn.Module | None = None) -> bool:
+    """The derived forward FLOPs of one sequence equal FlopCounterMode's count of the model's forward (eager
+    attention, eager experts) at a length drawn by :func:`lengths`. Returns whether the check ran: not for a
+    model that must run on CPU (DATA_DEPENDENT_*) and is larger than CPU_LIMIT (left to the shrunk checks),
+    nor for a config whose forward does not run (:func:`runs`, and those transformers fails on)."""
+    from derivations import configs, flops
+    from derivations.symbols import P, s, s_d
+
+    resolved = configs.resolve(config, architecture)
+    if not runs(resolved, config):
+        return False
+    if config.get("model_type") in DATA_DEPENDENT_TYPES or architecture in DATA_DEPENDENT_CLASSES:
+        if resolved.part.count(resolved.values) > CPU_LIMIT:
+            return False
+        torch.manual_seed(0)
+        model = build(architecture, config, "cpu")
+    elif model is None:
+        model = build(architecture, config)
+    device = next(model.parameters()).device.type
+    tokens, target = lengths(architecture, config, device)
+    # A table of P positions reads at most P tokens.
+    longest = resolved.values.get(P)
+    tokens, target = (tokens, target) if longest is None else (min(tokens, longest), min(target, longest))
+    if architecture in SHIFTED:
+        target = tokens
+    derived = evaluate(flops.forward(resolved.part), {**resolved.values, s: tokens, s_d: target})
+    try:
+        measured = forward_flops(model, architecture, tokens, target)
+    except (RuntimeError, ValueError, TypeError, AttributeError, ZeroDivisionError, IndexError):
+        # Configs that transformers builds and cannot run (one relative-position bucket, no pad token for
+        # RoBERTa's positions, no decoder start token): nothing executes, so there is nothing to count.
+        # tests/test_reference_flops.py asserts that every real checkpoint and every default config runs.
+        return False
+    assert derived == measured, f"{architecture}, s = {tokens}, s_dec = {target}: derived {derived:,}, torch {measured:,}"
+    return True
+
+
+# ---------------------------------------------------------------------------------------------
+# What the model computes
+# ---------------------------------------------------------------------------------------------
+
+def forward_flops(model: torch.nn.Module, architecture: str, tokens: int, target: int | None = None) -> int:
+    """The FLOPs that ``torch.utils.flop_counter.FlopCounterMode`` counts in one forward of ``model`` over one
+    sequence of ``tokens`` tokens (and ``target`` decoder tokens for an encoder-decoder; ``tokens`` if None),
+    with the default inputs of a user: ids and an all-ones attention mask, no cache, no encoder states for a
+    decoder alone. A multiple-choice class reads one choice. On the model's own device: meta where it runs
+    there (no data is read), CPU for the mixtures of experts, whose routing picks tensors by their values."""
+    from torch.utils.flop_counter import FlopCounterMode
+    import inspect
+
+    device = next(model.parameters()).device
+    shape = (1, 1, tokens) if architecture.endswith("MultipleChoice") else (1, tokens)
+    vocabulary = model.config.get_text_config().vocab_size
+    ids = (torch.zeros(shape, dtype=torch.long, device=device) if device.type == "meta"
+           else torch.randint(0, vocabulary, shape, device=device))
+    if architecture == "T5ForSequenceClassification":  # it classifies the state at the end-of-sequence token
+        ids[..., :-1] = ids[..., :-1].remainder(vocabulary - 1)
+        ids[..., :-1] += ids[..., :-1] >= model.config.eos_token_id
+        ids[..., -1] = model.config.eos_token_id
+    inputs = {"input_ids": ids}
+    if not bidirectional(model):
+        # All ones, as a tokenizer gives: without it a decoder looks for packed sequences in the position ids,
+        # a test of their values that the meta device cannot answer. (An encoder given one tests whether it
+        # is all ones instead: no mask is the same mask.)
+        inputs["attention_mask"] = torch.ones(shape, dtype=torch.long, device=device)
+    accepted = inspect.signature(model.forward).parameters
+    if "decoder_input_ids" in accepted and model.config.is_encoder_decoder and architecture not in SHIFTED:
+        decoder = (1, tokens if target is None else target)
+        # T5 (and Marian) start from the decoder's start token; any ids count the same.
+        inputs["decoder_input_ids"] = (torch.zeros(decoder, dtype=torch.long, device=device) if device.type == "meta"
+                                       else torch.randint(0, vocabulary, decoder, device=device))
+    if "use_cache" in accepted:
+        inputs["use_cache"] = False
+    with torch.no_grad(), FlopCounterMode(display=False) as counter:
+        model(**inputs)
+    return counter.get_total_flops()
+
+
+# Encoder-decoder classes whose decoder reads the input shifted right (decoder_input_ids are not theirs to take):
+# its length is the input's.
+SHIFTED = ("T5ForSequenceClassification", "T5ForQuestionAnswering")
+
+
+def bidirectional(model: torch.nn.Module) -> bool:
+    """The model reads its input with an encoder (BERT and its kin, T5, Marian), not a causal decoder."""
+    config = model.config
+    return config.model_type in ENCODERS and (config.is_encoder_decoder or not getattr(config, "is_decoder", False))
+
+
+# The families with an encoder (an encoder family's class with is_decoder set, or Marian's decoder alone, is causal).
+ENCODERS = ("bert", "roberta", "albert", "distilbert", "t5", "marian")
 
 
 def derived_counts(root: Part, values: Mapping[sympy.Symbol, int]) -> dict[str, int]:

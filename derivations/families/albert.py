@@ -99,7 +99,7 @@ layer_group = group("group", "one AlbertLayerGroup: L_g layers", replace(layer, 
 
 # The G groups, each stored once. The forward pass runs L steps and step i uses group int(i G / L):
 # with G = 1 (every released ALBERT) the one group is applied L times. L counts nothing here.
-shared_groups = replace(layer_group, repeat=G,
+shared_groups = replace(layer_group, repeat=G, applied=L,
                         note="shared across depth: the L steps of the forward pass cycle through these "
                              "G groups, each stored (and counted) once")
 
@@ -124,7 +124,7 @@ def mlm_head(tied: bool = True) -> Part:
              layer_norm("norm", E, "LayerNorm", label="LayerNorm (width E)")]
     if tied:
         parts.append(tied_tensor("decoder", "decoder (the word embeddings, and the output bias)",
-                                 "albert.embeddings.word_embeddings", "decoder"))
+                                 "albert.embeddings.word_embeddings", "decoder", matrix=E * V))
     else:
         parts.append(linear("decoder", "decoder from E to V (untied: a weight and a bias of its own)", E, V, True,
                             "decoder"))
@@ -133,7 +133,9 @@ def mlm_head(tied: bool = True) -> Part:
 
 
 # AlbertSOPHead: sentence-order prediction, num_labels logits from the pooled output (2 by default).
-sop_head = classifier(D, C, "sop_classifier.classifier", name="sop", label="sentence-order classifier (num_labels)")
+# On the pooled state: one row a sequence.
+sop_head = replace(classifier(D, C, "sop_classifier.classifier", name="sop", label="sentence-order classifier (num_labels)"),
+                   tokens=1)
 
 
 def body(name: str, label: str, with_pooler: bool, path: str | None) -> Part:

@@ -13,7 +13,7 @@ from . import Headline
 from ..calculator import at_most, divides
 from ..claims import Miscount, Rounded
 from ..components import (AttentionLayout, Part, attention, classifier, embedding, encoder_task_heads, feed_forward,
-                          group, layer_norm, leaf, lm_prediction_head, pooler as _pooler)
+                          group, idle, layer_norm, leaf, lm_prediction_head, pooler as _pooler)
 from ..readers import bert as reader
 from ..sources import Citation, cite
 from ..symbols import D, F, H, L, P, T, V, d_h
@@ -51,22 +51,24 @@ embeddings = group(
 # when F = 4D and H d_h = D.
 # ---------------------------------------------------------------------------------------------
 
-def _attention_block(module: str, name: str, label: str) -> tuple[Part, Part]:
+def _attention_block(module: str, name: str, label: str, causal: bool = False) -> tuple[Part, Part]:
     """BertAttention at ``module``: Q, K, V, O (in ``module.self`` / ``module.output.dense``), and the
     LayerNorm that BertAttention also holds (``module.output.LayerNorm``), kept as its own part."""
     layout = AttentionLayout(query=f"{module}.self.query", key=f"{module}.self.key",
                              value=f"{module}.self.value", output=f"{module}.output.dense")
     # BertSelfOutput's dense is hidden x hidden, whatever the heads cover: O is D x D.
-    return (attention(D, H, d_h, layout=layout, name=name, label=label, output_in=D),
+    return (attention(D, H, d_h, layout=layout, name=name, label=label, output_in=D, causal=causal),
             layer_norm(f"{name}_norm", D, f"{module}.output.LayerNorm", label=f"LayerNorm after {label}"))
 
 
 def _layer(cross_attention: bool) -> Part:
-    parts = [*_attention_block("attention", "attention", "self-attention")]
+    parts = [*_attention_block("attention", "attention", "self-attention", causal=cross_attention)]
     if cross_attention:
         # A decoder layer (is_decoder and add_cross_attention) attends to the encoder's states too:
-        # a second BertAttention, same shapes (keys and values come from the hidden size D).
-        parts += _attention_block("crossattention", "cross_attention", "cross-attention")
+        # a second BertAttention, same shapes (keys and values come from the hidden size D). Run on tokens
+        # alone, transformers skips it: built, idle.
+        cross, norm = _attention_block("crossattention", "cross_attention", "cross-attention")
+        parts += [idle(cross), idle(norm)]
     parts += [feed_forward(D, F, up="intermediate.dense", down="output.dense"),
               layer_norm("output_norm", D, "output.LayerNorm", label="LayerNorm after feed-forward")]
     return group("layer", "decoder layer with cross-attention" if cross_attention else "encoder layer", *parts,
@@ -98,7 +100,8 @@ mlm_head = lm_prediction_head(D, V, tied_to="bert.embeddings.word_embeddings", p
 # With tie_word_embeddings false, the decoder has a weight and a bias of its own.
 mlm_head_untied = lm_prediction_head(D, V, tied_to="", path="predictions", name="mlm", tied=False)
 # Next-sentence prediction: two logits from the pooled output.
-nsp_head = classifier(D, 2, "seq_relationship", name="nsp", label="next-sentence classifier")
+# On the pooled state: one row a sequence.
+nsp_head = replace(classifier(D, 2, "seq_relationship", name="nsp", label="next-sentence classifier"), tokens=1)
 
 
 def _architectures(encoder: Part, mlm_head: Part = mlm_head) -> dict[str, Part]:

@@ -25,7 +25,7 @@ import sympy
 from . import Headline, llama
 from ..calculator import at_most, divides
 from ..claims import Rounded
-from ..components import Part, feed_forward, group, leaf, linear, rms_norm, score, task_heads
+from ..components import Part, attention_products, feed_forward, group, leaf, linear, rms_norm, score, task_heads
 from ..readers import deepseek_v2 as reader
 from ..sources import Citation
 from ..symbols import C, D, F, F_e, H, L, L_f, R_kv, R_q, V, X, X_a, X_s, d_n, d_r, d_v
@@ -69,7 +69,8 @@ def latent_attention(compressed_queries: bool = True, bias: bool = False) -> Par
         linear("key_value_up", "keys and values expanded: R_kv to H (d_nope + d_v) (kv_b_proj)", R_kv,
                H * (d_n + d_v), False, "kv_b_proj"),
         linear("output", "output projection: H d_v to D", H * d_v, D, bias, "o_proj"),
-        path="self_attn", kind="attention")
+        # Queries and keys of d_nope + d_rope a head, values of d_v: the products as the eager code runs them.
+        path="self_attn", kind="attention", ops=attention_products(H, d_n + d_r, d_v, causal=True))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -95,8 +96,9 @@ def mixture(stored: sympy.Expr = X, bias: bool = False, router_bias: Part | None
     gate = group("router", "router", router, *((router_bias,) if router_bias else ()), path="gate")
     experts = group("experts", f"routed experts: {which} gated feed-forward, stacked",
                     leaf("gate_up", f"gate and up projections, {which} (one 3-D tensor)", stored * 2 * D * F_e,
-                         "gate_up_proj"),
-                    leaf("down", f"down projections, {which} (one 3-D tensor)", stored * F_e * D, "down_proj"),
+                         "gate_up_proj", matrix=X_a * 2 * D * F_e),
+                    leaf("down", f"down projections, {which} (one 3-D tensor)", stored * F_e * D, "down_proj",
+                         matrix=X_a * F_e * D),
                     path="experts")
     shared = feed_forward(D, X_s * F_e, bias=bias, gate="gate_proj", up="up_proj", down="down_proj",
                           name="shared_experts", path="shared_experts",

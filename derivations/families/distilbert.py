@@ -82,7 +82,7 @@ def mlm_head(tied: bool = True) -> tuple[Part, ...]:
     """
     # $$N_\mathrm{mlm} = (D^2 + D) + 2D + V$$  tied;  + V D untied.
     projector = ([tied_tensor("projector", "vocab_projector weight (the word embeddings)",
-                              "distilbert.embeddings.word_embeddings", "vocab_projector.weight"),
+                              "distilbert.embeddings.word_embeddings", "vocab_projector.weight", matrix=D * V),
                   leaf("projector_bias", "vocab_projector bias", V, "vocab_projector.bias")]
                  if tied else
                  [linear("projector", "vocab_projector (untied: weight and bias of its own)", D, V, True,

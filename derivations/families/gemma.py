@@ -77,7 +77,7 @@ def lm_head(untied: bool) -> Part:
         return as_kind(linear("lm_head", "language-model head (a weight of its own, no bias)", D, V, False, "lm_head"),
                        "heads")
     return as_kind(tied_tensor("lm_head", "language-model head (the token embeddings, transposed)",
-                               "model.embed_tokens", "lm_head"), "heads")
+                               "model.embed_tokens", "lm_head", matrix=D * V), "heads")
 
 
 def classes(prefix: str, body: str, causal: str, layer: Part, *, untied: bool, no_token_bias: bool,

@@ -35,7 +35,7 @@ embeddings = token_and_position_embeddings(V, P, D, tokens="tokens_embed", posit
 # $$N_\mathrm{block} = (3D^2 + 3D + D^2 + D) + 2D + (8D^2 + 5D) + 2D = 12D^2 + 13D$$
 layer = group(
     "block", "block",
-    fused_attention(D, qkv="c_attn", output="c_proj", path="attn", label="causal self-attention"),
+    fused_attention(D, qkv="c_attn", output="c_proj", path="attn", label="causal self-attention", causal=True),
     layer_norm("attention_norm", D, "ln_1", label="LayerNorm after attention"),
     feed_forward(D, 4 * D, up="c_fc", down="c_proj", path="mlp", label="feed-forward (4D wide)"),
     layer_norm("feed_forward_norm", D, "ln_2", label="LayerNorm after the feed-forward"),
@@ -50,7 +50,7 @@ def transformer(name: str = "transformer", label: str = "OpenAIGPTModel: embeddi
 
 
 lm_head = as_kind(tied_tensor("lm_head", "language-model head (the token embeddings, transposed)",
-                              "transformer.tokens_embed", "lm_head"), "heads")
+                              "transformer.tokens_embed", "lm_head", matrix=D * V), "heads")
 lm_head_untied = as_kind(linear("lm_head", "language-model head (untied: a weight of its own, no bias)", D, V,
                                 False, "lm_head"), "heads")
 

@@ -15,7 +15,7 @@ import sympy
 
 from . import Headline
 from ..claims import Hypothesis, Miscount, Rounded
-from ..components import (Part, as_kind, classifier, feed_forward, fused_attention, group, layer_norm, leaf, linear,
+from ..components import (Part, as_kind, classifier, feed_forward, fused_attention, group, idle, layer_norm, leaf, linear,
                          task_heads, tied_tensor, token_and_position_embeddings)
 from ..reading import SEQUENCE_SUMMARY
 from ..readers import gpt2 as reader
@@ -61,11 +61,12 @@ cross_attention = group(
 def block(cross: bool = False, attention: Part | None = None) -> Part:
     """GPT2Block (``h.<i>``), optionally with cross-attention, or with another attention (gpt3)."""
     attention = attention if attention is not None else fused_attention(
-        D, qkv="c_attn", output="c_proj", path="attn", label="causal self-attention")
+        D, qkv="c_attn", output="c_proj", path="attn", label="causal self-attention", causal=True)
     parts = [layer_norm("attention_norm", D, "ln_1", label="LayerNorm before attention"), attention]
     if cross:
+        # transformers runs it only when given an encoder's states; on tokens alone it is built and idle.
         parts += [layer_norm("cross_attention_norm", D, "ln_cross_attn", label="LayerNorm before cross-attention"),
-                  cross_attention]
+                  idle(cross_attention)]
     parts += [layer_norm("feed_forward_norm", D, "ln_2", label="LayerNorm before the feed-forward"),
               feed_forward(D, F, up="c_fc", down="c_proj", path="mlp")]
     return group("block", "block with cross-attention" if cross else "block", *parts, path="h",
@@ -84,7 +85,7 @@ def transformer(block: Part, name: str = "transformer", label: str = "GPT2Model:
 
 # The heads. Tied (the default), the language-model head is the token embedding transposed.
 lm_head = as_kind(tied_tensor("lm_head", "language-model head (the token embeddings, transposed)",
-                              "transformer.wte", "lm_head"), "heads")
+                              "transformer.wte", "lm_head", matrix=D * V), "heads")
 # tie_word_embeddings false: a D-by-V map of its own, without bias.
 lm_head_untied = as_kind(linear("lm_head", "language-model head (untied: a weight of its own, no bias)", D, V,
                                 False, "lm_head"), "heads")
@@ -102,7 +103,9 @@ def multiple_choice_head(summary: str) -> tuple[Part, ...]:
     if outputs is None:
         return ()
     label = "multiple-choice summary (one logit per choice)" if outputs == 1 else "multiple-choice summary (D values)"
-    return (as_kind(linear("multiple_choice", label, D, outputs, True, "multiple_choice_head.summary"), "heads"),)
+    # On one row of each choice: the state at its classification token (the last, unless mc_token_ids says).
+    return (replace(as_kind(linear("multiple_choice", label, D, outputs, True, "multiple_choice_head.summary"), "heads"),
+                    tokens=1),)
 
 
 def architectures(cross_attention: bool = False, untied: bool = False, summary: str = "",

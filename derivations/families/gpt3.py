@@ -81,7 +81,7 @@ _TABLE = Citation("brown2020", "Table 2.1")
 # and value maps of H d_h, not D, as in T5-3B. A hypothetical model: no reference implements it.
 wide_heads = gpt2.architectures(with_block=gpt2.block(attention=attention(
     D, H, d_h, layout=AttentionLayout("query", "key", "value", "output"), path="attn",
-    label="self-attention whose H heads of d_h need not cover D")))["GPT2LMHeadModel"]
+    label="self-attention whose H heads of d_h need not cover D", causal=True)))["GPT2LMHeadModel"]
 
 
 def _row(name: str, printed: str, checkpoint: str, what: str, candidate=model, **overrides: int) -> Rounded:

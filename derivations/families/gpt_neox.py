@@ -62,7 +62,7 @@ def layer(attention_bias: bool = True) -> Part:
         layer_norm("post_attention_layernorm", D, "post_attention_layernorm",
                    label="LayerNorm before the feed-forward (it reads the layer's input when the residual is parallel)"),
         fused_attention(D, qkv="query_key_value", output="dense", bias=attention_bias, path="attention",
-                        label="causal self-attention, rotary positions"),
+                        label="causal self-attention, rotary positions", causal=True),
         feed_forward(D, F, up="dense_h_to_4h", down="dense_4h_to_h", path="mlp"),
         path="layers", symbol=r"N_{\mathrm{layer}}",
     )
@@ -86,7 +86,7 @@ def body(block: Part, name: str = "gpt_neox", path: str | None = "gpt_neox",
 embed_out = as_kind(linear("lm_head", "language-model head (embed_out: a matrix of its own, no bias)", D, V, False,
                            "lm_head"), "heads")
 embed_out_tied = as_kind(tied_tensor("lm_head", "language-model head (tied: the token embeddings, transposed)",
-                                     "gpt_neox.embed_in", "lm_head"), "heads")
+                                     "gpt_neox.embed_in", "lm_head", matrix=D * V), "heads")
 
 
 def architectures(tied: bool = False, no_attention_bias: bool = False) -> dict[str, Part]:

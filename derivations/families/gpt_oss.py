@@ -56,7 +56,7 @@ def self_attention(bias: bool = True) -> Part:
     """GptOssAttention (``self_attn``): LLaMA's four projections, with biases unless ``attention_bias`` is
     false, and ``sinks``: one learned logit per head."""
     plain = attention(D, H, d_h, K, bias=bias, layout=_PROJECTIONS, path="self_attn",
-                      label="grouped-query self-attention with biases and sinks")
+                      label="grouped-query self-attention with biases and sinks", causal=True)
     sinks = leaf("sinks", "attention sinks: one learned logit per head", H, "sinks", kind="attention")
     return replace(plain, children=plain.children + (sinks,))
 
@@ -79,9 +79,11 @@ def sparse_moe(stored: sympy.Expr = X) -> Part:
         "moe", "sparse mixture of experts",
         linear("router", "router: one logit per expert, with a bias", D, X, True, "router"),
         group("experts", f"experts: {which}, stacked",
-              leaf("gate_up", f"gate and up projections, {which} (X by D by 2F)", stored * D * 2 * F, "gate_up_proj"),
+              # Each token runs through X_a experts, whichever the router picks.
+              leaf("gate_up", f"gate and up projections, {which} (X by D by 2F)", stored * D * 2 * F, "gate_up_proj",
+                   matrix=X_a * D * 2 * F),
               leaf("gate_up_bias", f"their biases (X by 2F)", stored * 2 * F, "gate_up_proj_bias"),
-              leaf("down", f"down projections, {which} (X by F by D)", stored * F * D, "down_proj"),
+              leaf("down", f"down projections, {which} (X by F by D)", stored * F * D, "down_proj", matrix=X_a * F * D),
               leaf("down_bias", "their biases (X by D)", stored * D, "down_proj_bias"),
               path="experts"),
         path="mlp", kind="feed-forward", symbol=r"N_{\mathrm{moe}}")

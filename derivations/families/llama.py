@@ -45,7 +45,7 @@ _PROJECTIONS = AttentionLayout(query="q_proj", key="k_proj", value="v_proj", out
 def self_attention(bias: bool = False) -> Part:
     """LlamaAttention (``self_attn``): Q to H d_h, K and V to K d_h each, O back to D; with
     ``attention_bias`` all four have a bias (o_proj's too)."""
-    return attention(D, H, d_h, K, bias=bias, layout=_PROJECTIONS, path="self_attn",
+    return attention(D, H, d_h, K, bias=bias, layout=_PROJECTIONS, path="self_attn", causal=True,
                      label="grouped-query self-attention" + (" with biases" if bias else ""))
 
 
@@ -85,7 +85,7 @@ def lm_head(tied: bool) -> Part:
     """The language-model head: D to V without bias; tied, it *is* the token embedding table."""
     if tied:
         return as_kind(tied_tensor("lm_head", "language-model head (the token embeddings, transposed)",
-                                   "model.embed_tokens", "lm_head"), "heads")
+                                   "model.embed_tokens", "lm_head", matrix=D * V), "heads")
     return as_kind(linear("lm_head", "language-model head (a weight of its own, no bias)", D, V, False, "lm_head"),
                    "heads")
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from . import Headline, llama
 from ..claims import Rounded
-from ..components import Part, group, linear
+from ..components import Part, attention_products, group, linear
 from ..readers import phi3 as reader
 from ..sources import Citation
 from ..symbols import D, F, H, K, L, V, d_h
@@ -34,7 +34,7 @@ self_attention = group(
     linear("qkv", "query, key and value projections, fused (qkv_proj): D to H d_h + 2 K d_h", D,
            H * d_h + 2 * K * d_h, False, "qkv_proj"),
     linear("output", "output projection", H * d_h, D, False, "o_proj"),
-    path="self_attn", kind="attention")
+    path="self_attn", kind="attention", ops=attention_products(H, d_h, d_h, causal=True))
 
 # $$N_\mathrm{ffn} = D \cdot 2F + F D$$  gate and up fused in one D-by-2F matrix
 gated_feed_forward = group(

@@ -38,7 +38,7 @@ EXAMPLE = "qwen2.5-7b"
 
 _PROJECTIONS = AttentionLayout(query="q_proj", key="k_proj", value="v_proj", output="o_proj")
 self_attention = attention(D, H, d_h, K, bias=True, output_bias=False, layout=_PROJECTIONS, path="self_attn",
-                           label="grouped-query self-attention, biases on q, k and v")
+                           label="grouped-query self-attention, biases on q, k and v", causal=True)
 # What the biases add to LLaMA's attention: one per query, key and value coordinate.
 qkv_biases = leaf("qkv_biases", "the biases of q, k and v", H * d_h + 2 * K * d_h)
 

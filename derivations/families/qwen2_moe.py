@@ -49,8 +49,9 @@ def routed_experts(stored: sympy.Expr = X) -> Part:
     which = "every routed expert's" if stored == X else "the X_a routed experts' (the ones the router picks)"
     return group("experts", f"routed experts: {which} gated feed-forward, stacked",
                  leaf("gate_up", f"gate and up projections, {which} (one 3-D tensor)", stored * 2 * D * F_e,
-                      "gate_up_proj"),
-                 leaf("down", f"down projections, {which} (one 3-D tensor)", stored * F_e * D, "down_proj"),
+                      "gate_up_proj", matrix=X_a * 2 * D * F_e),
+                 leaf("down", f"down projections, {which} (one 3-D tensor)", stored * F_e * D, "down_proj",
+                         matrix=X_a * F_e * D),
                  path="experts")
 
 
@@ -81,7 +82,7 @@ _PROJECTIONS = AttentionLayout(query="q_proj", key="k_proj", value="v_proj", out
 def self_attention(qkv_bias: bool = True) -> Part:
     """Qwen2MoeAttention: Qwen2's (biases on q, k and v, unless qkv_bias is false; none on o)."""
     return attention(D, H, d_h, K, bias=qkv_bias, output_bias=False, layout=_PROJECTIONS, path="self_attn",
-                     label="grouped-query self-attention" + (", biases on q, k and v" if qkv_bias else ""))
+                     label="grouped-query self-attention" + (", biases on q, k and v" if qkv_bias else ""), causal=True)
 
 
 def layers(attention_part: Part, moe: Part) -> tuple[Part, Part]:

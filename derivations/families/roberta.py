@@ -81,7 +81,7 @@ def lm_head(tied: bool = True) -> Part:
              layer_norm("layer_norm", D, "layer_norm", label="layer_norm")]
     if tied:
         parts.append(tied_tensor("decoder", "decoder (weight: the word embeddings; bias: lm_head.bias)",
-                                 "roberta.embeddings.word_embeddings", "decoder"))
+                                 "roberta.embeddings.word_embeddings", "decoder", matrix=D * V))
     else:
         parts.append(linear("decoder", "decoder (untied: weight and bias of its own)", D, V, True, "decoder"))
     parts.append(leaf("bias", "output bias", V, "bias", note="shared with decoder.bias" if tied else ""))

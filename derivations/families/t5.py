@@ -18,10 +18,10 @@ import sympy
 from . import Headline
 from ..claims import Miscount, Rounded
 from ..components import (AttentionLayout, Part, as_kind, attention, classifier, embedding, feed_forward, group, leaf,
-                         linear, rms_norm, span_head, tied_tensor)
+                         idle, linear, rms_norm, span_head, tied_tensor)
 from ..readers import t5 as reader
 from ..sources import Citation, cite
-from ..symbols import B, C, D, F, H, L, L_d, V, d_h
+from ..symbols import B, C, D, F, H, L, L_d, V, d_h, s, s_d
 
 MODEL_TYPE = reader.READER.model_type
 
@@ -44,9 +44,10 @@ SYMMETRIC = {L_d: L}
 _T5 = AttentionLayout("q", "k", "v", "o")
 
 
-def t5_attention(name: str, path: str, label: str) -> Part:
-    """T5Attention: four maps without bias (the relative position bias is the stack's, below)."""
-    return attention(D, H, d_h, bias=False, layout=_T5, path=path, name=name, label=label)
+def t5_attention(name: str, path: str, label: str, **computes) -> Part:
+    """T5Attention: four maps without bias (the relative position bias is the stack's, below); ``computes``:
+    a decoder's causal self-attention, cross-attention's keys from the encoder's s rows."""
+    return attention(D, H, d_h, bias=False, layout=_T5, path=path, name=name, label=label, **computes)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -94,16 +95,18 @@ def t5_feed_forward(path: str, gated: bool, activation: str = "") -> Part:
 # $$N_\mathrm{dec} = 3 D + 2 \cdot 4 D H d_{\mathrm{h}} + 2 D F$$   (3 D F for both when gated)
 # ---------------------------------------------------------------------------------------------
 
-def block(decoder: bool, gated: bool, activation: str = "") -> Part:
-    """T5Block: layer.0 self-attention, layer.1 cross-attention (decoder only), then the feed-forward,
-    each sub-layer with its own RMS norm in front (``layer.<n>.layer_norm``)."""
+def block(decoder: bool, gated: bool, activation: str = "", alone: bool = False) -> Part:
+    """T5Block: layer.0 self-attention, layer.1 cross-attention (decoder only; built but not run in a stack
+    ``alone``, without an encoder), then the feed-forward, each sub-layer with its own RMS norm in front
+    (``layer.<n>.layer_norm``)."""
     parts = [rms_norm("self_attention_norm", D, "layer.0.layer_norm", label="RMS norm before self-attention"),
              t5_attention("self_attention", "layer.0.SelfAttention",
-                          "masked self-attention" if decoder else "self-attention")]
+                          "masked self-attention" if decoder else "self-attention", causal=decoder)]
     if decoder:
+        cross = t5_attention("cross_attention", "layer.1.EncDecAttention",
+                             "cross-attention (keys and values from the encoder)", keys=s)
         parts += [rms_norm("cross_attention_norm", D, "layer.1.layer_norm", label="RMS norm before cross-attention"),
-                  t5_attention("cross_attention", "layer.1.EncDecAttention",
-                               "cross-attention (keys and values from the encoder)")]
+                  idle(cross) if alone else cross]
     ff = 2 if decoder else 1
     parts += [rms_norm("feed_forward_norm", D, f"layer.{ff}.layer_norm", label="RMS norm before the feed-forward"),
               t5_feed_forward(f"layer.{ff}.DenseReluDense", gated, activation)]
@@ -111,17 +114,19 @@ def block(decoder: bool, gated: bool, activation: str = "") -> Part:
                  symbol=r"N_{\mathrm{dec}}" if decoder else r"N_{\mathrm{enc}}")
 
 
-def stack(name: str, label: str, decoder: bool, gated: bool, depth: sympy.Expr, activation: str = "") -> Part:
+def stack(name: str, label: str, decoder: bool, gated: bool, depth: sympy.Expr, activation: str = "",
+          alone: bool = False) -> Part:
     """T5Stack: its token table (the shared one: counted there), ``depth`` blocks, the relative position
-    bias of block 0, a final RMS norm."""
+    bias of block 0, a final RMS norm. A decoder beside an encoder reads the target's s_dec rows; a stack
+    ``alone`` (T5EncoderModel) reads its own s."""
     # $$N_\mathrm{stack} = L N_\mathrm{block} + B H + D$$
     return group(
         name, label,
         as_kind(tied_tensor("tokens", "token embeddings (the shared table)", "shared", "embed_tokens"), "embeddings"),
-        replace(block(decoder, gated, activation), repeat=depth),
+        replace(block(decoder, gated, activation, alone), repeat=depth),
         relative_bias(),
         rms_norm("final_norm", D, "final_layer_norm", label="final RMS norm of the stack"),
-        path=name, symbol=rf"N_{{\mathrm{{{name}}}}}")
+        path=name, symbol=rf"N_{{\mathrm{{{name}}}}}", tokens=s_d if decoder and not alone else None)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -145,14 +150,15 @@ def architectures(gated: bool = False, untied: bool = False, decoder_stack: bool
     # T5EncoderModel builds its stack from the config itself: with is_decoder true, decoder blocks
     # (cross-attention included), num_layers of them.
     lone = stack("encoder", "encoder (decoder blocks: is_decoder true)" if decoder_stack else "encoder",
-                 decoder_stack, gated, L, activation)
+                 decoder_stack, gated, L, activation, alone=True)
 
     if untied:
         # v1.1: tie_word_embeddings false; a D-by-V map of its own, no bias.
         head = linear("lm_head", "language-model head (untied: a weight of its own, no bias)", D, V, False, "lm_head")
     else:
-        head = tied_tensor("lm_head", "language-model head (the shared table, transposed)", "shared", "lm_head")
-    head = as_kind(head, "heads")
+        head = tied_tensor("lm_head", "language-model head (the shared table, transposed)", "shared", "lm_head",
+                           matrix=D * V)
+    head = replace(as_kind(head, "heads"), tokens=s_d)  # on the decoder's rows
 
     def model(name: str, label: str, *heads: Part, path: str | None = None) -> Part:
         return group(name, label, shared(), encoder, decoder, *heads, path=path, symbol=rf"N_{{\mathrm{{{name}}}}}")
@@ -173,9 +179,10 @@ def architectures(gated: bool = False, untied: bool = False, decoder_stack: bool
         "T5ForSequenceClassification": group(
             "T5ForSequenceClassification", "T5Model with a classification head on the decoder's last token",
             model("transformer", "T5Model", path="transformer"),
+            # On one row: the decoder's state at the end-of-sequence token.
             group("classification_head", "classification head: dense (tanh), then out_proj to C labels",
                   linear("dense", "dense", D, D, True, "dense"), linear("out_proj", "out_proj", D, C, True, "out_proj"),
-                  path="classification_head", kind="heads"),
+                  path="classification_head", kind="heads", tokens=1),
             symbol=r"N_{\mathrm{T5ForSequenceClassification}}"),
         "T5ForTokenClassification": group(
             "T5ForTokenClassification", "T5EncoderModel with a token classifier",
@@ -184,7 +191,7 @@ def architectures(gated: bool = False, untied: bool = False, decoder_stack: bool
         "T5ForQuestionAnswering": model(
             "T5ForQuestionAnswering", "T5 with a span head on the decoder's output",
             # num_labels logits (2 by default: start and end), as transformers builds it.
-            span_head(D, C, "span logits (num_labels of them: start and end by default)")),
+            replace(span_head(D, C, "span logits (num_labels of them: start and end by default)"), tokens=s_d)),
     }
 
 

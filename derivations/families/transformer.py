@@ -19,10 +19,11 @@ import sympy
 from . import Headline
 from ..claims import Hypothesis, Miscount, Rounded, sizes
 from ..components import (AttentionLayout, Part, as_kind, attention, embedding, feed_forward, fused_attention, group,
+                          idle,
                          layer_norm, leaf, tied_tensor)
 from ..readers import transformer as reader
 from ..sources import Citation, cite
-from ..symbols import D, F, F_d, H, L, L_d, P, V, V_d, d_h, d_k
+from ..symbols import D, F, F_d, H, L, L_d, P, V, V_d, d_h, d_k, s, s_d
 
 MODEL_TYPE = reader.READER.model_type
 
@@ -43,16 +44,18 @@ PAPER = {L_d: L, F_d: F}
 # ---------------------------------------------------------------------------------------------
 
 _MARIAN = AttentionLayout("q_proj", "k_proj", "v_proj", "out_proj")
-Attention = Callable[[str, str, str, bool], Part]  # (name, module path, label, bias) -> Part
+# (name, module path, label, bias, and what it computes: causal, keys) -> Part
+Attention = Callable[..., Part]
 
 
-def marian_attention(name: str, path: str, label: str, bias: bool = True) -> Part:
-    return attention(D, H, D / H, bias=bias, layout=_MARIAN, path=path, name=name, label=label)
+def marian_attention(name: str, path: str, label: str, bias: bool = True, **computes) -> Part:
+    return attention(D, H, D / H, bias=bias, layout=_MARIAN, path=path, name=name, label=label, **computes)
 
 
-def narrow_key_attention(name: str, path: str, label: str, bias: bool = True) -> Part:
+def narrow_key_attention(name: str, path: str, label: str, bias: bool = True, **computes) -> Part:
     """Queries and keys of d_k per head, values of D/H (Table 3, rows B)."""
-    return attention(D, H, D / H, bias=bias, layout=_MARIAN, path=path, name=name, label=label, key_size=d_k)
+    return attention(D, H, D / H, bias=bias, layout=_MARIAN, path=path, name=name, label=label, key_size=d_k,
+                     **computes)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -74,14 +77,17 @@ def encoder_layer(attend: Attention = marian_attention, bias: bool = True) -> Pa
     )
 
 
-def decoder_layer(attend: Attention = marian_attention, bias: bool = True) -> Part:
-    """MarianDecoderLayer: masked self-attention, cross-attention over the encoder's output, feed-forward,
-    each followed by Add & LayerNorm."""
+def decoder_layer(attend: Attention = marian_attention, bias: bool = True, alone: bool = False) -> Part:
+    """MarianDecoderLayer: masked self-attention, cross-attention over the encoder's output (its keys and
+    values from the encoder's s rows; built but not run in a decoder ``alone``), feed-forward, each followed
+    by Add & LayerNorm."""
+    cross = attend("cross_attention", "encoder_attn", "cross-attention (keys and values from the encoder)", bias,
+                   keys=s)
     return group(
         "layer", "decoder layer",
-        attend("self_attention", "self_attn", "masked self-attention", bias),
+        attend("self_attention", "self_attn", "masked self-attention", bias, causal=True),
         layer_norm("self_attention_norm", D, "self_attn_layer_norm", label="LayerNorm after self-attention"),
-        attend("cross_attention", "encoder_attn", "cross-attention (keys and values from the encoder)", bias),
+        idle(cross) if alone else cross,
         layer_norm("cross_attention_norm", D, "encoder_attn_layer_norm", label="LayerNorm after cross-attention"),
         feed_forward(D, F_d, bias=bias, up="fc1", down="fc2"),
         layer_norm("feed_forward_norm", D, "final_layer_norm", label="LayerNorm after the feed-forward"),
@@ -122,33 +128,36 @@ def architectures(share: bool = True, tie: bool = True, attend: Attention = mari
     encoder = group("encoder", "encoder", source, positions(), replace(encoder_layer(attend, bias), repeat=L),
                     path="encoder", symbol=r"N_{\mathrm{encoder}}")
 
-    def decoder(tokens: Part) -> Part:
-        return group("decoder", "decoder", tokens, positions(), replace(decoder_layer(attend, bias), repeat=L_d),
-                     path="decoder", symbol=r"N_{\mathrm{decoder}}")
+    def decoder(tokens: Part, alone: bool = False) -> Part:
+        # Beside an encoder, the decoder reads the target's s_dec rows; alone, its own sequence of s.
+        return group("decoder", "decoder", tokens, positions(),
+                     replace(decoder_layer(attend, bias, alone), repeat=L_d),
+                     path="decoder", symbol=r"N_{\mathrm{decoder}}", tokens=None if alone else s_d)
 
     def model(path: str | None, name: str = "model", label: str = "MarianModel") -> Part:
         return group(name, label, *tables, encoder, decoder(target), path=path, symbol=rf"N_{{\mathrm{{{name}}}}}")
 
     if tie:
         head = tied_tensor("lm_head", "output projection (the target embeddings, transposed)",
-                           "model.shared" if share else "model.decoder.embed_tokens", "lm_head")
+                           "model.shared" if share else "model.decoder.embed_tokens", "lm_head", matrix=D * target_rows)
     else:
-        head = embedding("lm_head", "output projection (untied: a weight of its own, no bias)", target_rows, D,
-                         "lm_head")
-    head = as_kind(head, "heads")
+        head = replace(embedding("lm_head", "output projection (untied: a weight of its own, no bias)", target_rows, D,
+                                 "lm_head"), matrix=D * target_rows)
+    # It projects the decoder's rows.
+    head = replace(as_kind(head, "heads"), tokens=s_d)
     # MarianForCausalLM: the decoder alone (cross-attention blocks included: the layer builds them), and a
     # head of vocab_size rows, tied to the decoder's table of decoder_vocab_size rows unless untied.
     causal_tokens = embedding("tokens", "target token embeddings", V_d, D, "embed_tokens")
     causal_head = as_kind(tied_tensor("lm_head", "output projection (the target embeddings, transposed)",
-                                      "model.decoder.embed_tokens", "lm_head") if tie else
-                          embedding("lm_head", "output projection (untied: a weight of its own, no bias)", V, D,
-                                    "lm_head"), "heads")
+                                      "model.decoder.embed_tokens", "lm_head", matrix=D * V_d) if tie else
+                          replace(embedding("lm_head", "output projection (untied: a weight of its own, no bias)", V,
+                                            D, "lm_head"), matrix=D * V), "heads")
     return {
         "MarianModel": model(None, "MarianModel", "MarianModel: embeddings, encoder, decoder"),
         "MarianMTModel": group("MarianMTModel", "Marian with its output projection (final_logits_bias is a buffer)",
                                model("model"), head, symbol=r"N_{\mathrm{MarianMTModel}}"),
         "MarianForCausalLM": group("MarianForCausalLM", "the decoder alone, with an output projection",
-                                   group("model", "decoder wrapper", decoder(causal_tokens), path="model"),
+                                   group("model", "decoder wrapper", decoder(causal_tokens, alone=True), path="model"),
                                    causal_head, symbol=r"N_{\mathrm{MarianForCausalLM}}"),
     }
 

@@ -1,0 +1,127 @@
+"""The derived FLOPs against what torch counts when transformers runs the model.
+
+``torch.utils.flop_counter.FlopCounterMode`` counts the matrix products that execute (2 FLOPs a
+multiply-add); the expected numbers here are its counts and nanoGPT's printed figure, never the
+derivation's. reference.check compares the FLOPs of a sample of every family's checks (real checkpoints,
+defaults, layouts, random configs); this module makes sure that every class of every family runs, on its
+example checkpoint, and adds what a sample cannot: the whole depth, the backward pass, and the mixtures
+of experts at their real layouts.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+import reference  # skips this module without torch/transformers (fails under CI)
+from derivations import configs, flops
+from derivations.components import evaluate
+from derivations.symbols import s, s_d
+
+torch = reference.torch
+FAMILIES = {name: module for name, module in configs.family_modules().items() if name != "gpt3"}
+
+# The fields that set the depth, as the families' configs name them.
+DEPTH = ("num_hidden_layers", "n_layer", "num_layers", "num_decoder_layers", "encoder_layers", "decoder_layers",
+         "n_layers")
+# Small widths for the mixtures, which run on CPU with real weights: every field that sets the layout (experts,
+# experts per token, groups, shared experts, dense first layers) stays as published.
+NARROW = {"hidden_size": 64, "intermediate_size": 64, "moe_intermediate_size": 16, "shared_expert_intermediate_size": 32,
+          "vocab_size": 256, "num_attention_heads": 4, "num_key_value_heads": 2, "head_dim": 16, "kv_lora_rank": 16,
+          "q_lora_rank": 24, "qk_rope_head_dim": 8, "qk_nope_head_dim": 8, "v_head_dim": 16}
+
+
+# Eight experts, two a token, in two groups of which one is used (DeepSeek-V3's group-limited routing).
+FEW_EXPERTS = {"num_local_experts": 8, "num_experts": 8, "n_routed_experts": 8, "num_experts_per_tok": 2, "n_group": 2,
+               "topk_group": 1}
+
+
+def shallow(config: dict, depth: int = 2) -> dict:
+    """The config with at most ``depth`` layers in each stack (and, for a mixture of experts, small widths:
+    it runs on CPU); everything else as published."""
+    out = {k: (min(v, depth) if k in DEPTH and isinstance(v, int) else v) for k, v in config.items()}
+    if config.get("model_type") in reference.DATA_DEPENDENT_TYPES:
+        out |= {k: v for k, v in NARROW.items() if out.get(k) is not None}
+        if out.get("model_type", "").startswith("deepseek"):
+            out["num_key_value_heads"] = out["num_attention_heads"]  # latent attention: one key/value per head
+        if "first_k_dense_replace" in out:
+            out["first_k_dense_replace"] = min(out["first_k_dense_replace"], depth - 1)
+    return out
+
+
+def classes(module) -> list[str]:
+    return [name for name in getattr(module, "CLASSES", module.ARCHITECTURES)
+            if name not in reference.VARIANTS or name == "BertModelWithoutPooler"]
+
+
+CASES = [(name, architecture) for name, module in FAMILIES.items() for architecture in classes(module)]
+
+
+@pytest.mark.parametrize("family, architecture", CASES, ids=[f"{f}-{a}" for f, a in CASES])
+def test_every_class_on_its_example(family: str, architecture: str) -> None:
+    # Two layers of the example checkpoint, every other size as published: the check must run, not be skipped.
+    config = shallow(configs.load(FAMILIES[family].EXAMPLE))
+    if config["model_type"] in reference.DATA_DEPENDENT_TYPES:
+        config |= FEW_EXPERTS  # the released layouts run in test_mixtures_at_their_layouts
+    if architecture in reference.DATA_DEPENDENT_CLASSES:
+        config["vocab_size"] = 512  # it runs on CPU: a small table
+    assert reference.check_flops(architecture, config), f"{architecture} did not run"
+
+
+DENSE = [name for name, module in FAMILIES.items() if module.MODEL_TYPE not in reference.DATA_DEPENDENT_TYPES]
+
+
+@pytest.mark.parametrize("family", DENSE)
+def test_whole_depth(family: str) -> None:
+    # The family's main class on its example checkpoint, every layer, on the meta device.
+    module = FAMILIES[family]
+    architecture = next(iter(module.TABLE_ARCHITECTURES))
+    assert reference.check_flops(architecture, configs.load(module.EXAMPLE)), f"{architecture} did not run"
+
+
+def test_nanogpt_forward() -> None:
+    # nanoGPT's transformer_sizing notebook prints 291,648,307,200 for GPT-2 small's forward over 1,024 tokens.
+    config = configs.load("gpt2")
+    resolved = configs.resolve(config, "GPT2LMHeadModel")
+    derived = evaluate(flops.forward(resolved.part), {**resolved.values, s: 1024})
+    measured = reference.forward_flops(reference.build("GPT2LMHeadModel", config), "GPT2LMHeadModel", 1024)
+    assert derived == measured == 291_648_307_200
+
+
+@pytest.mark.parametrize("checkpoint, narrow", [
+    ("gpt2", {"n_embd": 96, "n_head": 4}),
+    ("llama-2-7b", {"hidden_size": 128, "intermediate_size": 344, "num_attention_heads": 8, "num_key_value_heads": 2}),
+    ("t5-small", {"d_model": 64, "d_ff": 128, "d_kv": 16, "num_heads": 4}),
+], ids=["gpt2", "llama", "t5"])
+def test_backward_is_twice_the_forward(checkpoint: str, narrow: dict) -> None:
+    # A training step on real (random) weights: FlopCounterMode sees the forward and the backward; the backward
+    # of every product is two products of its size (the gradients of both operands), so the step is three forwards.
+    config = shallow(configs.load(checkpoint), 1) | {"vocab_size": 512} | narrow
+    architecture = configs.resolve(config).part.name
+    model = reference.build(architecture, config, "cpu")
+    tokens = 9
+    ids = torch.randint(0, 512, (1, tokens))
+    inputs = {"input_ids": ids, "labels": ids}
+    if model.config.is_encoder_decoder:
+        inputs["decoder_input_ids"] = ids
+    else:
+        inputs["attention_mask"] = torch.ones_like(ids)
+    from torch.utils.flop_counter import FlopCounterMode
+
+    with FlopCounterMode(display=False) as counter:
+        model(**inputs, use_cache=False).loss.backward()
+    resolved = configs.resolve(config, architecture)
+    step = flops.training(resolved.part).step
+    assert counter.get_total_flops() == evaluate(step, {**resolved.values, s: tokens, s_d: tokens})
+
+
+MIXTURES = [(name, checkpoint) for name, module in FAMILIES.items()
+            if module.MODEL_TYPE in reference.DATA_DEPENDENT_TYPES for checkpoint in module.CHECKPOINTS]
+
+
+@pytest.mark.parametrize("family, checkpoint", MIXTURES, ids=[c for _, c in MIXTURES])
+def test_mixtures_at_their_layouts(family: str, checkpoint: str) -> None:
+    # Each released mixture with its experts, experts per token, groups and shared experts as published, its
+    # widths narrowed and its depth cut so that it runs on CPU: the routed FLOPs do not depend on the routing.
+    config = shallow(configs.load(checkpoint), 3)
+    architecture = next(iter(FAMILIES[family].TABLE_ARCHITECTURES))
+    assert reference.check_flops(architecture, config), f"{checkpoint} did not run"
