@@ -1,8 +1,10 @@
-"""Command line: ``python -m derivations count CONFIG [--arch ARCH] [--json]``.
+"""Command line: ``python -m derivations count CONFIG [--arch ARCH] [--json]`` and
+``python -m derivations flops CONFIG --seq T [--target T] [--arch ARCH] [--batch B] [--json]``.
 
 CONFIG is a Hugging Face config.json or the name of a bundled checkpoint. The table lists every
 component (a leaf of the derivation, with the copies above it folded in), its formula and its exact
-count; the components add up to the total. Bad input: one line on stderr, exit status 2.
+count, or its forward FLOPs; the components add up to the total. Bad input: one line on stderr, exit
+status 2.
 """
 
 from __future__ import annotations
@@ -42,16 +44,10 @@ def components(config: dict, architecture: str | None) -> tuple[str, list[dict],
 def table(architecture: str, rows: list[dict], total: int, active: int | None = None) -> str:
     head = ("component", "formula", "parameters")
     body = [(r["name"], r["formula"], f"{r['count']:,}") for r in rows]
-    foot = ("total", "", f"{total:,}")
+    foot = [("total", "", f"{total:,}")]
     # components.active_per_token: the experts a token uses, everything else whole (embedding included).
     extra = [] if active is None else [("active per token", "X_a of the X experts, the rest whole", f"{active:,}")]
-    widths = [max(len(line[i]) for line in (head, *body, foot, *extra)) for i in range(3)]
-
-    def line(cells: tuple[str, str, str]) -> str:
-        return f"{cells[0]:<{widths[0]}}  {cells[1]:<{widths[1]}}  {cells[2]:>{widths[2]}}".rstrip()
-
-    rule = "-" * (sum(widths) + 4)
-    return "\n".join([architecture, line(head), rule, *map(line, body), rule, line(foot), *map(line, extra)])
+    return _table(architecture, head, body, foot + extra)
 
 
 def count(args: argparse.Namespace) -> str:
@@ -67,6 +63,86 @@ def count(args: argparse.Namespace) -> str:
     return table(architecture, rows, total, active)
 
 
+# Longer than any model reads (2^24 tokens); a length beyond it is a typo, not a question.
+LONGEST = 2**24
+
+
+def positive(text: str) -> int:
+    """A length or a batch: a whole number from 1 to LONGEST."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if not 1 <= value <= LONGEST:
+        raise argparse.ArgumentTypeError(f"expected a number from 1 to {LONGEST:,}, got {value:,}")
+    return value
+
+
+def flop_components(config: dict, architecture: str | None, tokens: int, target: int | None
+                    ) -> tuple[str, list[dict], dict[str, int]]:
+    """The architecture, one row per component with its forward FLOPs for one sequence (and the causal half
+    where there is one), and the values the polynomials were evaluated at."""
+    def known(model_type: str, layout: str) -> dict[str, set[str]]:
+        return {name: {symbol for row in rows for _, powers in row["terms"] for symbol in powers} - {"s", "s_d"}
+                for name, rows in compiled.load(model_type)["flops"][layout].items()}
+
+    chosen = configs.select(config, architecture, known, lambda model_type: compiled.load(model_type)["base"])
+    rows = compiled.load(chosen.model_type)["flops"][chosen.layout][chosen.architecture]
+    values = {str(symbol): value for symbol, value in chosen.values.items()}
+    positions = values.get("P")
+    if positions is not None and max(tokens, target or tokens) > positions:
+        # Learned (or Marian's fixed) positions: a table of P rows, and no row for a token past them.
+        raise configs.ConfigError(f"the model reads at most {positions:,} tokens (its position table), "
+                                  f"got {max(tokens, target or tokens):,}")
+    values |= {"s": tokens, "s_d": target or tokens}
+    out = [{**row, "flops": compiled.count(row["terms"], values),
+            "causal_flops": None if row["causal"] is None else compiled.count(row["causal"], values)} for row in rows]
+    return chosen.architecture, out, values
+
+
+def flops(args: argparse.Namespace) -> str:
+    architecture, rows, values = flop_components(configs.load(args.config), args.arch, args.seq, args.target)
+    batch = args.batch
+    forward = batch * sum(r["flops"] for r in rows)
+    # derivations.flops: the backward of each product is two of its size; full recomputation runs the layers'
+    # forward again, selective recomputation attention's products.
+    result = {
+        "architecture": architecture, "seq": args.seq, "batch": batch,
+        "forward": forward,
+        "forward_causal": batch * sum(r["flops"] if r["causal_flops"] is None else r["causal_flops"] for r in rows),
+        "backward": 2 * forward,
+        "training_step": 3 * forward,
+        "full_recomputation": batch * sum(r["flops"] for r in rows if r["in_layer"]),
+        "selective_recomputation": batch * sum(r["flops"] for r in rows if r["in_layer"] and r["product"]),
+    }
+    if values["s_d"] != values["s"] or args.target is not None:
+        result["target"] = values["s_d"]
+    if args.json:
+        result["components"] = [{"name": r["name"], "latex": r["latex"], "flops": batch * r["flops"]} for r in rows]
+        return json.dumps(result, indent=2)
+    head = ("component", "formula (one sequence)", "forward FLOPs")
+    body = [(r["name"], r["formula"], f"{batch * r['flops']:,}") for r in rows]
+    lengths = f"s = {args.seq:,}" + (f", s_dec = {result['target']:,}" if "target" in result else "")
+    foot = [("forward", f"batch {batch:,}, {lengths}", f"{forward:,}")]
+    if result["forward_causal"] != forward:
+        foot.append(("forward, causal half", "each query against the keys up to it", f"{result['forward_causal']:,}"))
+    foot += [("backward", "2 x forward", f"{result['backward']:,}"),
+             ("training step", "forward + backward", f"{result['training_step']:,}"),
+             ("+ full recomputation", "the layers' forward again", f"{result['full_recomputation']:,}"),
+             ("+ selective recomputation", "attention's products again", f"{result['selective_recomputation']:,}")]
+    return _table(architecture, head, body, foot)
+
+
+def _table(title: str, head: tuple[str, str, str], body: list, foot: list) -> str:
+    widths = [max(len(line[i]) for line in (head, *body, *foot)) for i in range(3)]
+
+    def line(cells: tuple[str, str, str]) -> str:
+        return f"{cells[0]:<{widths[0]}}  {cells[1]:<{widths[1]}}  {cells[2]:>{widths[2]}}".rstrip()
+
+    rule = "-" * (sum(widths) + 4)
+    return "\n".join([title, line(head), rule, *map(line, body), rule, *map(line, foot)])
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = _Parser(prog="python -m derivations", description=__doc__.split("\n\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
@@ -76,9 +152,17 @@ def main(argv: list[str] | None = None) -> int:
                         "checkpoint name (" + ", ".join(configs.bundled()) + ")")
     p.add_argument("--arch", metavar="ARCH", help="architecture class (default: architectures[0], else the base model)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
+    f = sub.add_parser("flops", help="the forward FLOPs of a model, component by component, and a training step's")
+    f.add_argument("config", metavar="CONFIG", help="a config.json or a bundled checkpoint name (as for count)")
+    f.add_argument("--seq", metavar="T", type=positive, required=True,
+                   help="tokens in a sequence (an encoder-decoder's source, and its target unless --target)")
+    f.add_argument("--target", metavar="T", type=positive, help="an encoder-decoder's target length (default: --seq)")
+    f.add_argument("--arch", metavar="ARCH", help="architecture class (default: architectures[0], else the base model)")
+    f.add_argument("--batch", metavar="B", type=positive, default=1, help="sequences in the batch (default 1)")
+    f.add_argument("--json", action="store_true", help="print one JSON object")
     try:
         args = parser.parse_args(argv)
-        output = count(args)
+        output = count(args) if args.command == "count" else flops(args)
     except configs.ConfigError as error:
         print(f"error: {error}", file=sys.stderr)
         return EXIT_BAD_INPUT

@@ -46,7 +46,22 @@ def compile_family(model_type: str) -> dict:
             # Mixtures of experts: the count of the parameters one token uses, as a polynomial.
             "active": {variant: {name: terms(active) for name in architectures
                                  if (active := active_part(family, variant, name)) is not None}
-                       for variant, architectures in family.VARIANTS.items()}}
+                       for variant, architectures in family.VARIANTS.items()},
+            # What each class computes: one row per component (derivations.flops), in the sequence length s
+            # (and s_d, an encoder-decoder's target length).
+            "flops": {variant: {name: flop_rows(part) for name, part in architectures.items()}
+                      for variant, architectures in family.VARIANTS.items()}}
+
+
+def flop_rows(part) -> list[dict]:
+    """One row per component of ``part``'s forward FLOPs: dotted name, LaTeX, formula, the FLOPs of one
+    sequence as a polynomial, the causal half where there is one, and what recomputation runs again."""
+    from . import flops, render
+
+    return [{"name": row.name, "latex": render.latex(row.expr), "formula": str(row.expr), "terms": terms(row.expr),
+             "causal": None if row.causal is None else terms(row.causal), "in_layer": row.in_layer,
+             "product": row.product}
+            for row in flops.rows(part)]
 
 
 def active_part(family, variant: str, name: str):

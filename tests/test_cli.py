@@ -366,3 +366,58 @@ def test_mixtral_without_an_active_expert_counts(tmp_path):
     # count is the whole model, and one token uses no expert at all.
     out = count_json(tmp_path, {"model_type": "mixtral", "num_experts_per_tok": 0})
     assert out["active"] < out["total"]
+
+
+# ---------------------------------------------------------------------------------------------
+# flops
+# ---------------------------------------------------------------------------------------------
+
+def test_flops_of_gpt2_small_are_nanogpts():
+    # karpathy/nanoGPT, transformer_sizing.ipynb: forward_total 291,648,307,200 for 1,024 tokens, and
+    # 874,944,921,600 with the backward (twice the forward).
+    result = run("flops", "gpt2", "--seq", "1024", "--json")
+    assert result.returncode == 0, result.stderr
+    out = json.loads(result.stdout)
+    assert out["architecture"] == "GPT2LMHeadModel"
+    assert out["forward"] == 291_648_307_200
+    assert out["training_step"] == 874_944_921_600
+    assert sum(c["flops"] for c in out["components"]) == out["forward"]
+    # Its per-component figures: the tied head 79,047,426,048 (2 D V T), one block's scores 1,610,612,736.
+    by_name = {c["name"]: c["flops"] for c in out["components"]}
+    assert by_name["lm_head"] == 79_047_426_048
+    assert by_name["transformer.block.attention.scores"] == 12 * 1_610_612_736
+    assert by_name["transformer.embeddings.token"] == 0  # a lookup
+
+
+def test_flops_scale_with_the_batch_and_name_the_target():
+    one = json.loads(run("flops", "gpt2", "--seq", "100", "--json").stdout)
+    three = json.loads(run("flops", "gpt2", "--seq", "100", "--batch", "3", "--json").stdout)
+    assert three["forward"] == 3 * one["forward"] and three["batch"] == 3
+    t5 = json.loads(run("flops", "t5-small", "--seq", "512", "--target", "64", "--json").stdout)
+    same = json.loads(run("flops", "t5-small", "--seq", "512", "--json").stdout)
+    assert t5["target"] == 64 and "target" not in same
+    assert t5["forward"] < same["forward"]  # a shorter decoder computes less
+
+
+def test_flops_table():
+    result = run("flops", "llama-2-7b", "--seq", "4096")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith("LlamaForCausalLM\n")
+    for label in ("forward", "forward, causal half", "backward", "training step", "+ full recomputation"):
+        assert f"\n{label} " in result.stdout
+
+
+@pytest.mark.parametrize("args, message", [
+    (("gpt2",), "--seq"),
+    (("gpt2", "--seq", "0"), "from 1 to"),
+    (("gpt2", "--seq", "-5"), "from 1 to"),
+    (("gpt2", "--seq", "ten"), "whole number"),
+    (("gpt2", "--seq", str(10**12)), "from 1 to"),
+    (("gpt2", "--seq", "2048"), "at most 1,024 tokens"),
+    (("gpt2", "--seq", "8", "--batch", "0"), "from 1 to"),
+    (("no-such-model", "--seq", "8"), "no-such-model"),
+], ids=["missing", "zero", "negative", "word", "absurd", "past-positions", "batch-zero", "unknown"])
+def test_flops_bad_input_is_one_line_and_exit_2(args, message):
+    result = run("flops", *args)
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr.count("\n") == 1 and message in result.stderr, result.stderr

@@ -1,0 +1,72 @@
+"""How much faster the derivation gives a forward's FLOPs than torch's counter.
+
+Times, in a fresh interpreter each (imports included), best of N:
+
+- ``python -m derivations flops llama-2-7b --seq 4096 --json``
+- a script that imports torch and transformers, builds LlamaForCausalLM for the same config on the meta
+  device and runs one forward of 4,096 tokens under ``torch.utils.flop_counter.FlopCounterMode``.
+
+Both must print the same forward FLOPs. Prints both times and the ratio; exits 1 if the derivation is not
+at least ``MIN_RATIO`` times faster or takes longer than ``BUDGET`` seconds. Usage:
+``python benchmarks/flops_vs_torch.py [REPEATS]``.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+CHECKPOINT, TOKENS = "llama-2-7b", 4096
+CONFIG = ROOT / "derivations" / "checkpoints" / f"{CHECKPOINT}.json"
+MIN_RATIO, BUDGET = 10.0, 0.2
+
+DERIVATION = [sys.executable, "-m", "derivations", "flops", CHECKPOINT, "--seq", str(TOKENS), "--json"]
+TORCH = [sys.executable, "-c", f"""
+import json, torch, transformers
+from torch.utils.flop_counter import FlopCounterMode
+config = transformers.AutoConfig.for_model(**json.load(open({str(CONFIG)!r})))
+config._attn_implementation = "eager"
+with torch.device("meta"):
+    model = transformers.LlamaForCausalLM(config)
+ids = torch.zeros(1, {TOKENS}, dtype=torch.long, device="meta")
+with torch.no_grad(), FlopCounterMode(display=False) as counter:
+    model(input_ids=ids, attention_mask=torch.ones_like(ids), use_cache=False)
+print(counter.get_total_flops())
+"""]
+
+
+def timed(command: list[str], repeats: int) -> tuple[float, str]:
+    times, out = [], ""
+    for _ in range(repeats):
+        start = time.perf_counter()
+        done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True)
+        times.append(time.perf_counter() - start)
+        if done.returncode != 0:
+            raise RuntimeError(f"{command[:4]} exited {done.returncode}:\n{done.stderr[-2000:]}")
+        out = done.stdout
+    return min(times), out
+
+
+def main(argv: list[str]) -> int:
+    repeats = int(argv[0]) if argv else 3
+    timed(DERIVATION, 1)  # compiles the family once (the first run after a change imports SymPy)
+    derivation, printed = timed(DERIVATION, repeats)
+    reference, counted = timed(TORCH, repeats)
+    forward = json.loads(printed)["forward"]
+    if forward != int(counted):
+        print(f"the two disagree: derivation {forward:,}, FlopCounterMode {int(counted):,}")
+        return 1
+    ratio = reference / derivation
+    print(f"forward FLOPs of {CHECKPOINT}, {TOKENS} tokens: {forward:,} (both)")
+    print(f"python -m derivations flops: {derivation:.3f} s (best of {repeats}; budget {BUDGET} s)")
+    print(f"transformers + FlopCounterMode, meta device: {reference:.3f} s (best of {repeats})")
+    print(f"ratio: {ratio:.1f}x (required: at least {MIN_RATIO:g}x)")
+    return 0 if ratio >= MIN_RATIO and derivation <= BUDGET else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
