@@ -18,6 +18,7 @@ one size reproduce several published figures?), ``calculator`` (a family's in-pa
 from __future__ import annotations
 
 import html
+from fractions import Fraction
 import re
 from collections.abc import Callable
 
@@ -130,6 +131,38 @@ def expand_checkpoints(text: str, tex: Tex) -> str:
             cells.append(number(Reference(f"{name}.{inside.strip()}", checkpoint, unit=unit.strip() or None)))
         rows.append(cells)
     return _table(head, rows, row_ids=[f"checkpoint-{c}" for c in module.CHECKPOINTS])
+
+
+def expand_compute(text: str, tex: Tex) -> str:
+    """What a family's main class computes (derivations.flops): on each bundled checkpoint the forward of one
+    sequence (whole and causal), a training step and the share of attention's products, at the longest sequence
+    its position table allows, up to :data:`derivations.flops.TABLE_SEQUENCE`. (The formulas are the command
+    line's, component by component; the pages are kept within their weight.)"""
+    from . import breakdown, configs, flops
+    from .symbols import P, s, s_d
+
+    name = text.strip()
+    module = family(name)
+    main = breakdown.main_class(module, module.EXAMPLE)
+    rows = []
+    for checkpoint in module.CHECKPOINTS:
+        table = flops.rows(breakdown.main_class(module, checkpoint))
+        values = dict(configs.checkpoint(checkpoint).values)
+        length = min(values.get(P, flops.TABLE_SEQUENCE), flops.TABLE_SEQUENCE)
+        values |= {s: length, s_d: length}
+        forward = sum(int(r.expr.xreplace(values)) for r in table)
+        needed = sum(int(r.needed.xreplace(values)) for r in table)
+        products = sum(int(r.expr.xreplace(values)) for r in table if r.product)
+        rows.append([f"<code>{checkpoint}</code>", render.number(length), render.number(forward),
+                     render.number(needed) if needed != forward else "the same",
+                     render.number(flops.BACKWARD_FACTOR * forward + forward),
+                     f"{render.decimal(Fraction(100 * products, forward), 1)}%"])
+    head = ["checkpoint", _math(tex, render.latex(s), False), "forward", "forward, causal half",
+            "training step", "attention products"]
+    caption = (f"<code>{html.escape(main.name)}</code>: FLOPs of one sequence, as the eager implementation computes "
+               "them (the whole attention square); the causal half cuts a decoder's self-attention to the keys "
+               "each query needs; a training step is the forward and a backward of twice its FLOPs.")
+    return _table(head, rows, caption)
 
 
 def expand_architectures(text: str, tex: Tex) -> str:
@@ -392,6 +425,7 @@ EXPANDERS: dict[str, tuple[bool, Callable[..., str]]] = {
     "leaves": (True, expand_leaves),
     "checkpoints": (False, expand_checkpoints),
     "architectures": (False, expand_architectures),
+    "compute": (False, expand_compute),
     "notation": (True, expand_notation),
     "miscount": (True, expand_miscount),
     "verdict": (True, expand_verdict),

@@ -30,6 +30,11 @@ from .symbols import s
 # The backward of a matrix product Y = X W is two products of the same size: dX = dY W^T and dW = X^T dY
 # (and for attention's products, the gradients of both operands).
 BACKWARD_FACTOR = 2
+# The longest sequence the tests run transformers' models on to compare (tests/reference.py): the meta device
+# holds no data, so a length costs nothing there.
+LONGEST_CHECKED = 4096
+# The sequence length the family pages' tables evaluate at (or the position table's length, if shorter).
+TABLE_SEQUENCE = 2048
 
 
 @dataclass(frozen=True)

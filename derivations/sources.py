@@ -123,6 +123,14 @@ _SOURCES = (
     _paper("pearce2024", "Pearce and Song", "Reconciling Kaplan and Chinchilla Scaling Laws", "arXiv:2406.12907",
            2024, "https://arxiv.org/abs/2406.12907"),
     _paper("jiang2023", "Jiang et al.", "Mistral 7B", "arXiv:2310.06825", 2023, "https://arxiv.org/abs/2310.06825"),
+    _paper("chowdhery2022", "Chowdhery et al.", "PaLM: Scaling Language Modeling with Pathways", "arXiv:2204.02311",
+           2022, "https://arxiv.org/abs/2204.02311"),
+    _paper("narayanan2021", "Narayanan et al.", "Efficient Large-Scale Language Model Training on GPU Clusters Using "
+           "Megatron-LM", "SC21; arXiv:2104.04473", 2021, "https://arxiv.org/abs/2104.04473"),
+    _paper("korthikanti2022", "Korthikanti et al.", "Reducing Activation Recomputation in Large Transformer Models",
+           "arXiv:2205.05198", 2022, "https://arxiv.org/abs/2205.05198"),
+    _paper("grattafiori2024", "Grattafiori et al.", "The Llama 3 Herd of Models", "arXiv:2407.21783", 2024,
+           "https://arxiv.org/abs/2407.21783"),
     _page("raschka2024", "paper", "Sebastian Raschka", "Build a Large Language Model (From Scratch)",
           "Manning, 2024; code in rasbt/LLMs-from-scratch", 2024, "https://github.com/rasbt/LLMs-from-scratch"),
     # -- model cards, READMEs and announcements --------------------------------------------------
@@ -225,6 +233,9 @@ _SOURCES = (
           "https://github.com/CiphemonJY/LISA_FTM/blob/main/BENCHMARK_RESULTS.md", short="CiphemonJY/LISA_FTM"),
     _page("turnkeyml", "code", "the TurnkeyML authors", "TurnkeyML README: models discovered during profiling",
           "GitHub, onnx/turnkeyml", None, "https://github.com/onnx/turnkeyml", short="TurnkeyML's README"),
+    _page("nanogpt-sizing", "code", "Andrej Karpathy", "nanoGPT: transformer_sizing.ipynb (the parameters and "
+          "FLOPs of GPT-2 small, printed)", "GitHub, karpathy/nanoGPT", 2023,
+          "https://github.com/karpathy/nanoGPT/blob/master/transformer_sizing.ipynb", short="nanoGPT's sizing notebook"),
     _page("lumi-ml-examples", "code", "LUMI supercomputer", "ml-examples: pytorch/deepspeed/t5_xsum/README.md (the "
           "sizes of the T5 variants in transformers)", "GitHub, Lumi-supercomputer/ml-examples", None,
           "https://github.com/Lumi-supercomputer/ml-examples/blob/main/pytorch/deepspeed/t5_xsum/README.md",
@@ -258,6 +269,13 @@ _SOURCES = (
     _thread("EuroEval/EuroEval", 188, "[MODEL EVALUATION REQUEST] Mistral-7B models", None),
     _thread("Infrasys-AI/AIInfra", 376, "on the attention's parameters as D squared per head", None),
     _thread("codertimo/BERT-pytorch", 30, "The LayerNorm implementation", 2018, opened_by="egg-west"),
+    _thread("pytorch/torchtitan", 280, "exclude embedding in MFU computation", 2024, path="pull", opened_by="tianyu-l"),
+    _thread("pytorch/torchtitan", 452, "Incorrect MFU computation", 2024, opened_by="thepowerfuldeez"),
+    _thread("verl-project/verl", 4959, "[training_utils] fix: Correct Attention TFLOPS estimation & fix CI", 2026,
+            path="pull", opened_by="HaochenYuan"),
+    _thread("karpathy/nanoGPT", 322, "MFU calculation", 2023, opened_by="Hannibal046"),
+    _thread("huggingface/trl", 6708, "Accounting error in FLOPS calculation", 2026, opened_by="Harindhar10"),
+    _thread("Dao-AILab/flash-attention", 594, "why causal model flops divide 2 ?", 2023, opened_by="donghucey"),
     _page("stackexchange-120358", "thread", "an answer on Data Science Stack Exchange",
           "How many parameters does the vanilla Transformer have?", "datascience.stackexchange.com", None,
           "https://datascience.stackexchange.com/questions/120358/how-many-parameters-does-the-vanilla-transformer-have",

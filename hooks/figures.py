@@ -194,6 +194,51 @@ def families_figure() -> str:
                    before=f'<ul class="dv-legend dv-markers">{"".join(keys)}</ul>')
 
 
+def compute_figure() -> str:
+    """The share of a forward's FLOPs in attention's two products (scores and weighted values) against the
+    sequence length, for a few real models; the numbers (every split, exact) in a table below."""
+    from derivations import compute, render
+
+    plt = pyplot()
+    data = {checkpoint: compute.shares(checkpoint, architecture) for checkpoint, architecture in compute.SHARE_MODELS}
+    with plt.rc_context({"font.size": 13}):
+        figure, axes = plt.subplots(figsize=(4.2, 3.2))
+        for i, (checkpoint, rows) in enumerate(data.items()):
+            axes.plot([length for length, _, _ in rows], [100 * split["attention products"] / total
+                                                          for _, total, split in rows],
+                      marker=FAMILY_MARKERS[i], color=FAMILY_COLOURS[i], label=checkpoint, markersize=5)
+        axes.set_xscale("log", base=2)
+        axes.xaxis.set_major_formatter(plt.FuncFormatter(lambda x, _: _short(x)))
+        axes.set_xlabel("sequence length s (tokens, log scale)")
+        axes.set_ylabel("attention products (% of FLOPs)")
+        axes.set_ylim(0, 100)
+        axes.grid(True, which="major", alpha=0.3)
+        axes.spines[["top", "right"]].set_visible(False)
+        svg = _svg(figure, "compute")
+    keys = "".join(f"<li>{_marker(FAMILY_MARKERS[i], FAMILY_COLOURS[i])}{html.escape(checkpoint)}</li>"
+                   for i, checkpoint in enumerate(data))
+    alt = ("The share of the forward FLOPs in attention's scores and weighted values against the sequence length. "
+           + "; ".join(f"{checkpoint}: " + ", ".join(f"{render.number(length)} tokens "
+                                                     f"{100 * split['attention products'] / total:.1f}%"
+                                                     for length, total, split in rows[::2])
+                       for checkpoint, rows in data.items()) + ".")
+    caption = ("Attention's two products grow with the square of the sequence, everything else with the sequence: "
+               "at a few hundred tokens they are a rounding error, at a hundred thousand most of the work. "
+               "Forward FLOPs as the eager implementation computes them (the whole square); the causal half "
+               "halves the products. Every number is evaluated from the derivations at build time.")
+    head = "<tr><th>model</th><th>s</th><th>forward FLOPs</th>" + "".join(
+        f"<th>{html.escape(k)}</th>" for k in ("attention products", "attention projections", "feed-forward", "head")
+    ) + "</tr>"
+    body = "".join(
+        f"<tr><td>{html.escape(checkpoint)}</td><td>{render.number(length)}</td><td>{render.number(total)}</td>"
+        + "".join(f"<td>{render.number(v)}</td>" for v in split.values()) + "</tr>"
+        for checkpoint, rows in data.items() for length, total, split in rows[::2])
+    table = f"<table><thead>{head}</thead><tbody>{body}</tbody></table>"
+    return _figure(svg, "compute", alt, caption,
+                   f'<details class="dv-numbers"><summary>Show the numbers</summary>{table}</details>',
+                   before=f'<ul class="dv-legend dv-markers">{keys}</ul>')
+
+
 def render_figure(ref: str) -> str:
     """The HTML of ``<!-- figure:REF -->``; LookupError for an unknown REF."""
     from derivations import components, configs
@@ -202,6 +247,8 @@ def render_figure(ref: str) -> str:
     ref = ref.strip()
     if ref == "families":
         return families_figure()
+    if ref == "compute":
+        return compute_figure()
     if ref in configs.family_modules():
         return family_figure(ref)
-    raise LookupError(f"no figure {ref!r} (known: families, {', '.join(configs.family_modules())})")
+    raise LookupError(f"no figure {ref!r} (known: families, compute, {', '.join(configs.family_modules())})")

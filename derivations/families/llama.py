@@ -200,11 +200,13 @@ PARAMS = {
 #                                MODEL_CARD.md and the width rule above)
 #   llama-2-7b, -13b, -70b       meta-llama/Llama-2-7b-hf, -13b-hf, -70b-hf (transformers 4.31/4.32 uploads)
 #   llama-3-8b, llama-3-70b      meta-llama/Meta-Llama-3-8B, Meta-Llama-3-70B
+#   llama-3.1-405b               meta-llama/Llama-3.1-405B (the count setting fields; 405,853,388,800 in all,
+#                                the 405.85B the model cards give; the compute page's training run)
 #   llama-3.2-1b, llama-3.2-3b   meta-llama/Llama-3.2-1B, Llama-3.2-3B (head_dim set; tie_word_embeddings true)
 # The last two build another layout (VARIANTS["tied"]): the page's table counts each in its own.
 TIED_CHECKPOINTS = ("llama-3.2-1b", "llama-3.2-3b")
 CHECKPOINTS = ("llama-7b", "llama-13b", "llama-30b", "llama-65b", "llama-2-7b", "llama-2-13b", "llama-2-70b",
-               "llama-3-8b", "llama-3-70b", *TIED_CHECKPOINTS)
+               "llama-3-8b", "llama-3-70b", "llama-3.1-405b", *TIED_CHECKPOINTS)
 
 # What transformers requires of the sizes (readers.llama.read_decoder checks the same configs). Mistral and
 # Mixtral share the last two; their configs take the floor of the width over the heads.
