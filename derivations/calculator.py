@@ -140,10 +140,10 @@ def active(family: ModuleType) -> dict[str, Part]:
     return parts
 
 
-def asked(family: ModuleType, *parts: Part) -> set[sympy.Symbol]:
-    """The sizes the form asks for to count ``parts``: those they use, a derived one replaced by what it
-    is derived from."""
-    used = set().union(*(part.total.free_symbols for part in parts))
+def asked(family: ModuleType, *parts: Part | sympy.Expr) -> set[sympy.Symbol]:
+    """The sizes the form asks for to count ``parts`` (or compute an expression): those they use, a derived one
+    replaced by what it is derived from."""
+    used = set().union(*(getattr(part, "total", part).free_symbols for part in parts))
     for derived, pair in ratios(family).items():
         if derived in used:
             used = (used - {derived}) | set(pair)
@@ -152,11 +152,14 @@ def asked(family: ModuleType, *parts: Part) -> set[sympy.Symbol]:
 
 @cache  # a family module and its parts do not change
 def uses(family: ModuleType, architecture: str) -> frozenset[sympy.Symbol]:
-    """The sizes the form asks for to count one class, its active parameters included."""
-    parts = [family.ARCHITECTURES[architecture]]
+    """The sizes the form asks for to count one class, its active parameters and its FLOPs included (ALBERT's
+    depth stores nothing, and its shared layers run that many times)."""
+    from .symbols import s
+
+    parts = [family.ARCHITECTURES[architecture], forward(family, architecture)]
     if architecture in active(family):
         parts.append(active(family)[architecture])
-    return frozenset(asked(family, *parts))
+    return frozenset(asked(family, *parts) - {s})
 
 
 def sizes(family: ModuleType) -> list[sympy.Symbol]:
@@ -252,6 +255,16 @@ def rows(part: Part) -> list[tuple[str, sympy.Expr, sympy.Expr, sympy.Expr]]:
     return [(row.name, row.copies, row.leaf.expr, row.expr) for row in part.rows()]
 
 
+@cache
+def forward(family: ModuleType, architecture: str) -> sympy.Expr:
+    """The forward FLOPs of one sequence of ``s`` tokens (an encoder-decoder's target as long as its source),
+    in the sizes the form asks for and ``s``: derivations.flops on the class's tree."""
+    from . import flops
+    from .symbols import s, s_d
+
+    return sympy.expand(flops.forward(family.ARCHITECTURES[architecture]).subs(s_d, s))
+
+
 def count(family: ModuleType, architecture: str, values: Mapping[str, int]) -> dict[str, object]:
     """What the form shows for these sizes (by name), computed in Python from the same parts: the tests'
     expectation, and a check that the generated script and the parts agree."""
@@ -294,6 +307,8 @@ def family_script(name: str, family: ModuleType) -> str:
         f"{_function(rule.holds)}, {json.dumps(rule.refuse)}]" for rule in rules(family))
     actives = ",\n".join(f"    {json.dumps(architecture)}: {_function(part.total)}"
                          for architecture, part in active(family).items())
+    forwards = ",\n".join(f"    {json.dumps(architecture)}: {_function(forward(family, architecture))}"
+                           for architecture in family.ARCHITECTURES)
     return (f"  {json.dumps(name)}: {{\n"
             f"   sizes: {json.dumps([str(s) for s in sizes(family)])},\n"
             f"   minimum: {json.dumps(minimum(family))},\n"
@@ -303,6 +318,7 @@ def family_script(name: str, family: ModuleType) -> str:
             f"   rules: [\n{applied_}\n   ],\n"
             f"   presets: {json.dumps(presets(family))},\n"
             f"   active: {{\n{actives}\n   }},\n"
+            f"   forward: {{\n{forwards}\n   }},\n"
             f"   classes: {{\n{classes}\n   }}\n  }}")
 
 
@@ -313,5 +329,5 @@ def script() -> str:
             "// Each class is a list of [component, index into copies, (sizes) => BigInt count of one copy,\n"
             "// (sizes) => of all copies, unless one]; copies, [the number of copies as HTML, (sizes) => it]; each rule\n"
             "// [field, its sizes, (sizes) => holds, refuses], listed by the form in the same order; active, a\n"
-            "// mixture's parameters one token uses.\n"
+            "// mixture's parameters one token uses; forward, the FLOPs of one forward over s.s tokens.\n"
             f"window.DV_CALCULATORS = {{\n{body}\n}};\n")

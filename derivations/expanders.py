@@ -366,6 +366,9 @@ def expand_calculator(text: str, tex: Tex) -> str:
     # The checkpoints in the layout the calculator counts (not Llama 3.2, tied; not T5 1.1, gated).
     presets = calculator.presets(module)
     start = next(iter(presets.values()))
+    from . import flops
+
+    sequence = flops.TABLE_SEQUENCE
     meaning = {n.symbol: n.meaning for n in symbols.NOTATION}
     option = '<option value="{0}"{1}>{0}</option>'.format
     inputs = "\n".join(
@@ -394,6 +397,10 @@ def expand_calculator(text: str, tex: Tex) -> str:
         '<div class="dv-calc-result">\n<p class="dv-calc-message" aria-live="polite" hidden></p>\n'
         '<p class="dv-calc-summary" aria-live="polite">total <strong class="dv-calc-total"></strong> parameters'
         f'<span class="dv-calc-total-more"></span></p>{active}\n'
+        # What the class computes over a sequence of that many tokens (derivations.flops; the compute page).
+        '<p class="dv-calc-summary">forward <strong class="dv-calc-flops"></strong> FLOPs over '
+        f'<label><input name="seq" inputmode="numeric" value="{sequence}" size="7" aria-label="tokens in the sequence"> '
+        'tokens</label><span class="dv-calc-flops-more"></span> (<a href="compute.html">how</a>)</p>\n'
         f'<div class="dv-calc-scroll"><table class="dv-calc-table"><thead><tr>{head}</tr></thead><tbody></tbody>'
         "</table></div>\n</div>\n"
         "<noscript><p>The calculator runs in the page (JavaScript); the tables above give every count for "

@@ -44,7 +44,7 @@ def test_the_tied_and_gated_checkpoints_are_left_out():
 # the only arithmetic: the rest is the generated functions.
 DRIVER = """
 const cases = JSON.parse(require("fs").readFileSync(0, "utf8"));
-const out = cases.map(({family, cls, sizes}) => {
+const out = cases.map(({family, cls, sizes, seq}) => {
   const f = window.DV_CALCULATORS[family];
   const s = Object.fromEntries(Object.entries(sizes).map(([k, v]) => [k, BigInt(v)]));
   for (const [size, derive] of f.derived) s[size] = derive(s);
@@ -53,7 +53,9 @@ const out = cases.map(({family, cls, sizes}) => {
   const rows = f.classes[cls].map(([name, i, one, all]) =>
     [name, f.copies[i][1](s), one(s), all ? all(s) : one(s)]);
   const total = rows.reduce((sum, row) => sum + row[3], 0n);
-  return {rows, total, active: f.active[cls] ? f.active[cls](s) : null, rules, derived: f.derived.map(([n]) => s[n])};
+  const forward = seq ? f.forward[cls]({...s, s: BigInt(seq)}) : null;
+  return {rows, total, active: f.active[cls] ? f.active[cls](s) : null, rules, derived: f.derived.map(([n]) => s[n]),
+          forward};
 });
 process.stdout.write(JSON.stringify(out, (k, v) => typeof v === "bigint" ? v.toString() : v));
 """
@@ -308,3 +310,21 @@ def test_the_form_lists_each_rule_where_the_script_finds_it():
         assert ('data-rule="' in form) == bool(calculator.rules(family))
     assert "<code>LlamaConfig</code> requires the heads <var>H</var> to divide the width <var>D</var>" in \
         calculator.text_html(llama.HEADS_DIVIDE_WIDTH.text)
+
+
+@pytest.mark.parametrize("tokens", [1, 7, 2048])
+def test_the_forward_flops_are_the_command_lines(script, tokens):
+    # The form's FLOPs line: the generated function on each class at each checkpoint it starts from, against the
+    # command line's forward (the compiled rows, which tests/test_reference_flops.py holds to torch).
+    from derivations.__main__ import flop_components
+
+    cases = [{"family": name, "cls": cls, "sizes": sizes, "checkpoint": checkpoint, "seq": tokens}
+             for name, family in FAMILIES for checkpoint, sizes in list(calculator.presets(family).items())[:2]
+             for cls in family.ARCHITECTURES]
+    for case, shown in zip(cases, script(cases)):
+        config = configs.load(case["checkpoint"])
+        positions = configs.checkpoint(case["checkpoint"]).values.get(symbols.P)
+        if positions is not None and tokens > positions:
+            continue  # the command line refuses a sequence longer than the position table
+        _, rows, _ = flop_components(config, case["cls"], tokens, None)
+        assert int(shown["forward"]) == sum(r["flops"] for r in rows), case

@@ -53,6 +53,9 @@
     const totalMore = form.querySelector(".dv-calc-total-more");
     const active = form.querySelector(".dv-calc-active");
     const activeMore = form.querySelector(".dv-calc-active-more");
+    const seq = form.elements.seq;
+    const flops = form.querySelector(".dv-calc-flops");
+    const flopsMore = form.querySelector(".dv-calc-flops-more");
     const stated = {}; // each rule's words, as the form lists them
     for (const item of form.querySelectorAll(".dv-calc-rules [data-rule]")) stated[item.dataset.rule] = item;
     // A place for a message beside each field, which the field names as its description.
@@ -144,6 +147,18 @@
         active.textContent = format(n);
         activeMore.textContent = ` (${share(n, sum)} of the total), ${format(n * BF16)} bytes in bf16${decimal(n * BF16)}`;
       }
+      // The forward over seq tokens (the generated function; an encoder-decoder's target as long as its source),
+      // a token's share of it, and a training step: the forward and a backward of twice its FLOPs.
+      const tokens = parse(seq.value);
+      if (tokens !== null && tokens >= 1n && tokens <= LARGEST) {
+        const forward = family.forward[cls.value]({...values, s: tokens});
+        flops.textContent = format(forward);
+        const exact = forward % tokens === 0n;
+        flopsMore.textContent = `, ${exact ? "" : "about "}${format(forward / tokens)} a token; a training step ${format(3n * forward)}`;
+      } else {
+        flops.textContent = "";
+        flopsMore.textContent = ` (a whole number of tokens from 1 to ${format(LARGEST)})`;
+      }
       shown = true;
     }
 
@@ -176,6 +191,7 @@
       const url = new URL(window.location.href);
       const used = new Set(family.uses[cls.value]);
       url.searchParams.set("class", cls.value);
+      if (parse(seq.value) !== null) url.searchParams.set("seq", String(parse(seq.value)));
       for (const input of inputs) {
         if (used.has(input.name)) url.searchParams.set(input.name, String(parse(input.value)));
         else url.searchParams.delete(input.name);
@@ -194,6 +210,7 @@
       if (!mine) return;
       if ([...cls.options].some((o) => o.value === params.get("class"))) cls.value = params.get("class");
       for (const input of inputs) if (params.has(input.name)) input.value = params.get(input.name);
+      if (params.has("seq")) seq.value = params.get("seq");
     }
 
     form.addEventListener("submit", (event) => event.preventDefault());
@@ -204,6 +221,9 @@
       if (update()) remember();
     });
     cls.addEventListener("change", () => {
+      if (update()) remember();
+    });
+    seq.addEventListener("input", () => {
       if (update()) remember();
     });
     for (const input of inputs) {
