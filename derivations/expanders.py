@@ -398,7 +398,7 @@ def expand_calculator(text: str, tex: Tex) -> str:
         '<p class="dv-calc-summary" aria-live="polite">total <strong class="dv-calc-total"></strong> parameters'
         f'<span class="dv-calc-total-more"></span></p>{active}\n'
         # What the class computes over a sequence of that many tokens (derivations.flops; the compute page).
-        '<p class="dv-calc-summary">forward <strong class="dv-calc-flops"></strong> FLOPs over '
+        '<p class="dv-calc-summary dv-calc-compute">forward <strong class="dv-calc-flops"></strong> FLOPs over '
         f'<label><input name="seq" inputmode="numeric" value="{sequence}" size="7" aria-label="tokens in the sequence"> '
         'tokens</label><span class="dv-calc-flops-more"></span> (<a href="compute.html">how</a>)</p>\n'
         f'<div class="dv-calc-scroll"><table class="dv-calc-table"><thead><tr>{head}</tr></thead><tbody></tbody>'
