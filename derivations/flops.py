@@ -72,14 +72,15 @@ def rows(part: Part, tokens: Expr = s) -> list[FlopRow]:
         name = qualified.split(".", 1)[1] if "." in qualified else qualified
         if p.expr is not None:
             out.append(FlopRow(name, p.label, sympy.expand(times * 2 * p.matrix * tokens), kind, in_layer=in_layer))
+        for c in p.children:
+            visit(c, f"{qualified}.{c.name}", times, tokens, in_layer, kind)
+        # After the projections that make their operands.
         for op in p.ops:
             keys = tokens if op.keys is None else op.keys
             whole = sympy.expand(times * op.per_pair * tokens * keys)
-            # A causal query at position i needs i keys of the T: T (T + 1) / 2 pairs of the T^2 computed.
+            # A causal query at position i needs i keys of the s: s (s + 1) / 2 pairs of the s^2 computed.
             causal = sympy.expand(times * op.per_pair * tokens * (tokens + 1) / 2) if op.causal else None
             out.append(FlopRow(f"{name}.{op.name}", op.label, whole, kind, causal, in_layer, product=True))
-        for c in p.children:
-            visit(c, f"{qualified}.{c.name}", times, tokens, in_layer, kind)
 
     visit(part, part.name, sympy.Integer(1), tokens, False, "")
     return out
