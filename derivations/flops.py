@@ -89,7 +89,14 @@ def rows(part: Part, tokens: Expr = s) -> list[FlopRow]:
 def forward(part: Part) -> Expr:
     """Forward FLOPs of one sequence, as the eager implementation computes them (the whole attention
     square, causal or not): what FlopCounterMode counts."""
-    return sympy.expand(sympy.Add(*(r.expr for r in rows(part))))
+    # A part is immutable: the tests and the pages ask for the same model's forward many times.
+    key = id(part)
+    if key not in _FORWARD or _FORWARD[key][0] is not part:
+        _FORWARD[key] = (part, sympy.expand(sympy.Add(*(r.expr for r in rows(part)))))
+    return _FORWARD[key][1]
+
+
+_FORWARD: dict[int, tuple[Part, Expr]] = {}
 
 
 def forward_needed(part: Part) -> Expr:

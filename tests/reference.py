@@ -184,7 +184,7 @@ def check(architecture: str, config: Mapping) -> None:
     model = build(architecture, config)
     compare(resolved.part, resolved.values, model)
     if sampled(architecture, config):
-        check_flops(architecture, config, model)
+        check_flops(architecture, config, model, resolved)
 
 
 def sampled(architecture: str, config: Mapping) -> bool:
@@ -232,11 +232,11 @@ def lengths(architecture: str, config: Mapping, device: str = "meta") -> tuple[i
     both, so that a failure reproduces): from 1 to 4,096 on the meta device, where no length costs anything;
     up to 33 on CPU."""
     digest = _digest(architecture, config) // FLOPS_SAMPLE
-    choices = (1, 2, 7, 64, 333, 1024, LONGEST_CHECKED) if device == "meta" else (1, 2, 5, 17, 33)
+    choices = (1, 2, 7, 64, 333, 1024, LONGEST_CHECKED) if device == "meta" else (1, 2, 5, 9)
     return choices[digest % len(choices)], choices[(digest // 7) % len(choices)]
 
 
-def check_flops(architecture: str, config: Mapping, model: torch.nn.Module | None = None) -> bool:
+def check_flops(architecture: str, config: Mapping, model: torch.nn.Module | None = None, resolved=None) -> bool:
     """The derived forward FLOPs of one sequence equal FlopCounterMode's count of the model's forward (eager
     attention, eager experts) at a length drawn by :func:`lengths`. Returns whether the check ran: not for a
     model that must run on CPU (DATA_DEPENDENT_*) and is larger than CPU_LIMIT (left to the shrunk checks),
@@ -244,7 +244,7 @@ def check_flops(architecture: str, config: Mapping, model: torch.nn.Module | Non
     from derivations import configs, flops
     from derivations.symbols import P, s, s_d
 
-    resolved = configs.resolve(config, architecture)
+    resolved = resolved if resolved is not None else configs.resolve(config, architecture)
     if not runs(resolved, config):
         return False
     if config.get("model_type") in DATA_DEPENDENT_TYPES or architecture in DATA_DEPENDENT_CLASSES:
