@@ -194,7 +194,7 @@ def sampled(architecture: str, config: Mapping) -> bool:
     return _digest(architecture, config) % FLOPS_SAMPLE == 0
 
 
-FLOPS_SAMPLE = 8
+FLOPS_SAMPLE = 16
 
 
 def _digest(architecture: str, config: Mapping) -> int:

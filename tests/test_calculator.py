@@ -312,18 +312,17 @@ def test_the_form_lists_each_rule_where_the_script_finds_it():
         calculator.text_html(llama.HEADS_DIVIDE_WIDTH.text)
 
 
-@pytest.mark.parametrize("tokens", [1, 7, 2048])
-def test_the_forward_flops_are_the_command_lines(script, tokens):
+def test_the_forward_flops_are_the_command_lines(script):
     # The form's FLOPs line: the generated function on each class at each checkpoint it starts from, against the
     # command line's forward (the compiled rows, which tests/test_reference_flops.py holds to torch).
     from derivations.__main__ import flop_components
 
     cases = [{"family": name, "cls": cls, "sizes": sizes, "checkpoint": checkpoint, "seq": tokens}
              for name, family in FAMILIES for checkpoint, sizes in list(calculator.presets(family).items())[:2]
-             for cls in family.ARCHITECTURES]
+             for cls in family.ARCHITECTURES for tokens in (1, 7, 2048)]
     for case, shown in zip(cases, script(cases)):
-        config = configs.load(case["checkpoint"])
-        positions = configs.checkpoint(case["checkpoint"]).values.get(symbols.P)
+        config, tokens = configs.load(case["checkpoint"]), case["seq"]
+        positions = case["sizes"].get("P")
         if positions is not None and tokens > positions:
             continue  # the command line refuses a sequence longer than the position table
         _, rows, _ = flop_components(config, case["cls"], tokens, None)
