@@ -252,10 +252,9 @@ for _printed, _computing in ((megatron_equation, megatron), (korthikanti_model_e
     assert sympy.expand(_printed.rhs.doit() - _computing) == 0
 
 # Chinchilla's Appendix F term by term, in its order (symbols without the integer assumption, so that the
-# rendering keeps the order).
-_sl, _vs, _dm, _ks, _nh, _fs, _nl = sympy.symbols(
-    r"\mathrm{seq\_len} \mathrm{vocab\_size} \mathrm{d\_model} \mathrm{key\_size} \mathrm{num\_heads} "
-    r"\mathrm{ffw\_size} \mathrm{num\_layers}", positive=True)
+# rendering keeps the order; each name followed by a thin space, so that products of names stay readable).
+_sl, _vs, _dm, _ks, _nh, _fs, _nl = (sympy.Symbol(rf"\mathrm{{{name}}}\,", positive=True) for name in (
+    r"seq\_len", r"vocab\_size", r"d\_model", r"key\_size", r"num\_heads", r"ffw\_size", r"num\_layers"))
 
 
 def _product(*factors) -> sympy.Expr:
@@ -273,3 +272,36 @@ chinchilla_equation = sympy.Eq(sympy.Symbol(r"\mathrm{forward}"), sympy.Add(
 assert sympy.expand(chinchilla_equation.rhs.doit().subs(
     {_sl: seq_len, _vs: vocab_size, _dm: d_model, _ks: key_size, _nh: num_heads, _fs: ffw_size, _nl: num_layers})
     - chinchilla_forward) == 0
+
+# The same terms one by one, as Appendix F lists them (the page shows them as a list).
+chinchilla_printed = {
+    "embeddings": sympy.Eq(sympy.Symbol(r"\mathrm{embeddings}"), _product(2, _sl, _vs, _dm), evaluate=False),
+    "qkv": sympy.Eq(sympy.Symbol(r"\mathrm{KQV}"), _product(2, 3, _sl, _dm, _product(_ks, _nh)), evaluate=False),
+    "logits": sympy.Eq(sympy.Symbol(r"\mathrm{logits}"), _product(2, _sl, _sl, _product(_ks, _nh)), evaluate=False),
+    "softmax": sympy.Eq(sympy.Symbol(r"\mathrm{softmax}"), _product(3, _nh, _sl, _sl), evaluate=False),
+    "reductions": sympy.Eq(sympy.Symbol(r"\mathrm{reductions}"), _product(2, _sl, _sl, _product(_ks, _nh)),
+                           evaluate=False),
+    "final_linear": sympy.Eq(sympy.Symbol(r"\mathrm{final\ linear}"), _product(2, _sl, _product(_ks, _nh), _dm),
+                             evaluate=False),
+    "dense": sympy.Eq(sympy.Symbol(r"\mathrm{dense}"),
+                      _product(2, _sl, sympy.Add(_dm * _fs, _dm * _fs, evaluate=False)), evaluate=False),
+    "final_logits": sympy.Eq(sympy.Symbol(r"\mathrm{final\ logits}"), _product(2, _sl, _dm, _vs), evaluate=False),
+}
+assert set(chinchilla_printed) == set(chinchilla_terms)
+
+# Hoffmann et al. 2022: Chinchilla (Table 4: 80 layers, 64 heads of 128, d_model 8,192; a 4 d_model feed-forward
+# as in Gopher; a vocabulary of 32,000; sequences of 2,048) trained on 1.4T tokens, "the same compute budget as
+# Gopher", 5.76e23 FLOPs.
+CHINCHILLA_WIDTH, CHINCHILLA_VOCABULARY, CHINCHILLA_SEQUENCE = 8192, 32000, 2048
+CHINCHILLA_70B = {num_layers: 80, d_model: CHINCHILLA_WIDTH, num_heads: 64, key_size: 128, ffw_size: 4 * CHINCHILLA_WIDTH,
+                  vocab_size: CHINCHILLA_VOCABULARY, seq_len: CHINCHILLA_SEQUENCE}
+CHINCHILLA_TOKENS, CHINCHILLA_PUBLISHED, CHINCHILLA_NOMINAL = 1_400 * 10**9, 5.76e23, 70 * 10**9
+_chinchilla_sequences = CHINCHILLA_TOKENS // 2048
+assert _chinchilla_sequences * 2048 == CHINCHILLA_TOKENS
+# Appendix F's own count, forward and a backward of twice it, over every sequence.
+chinchilla_run_appendix_f = 3 * int(chinchilla_forward.subs(CHINCHILLA_70B)) * _chinchilla_sequences
+# The derived step on the same shapes in GPT's layout (Chinchilla's relative positions left out).
+chinchilla_run_derived = 3 * int(gpt2_forward.subs({L: 80, D: 8192, F: 4 * 8192, V: 32000, s: 2048})) * _chinchilla_sequences
+chinchilla_six_nd = 6 * CHINCHILLA_NOMINAL * CHINCHILLA_TOKENS
+# How far Appendix F's count falls below the published 5.76e23, as a fraction of it.
+chinchilla_shortfall = sympy.Rational(576 * 10**21 - chinchilla_run_appendix_f, 576 * 10**21)

@@ -208,9 +208,12 @@ def compute_figure() -> str:
                                                           for _, total, split in rows],
                       marker=FAMILY_MARKERS[i], color=FAMILY_COLOURS[i], label=checkpoint, markersize=5)
         axes.set_xscale("log", base=2)
-        axes.xaxis.set_major_formatter(plt.FuncFormatter(lambda x, _: _short(x)))
-        axes.set_xlabel("sequence length s (tokens, log scale)")
-        axes.set_ylabel("attention products (% of FLOPs)")
+        # Every other length, in binary thousands (2K = 2,048 tokens), as sequence lengths are spoken of.
+        ticks = list(compute.SHARE_LENGTHS[::2])
+        axes.set_xticks(ticks, [f"{t // 1024}K" if t >= 1024 else str(t) for t in ticks])
+        axes.minorticks_off()
+        axes.set_xlabel("tokens in the sequence (log scale; 1K = 1,024)")
+        axes.set_ylabel("attention products, %")
         axes.set_ylim(0, 100)
         axes.grid(True, which="major", alpha=0.3)
         axes.spines[["top", "right"]].set_visible(False)
