@@ -20,6 +20,7 @@ import pytest
 import sympy
 
 from derivations.components import Part, evaluate
+from derivations.flops import LONGEST_CHECKED  # the compute page says how long a sequence the tests run
 
 
 def under_ci() -> bool:
@@ -224,13 +225,10 @@ def runs(resolved, config: Mapping) -> bool:
     return not (config.get("model_type") not in ENCODERS and values.get(d_h) == 1)
 
 
-from derivations.flops import LONGEST_CHECKED  # noqa: E402  (the page says how long)
-
-
 def lengths(architecture: str, config: Mapping, device: str = "meta") -> tuple[int, int]:
     """A sequence length and a decoder length for one check, varied from config to config (as a hash of
-    both, so that a failure reproduces): from 1 to 4,096 on the meta device, where no length costs anything;
-    up to 33 on CPU."""
+    both, so that a failure reproduces): from 1 to LONGEST_CHECKED on the meta device, where no length costs
+    anything; up to 9 on CPU."""
     digest = _digest(architecture, config) // FLOPS_SAMPLE
     choices = (1, 2, 7, 64, 333, 1024, LONGEST_CHECKED) if device == "meta" else (1, 2, 5, 9)
     return choices[digest % len(choices)], choices[(digest // 7) % len(choices)]
@@ -267,7 +265,8 @@ def check_flops(architecture: str, config: Mapping, model: torch.nn.Module | Non
     except (RuntimeError, ValueError, TypeError, AttributeError, ZeroDivisionError, IndexError):
         # Configs that transformers builds and cannot run (one relative-position bucket, no pad token for
         # RoBERTa's positions, no decoder start token): nothing executes, so there is nothing to count.
-        # tests/test_reference_flops.py asserts that every real checkpoint and every default config runs.
+        # tests/test_reference_flops.py asserts that its checks ran: every class on each family's example
+        # checkpoint, each dense family's main class at full depth, each released mixture's layout.
         return False
     assert derived == measured, f"{architecture}, s = {tokens}, s_dec = {target}: derived {derived:,}, torch {measured:,}"
     return True
