@@ -338,9 +338,11 @@ def test_compiled_rows_equal_the_sympy_derivation_for_every_family_and_layout(ki
                     assert compiled.count(active, by_name) == expected.count(values) < part.count(values)
 
 
-def test_count_does_not_import_sympy_once_compiled():
+@pytest.mark.parametrize("command", [["count", "bert-base-uncased"], ["flops", "bert-base-uncased", "--seq", "128"]],
+                         ids=["count", "flops"])
+def test_count_does_not_import_sympy_once_compiled(command):
     compiled.load("bert")  # writes the cache if needed
-    code = ("import sys, runpy; sys.argv = ['derivations', 'count', 'bert-base-uncased'];\n"
+    code = (f"import sys, runpy; sys.argv = ['derivations', *{command!r}];\n"
             "try: runpy.run_module('derivations', run_name='__main__')\n"
             "except SystemExit: pass\n"
             "assert 'sympy' not in sys.modules, 'sympy imported'")
