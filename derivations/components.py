@@ -25,7 +25,7 @@ Expr = sympy.Expr
 @dataclass(frozen=True)
 class Op:
     """A matrix product between activations inside a part: ``per_pair`` FLOPs for every pair of a query
-    row and a key row. The keys are the part's own rows (self-attention: the T-by-T square) unless
+    row and a key row. The keys are the part's own rows (self-attention: the s-by-s square) unless
     ``keys`` names another length (cross-attention reads the encoder's). ``causal``: a decoder's
     self-attention, where a query needs only the keys up to its own position, although the eager
     implementation multiplies the whole square and masks the rest."""
@@ -337,7 +337,7 @@ def attention(D: Expr, H: Expr, d_h: Expr, K: Expr | None = None, *, bias: bool 
     )
 
 
-# $$\mathrm{FLOPs} = 2 H d_k\, T T_k + 2 H d_h\, T T_k$$  scores and weighted values, T queries by T_k keys.
+# $$\mathrm{FLOPs} = 2 H d_k\, s s_k + 2 H d_h\, s s_k$$  scores and weighted values, s queries by s_k keys.
 def attention_products(H: Expr, key_size: Expr, value_size: Expr, *, causal: bool = False,
                        keys: Expr | None = None) -> tuple[Op, ...]:
     """The two products of softmax attention that hold no parameters, over every pair of a query and a
@@ -391,17 +391,17 @@ def feed_forward(D: Expr, F: Expr, *, bias: bool = True, up: str, down: str, gat
 
 def mixture_of_experts(D: Expr, F: Expr, experts: Expr, *, router_path: str, experts_path: str,
                        expert: Part | None = None, router_bias: bool = False, path: str | None = None,
-                       name: str = "moe", active: Expr | None = None) -> Part:
-    """A router (D to X logits) and X copies of a feed-forward; only the top-k run per token."""
+                       name: str = "moe") -> Part:
+    """A router (D to X logits) and X copies of a feed-forward; only the top-k (X_a) run per token."""
+    from .symbols import X_a
+
     expert = expert if expert is not None else feed_forward(D, F, bias=False, up="w3", down="w2", gate="w1")
-    if active is None:
-        from .symbols import X_a as active
     return group(
         name, "mixture of experts",
         linear("router", "router", D, experts, router_bias, router_path),
         # Stored X times; run X_a times a token (top-k routing), whichever experts the router picks.
         replace(expert.renamed("expert", "the experts: X copies of one feed-forward", experts_path),
-                repeat=sympy.sympify(experts), applied=sympy.sympify(active)),
+                repeat=sympy.sympify(experts), applied=X_a),
         path=path, kind="feed-forward",
     )
 

@@ -28,13 +28,27 @@ gpt2_step = sympy.expand(gpt2_training.step)
 gpt2_step_per_token = sympy.expand(gpt2_step / s)
 # The causal half: each query against the keys up to its own position.
 gpt2_forward_causal = flops.forward_needed(gpt2.GPT2LMHeadModel)
+# A training step is the forward and a backward of BACKWARD_FACTOR times it.
+STEP = 1 + flops.BACKWARD_FACTOR
 attention_products = sympy.expand(sum(r.expr for r in flops.rows(gpt2.GPT2LMHeadModel) if r.product))
 attention_products_causal = sympy.expand(sum(r.needed for r in flops.rows(gpt2.GPT2LMHeadModel) if r.product))
 causal_saving = sympy.factor(attention_products - attention_products_causal)
+# The page's rules, read off the trees: the head's FLOPs a token (tied or not), one head's score and weighted value
+# for a query-key pair, and the pairs a causal query set needs.
+head_per_token = sympy.expand(gpt2.GPT2LMHeadModel.child("lm_head").matrix * 2)
+assert head_per_token == sympy.expand(llama.LlamaForCausalLM.child("lm_head").matrix * 2)
+scores_per_pair = sympy.expand(llama.self_attention().ops[0].per_pair / H)
+values_per_pair = sympy.expand(llama.self_attention().ops[1].per_pair / H)
+causal_pairs, square_pairs = flops.causal_pairs, s * s
+# Attention's two products per layer, per unit of width and per token: forward, a step over the whole square,
+# a step over the causal half (the "12" and "6" of the training-FLOPs formulas, times s).
+attention_forward_factor = sympy.expand(attention_products / (L * D * s))
+attention_step_factor = sympy.expand(STEP * attention_products / (L * D * s))
+attention_step_factor_causal = sympy.factor(STEP * attention_products_causal / (L * D * s))
 
 llama_forward = flops.forward(llama.LlamaForCausalLM)
 llama_step_per_token = sympy.expand(flops.training(llama.LlamaForCausalLM).step / s)
-llama_step_per_token_causal = sympy.expand(3 * flops.forward_needed(llama.LlamaForCausalLM) / s)
+llama_step_per_token_causal = sympy.expand(STEP * flops.forward_needed(llama.LlamaForCausalLM) / s)
 
 # The weights a token's matrix products read: every matrix element once (the tied head included, the
 # embedding lookups not). 2 FLOPs each forward, 6 with the backward: the "6N" where N is this count.
@@ -181,7 +195,7 @@ def _run(checkpoint: str, step_per_token: sympy.Expr, sequence: int, tokens: int
 
 
 gpt3_run = _run("gpt3-175b", gpt2_step_per_token, 2048, GPT3_TOKENS)
-gpt3_run_causal = _run("gpt3-175b", sympy.expand(3 * gpt2_forward_causal / s), 2048, GPT3_TOKENS)
+gpt3_run_causal = _run("gpt3-175b", sympy.expand(STEP * gpt2_forward_causal / s), 2048, GPT3_TOKENS)
 llama3_run = _run("llama-3.1-405b", llama_step_per_token, LLAMA3_SEQUENCE, LLAMA3_TOKENS)
 llama3_run_causal = _run("llama-3.1-405b", llama_step_per_token_causal, LLAMA3_SEQUENCE, LLAMA3_TOKENS)
 
@@ -298,10 +312,11 @@ CHINCHILLA_70B = {num_layers: 80, d_model: CHINCHILLA_WIDTH, num_heads: 64, key_
 CHINCHILLA_TOKENS, CHINCHILLA_PUBLISHED, CHINCHILLA_NOMINAL = 1_400 * 10**9, 5.76e23, 70 * 10**9
 _chinchilla_sequences = CHINCHILLA_TOKENS // 2048
 assert _chinchilla_sequences * 2048 == CHINCHILLA_TOKENS
-# Appendix F's own count, forward and a backward of twice it, over every sequence.
+# Appendix F's own count, forward and (as Appendix F says) a backward of twice it, over every sequence.
 chinchilla_run_appendix_f = 3 * int(chinchilla_forward.subs(CHINCHILLA_70B)) * _chinchilla_sequences
 # The derived step on the same shapes in GPT's layout (Chinchilla's relative positions left out).
-chinchilla_run_derived = 3 * int(gpt2_forward.subs({L: 80, D: 8192, F: 4 * 8192, V: 32000, s: 2048})) * _chinchilla_sequences
+chinchilla_run_derived = int(gpt2_step.subs({L: 80, D: CHINCHILLA_WIDTH, F: 4 * CHINCHILLA_WIDTH, V: CHINCHILLA_VOCABULARY,
+                                              s: CHINCHILLA_SEQUENCE})) * _chinchilla_sequences
 chinchilla_six_nd = 6 * CHINCHILLA_NOMINAL * CHINCHILLA_TOKENS
 # How far Appendix F's count falls below the published 5.76e23, as a fraction of it.
 chinchilla_shortfall = sympy.Rational(576 * 10**21 - chinchilla_run_appendix_f, 576 * 10**21)

@@ -26,7 +26,7 @@ import sympy
 
 from . import render, sources, symbols
 from .claims import Hypothesis, Miscount, Rounded
-from .components import Part
+from .components import Part, evaluate
 from .references import Reference, Target, UnknownReference, family, formula_text, reference, resolve
 
 Tex = Callable[[str, bool], str]
@@ -146,16 +146,17 @@ def expand_compute(text: str, tex: Tex) -> str:
     main = breakdown.main_class(module, module.EXAMPLE)
     rows = []
     for checkpoint in module.CHECKPOINTS:
-        table = flops.rows(breakdown.main_class(module, checkpoint))
+        part = breakdown.main_class(module, checkpoint)
         values = dict(configs.checkpoint(checkpoint).values)
         length = min(values.get(P, flops.TABLE_SEQUENCE), flops.TABLE_SEQUENCE)
         values |= {s: length, s_d: length}
-        forward = sum(int(r.expr.xreplace(values)) for r in table)
-        needed = sum(int(r.needed.xreplace(values)) for r in table)
-        products = sum(int(r.expr.xreplace(values)) for r in table if r.product)
+        training = flops.training(part)
+        forward, step = evaluate(training.forward, values), evaluate(training.step, values)
+        needed = evaluate(flops.forward_needed(part), values)
+        # Attention's products: what selective recomputation runs again.
+        products = evaluate(training.selective_recomputation, values)
         rows.append([f"<code>{checkpoint}</code>", render.number(length), render.number(forward),
-                     render.number(needed) if needed != forward else "the same",
-                     render.number(flops.BACKWARD_FACTOR * forward + forward),
+                     render.number(needed) if needed != forward else "the same", render.number(step),
                      f"{render.decimal(Fraction(100 * products, forward), 1)}%"])
     head = ["checkpoint", _math(tex, render.latex(s), False), "forward", "forward, causal half",
             "training step", "attention products"]

@@ -35,6 +35,8 @@ BACKWARD_FACTOR = 2
 LONGEST_CHECKED = 4096
 # The sequence length the family pages' tables evaluate at (or the position table's length, if shorter).
 TABLE_SEQUENCE = 2048
+# The query-key pairs a causal query set needs: the query at position i reads the i keys up to it.
+causal_pairs = s * (s + 1) / 2
 
 
 @dataclass(frozen=True)
@@ -78,8 +80,7 @@ def rows(part: Part, tokens: Expr = s) -> list[FlopRow]:
         for op in p.ops:
             keys = tokens if op.keys is None else op.keys
             whole = sympy.expand(times * op.per_pair * tokens * keys)
-            # A causal query at position i needs i keys of the s: s (s + 1) / 2 pairs of the s^2 computed.
-            causal = sympy.expand(times * op.per_pair * tokens * (tokens + 1) / 2) if op.causal else None
+            causal = sympy.expand(times * op.per_pair * causal_pairs.subs(s, tokens)) if op.causal else None
             out.append(FlopRow(f"{name}.{op.name}", op.label, whole, kind, causal, in_layer, product=True))
 
     visit(part, part.name, sympy.Integer(1), tokens, False, "")

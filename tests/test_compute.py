@@ -10,7 +10,7 @@ from __future__ import annotations
 import sympy
 
 from derivations import compute
-from derivations.symbols import D, H, L, V, s
+from derivations.symbols import D, F, H, L, V, s
 
 
 def test_nanogpt_prints_these():
@@ -43,14 +43,45 @@ def test_llama3_405b():
     assert compute.llama3_six_nd < compute.llama3_run_causal < compute.llama3_run
 
 
-def test_kaplan_drops_one_product_and_the_head():
-    # Kaplan et al.'s 2N + 2 n_layer n_ctx d_attn against GPT-2 small at n_ctx = 1024: the gap is one of the two
-    # attention products (2 L D s a token) and the de-embedding (2 D V).
-    values = {L: 12, D: 768, V: 50257, s: 1024}
-    assert compute.kaplan_gap.subs(values) == 2 * 12 * 768 * 1024 + 2 * 768 * 50257
+# GPT-2 small as nanoGPT's notebook sizes it, and the figures the notebook prints for it at 1,024 tokens.
+GPT2_SMALL = {L: 12, D: 768, H: 12, F: 3072, V: 50257, s: 1024}
+NANOGPT_FORWARD, NANOGPT_BLOCKS, NANOGPT_DENSE = 291_648_307_200, 212_600_881_152, 79_047_426_048
 
 
-def test_megatron_and_korthikanti_are_exact():
-    assert compute.megatron_gap == 0
-    assert compute.korthikanti_model_gap == 0
-    assert sympy.expand(compute.chinchilla_gap - (2 * s * V * D + 3 * H * s**2 * L)) == 0
+def test_kaplan_against_nanogpts_forward():
+    # Table 1 of Kaplan et al., written here as printed: N = 2 d_model n_layer (2 d_attn + d_ff),
+    # C_forward = 2N + 2 n_layer n_ctx d_attn per token.
+    n_layer, d_model, d_ff, n_ctx = 12, 768, 3072, 1024
+    N = 2 * d_model * n_layer * (2 * d_model + d_ff)
+    kaplan = 2 * N + 2 * n_layer * n_ctx * d_model
+    assert compute.kaplan_per_token.subs(GPT2_SMALL) == kaplan
+    # The gap, against nanoGPT's forward per token: its "dense" (the head Kaplan leaves out) and one of its two
+    # attention products per block ("scores" and "reduce", 1,610,612,736 each per sequence).
+    assert NANOGPT_FORWARD // 1024 - kaplan == (NANOGPT_DENSE + 12 * 1_610_612_736) // 1024
+    assert compute.kaplan_gap.subs(GPT2_SMALL) == NANOGPT_FORWARD // 1024 - kaplan
+
+
+def test_megatron_and_korthikanti_against_nanogpt():
+    # Narayanan et al., Eq. 3 (a step with full recomputation) and Korthikanti et al., Eq. 7 (model FLOPs),
+    # written here as printed, on GPT-2 small, batch 1: nanoGPT's step (its forward three times) plus its
+    # blocks' forward again, and nanoGPT's step.
+    B, s_, l, h, V_ = 1, 1024, 12, 768, 50257
+    megatron = sympy.Rational(96 * B * s_ * l * h**2) * (1 + sympy.Rational(s_, 6 * h) + sympy.Rational(V_, 16 * l * h))
+    korthikanti = sympy.Rational(72 * B * l * s_ * h**2) * (1 + sympy.Rational(s_, 6 * h) + sympy.Rational(V_, 12 * h * l))
+    assert megatron == 3 * NANOGPT_FORWARD + NANOGPT_BLOCKS
+    assert korthikanti == 874_944_921_600
+    values = {**GPT2_SMALL, compute.b: 1}
+    assert compute.megatron.subs(compute.MEGATRON_NOTATION).subs(values) == megatron
+    assert compute.korthikanti_model.subs(compute.MEGATRON_NOTATION).subs(values) == korthikanti
+
+
+def test_chinchilla_on_gpt2_small():
+    # Appendix F, term by term as printed, on GPT-2 small at 1,024 tokens: nanoGPT's forward, plus the input
+    # embedding counted as a product (2 seq_len vocab d_model) and the softmax (3 num_heads seq_len^2 a layer).
+    seq, vocab, d, heads, key, ffw, layers = 1024, 50257, 768, 12, 64, 3072, 12
+    appendix_f = (2 * seq * vocab * d + layers * (2 * 3 * seq * d * key * heads + 2 * seq * seq * key * heads
+                                                  + 3 * heads * seq * seq + 2 * seq * seq * key * heads
+                                                  + 2 * seq * key * heads * d + 2 * seq * (d * ffw + d * ffw))
+                  + 2 * seq * d * vocab)
+    assert compute.chinchilla_in_our_notation.subs(GPT2_SMALL) == appendix_f
+    assert appendix_f - NANOGPT_FORWARD == 2 * seq * vocab * d + layers * 3 * heads * seq * seq

@@ -68,7 +68,8 @@ def test_training_is_three_forwards_and_recomputation_adds_the_layers():
     training = flops.training(gpt2.GPT2LMHeadModel)
     assert sympy.expand(training.step - 3 * training.forward) == 0
     values = {**configs.checkpoint("gpt2").values, s: 1024}
-    # Full recomputation: the blocks again, not the head (2 D V s).
-    assert evaluate(training.forward - training.full_recomputation, values) == 2 * 768 * 50257 * 1024
-    # Selective: attention's two products, 4 D s^2 a layer.
-    assert evaluate(training.selective_recomputation, values) == 12 * 4 * 768 * 1024**2
+    # nanoGPT's notebook, GPT-2 small at 1,024 tokens: full recomputation runs its "transformer" (the blocks)
+    # again, not its "dense" head; selective recomputation its "scores" and "reduce" in each of the 12 blocks.
+    assert evaluate(training.full_recomputation, values) == 212_600_881_152
+    assert evaluate(training.forward - training.full_recomputation, values) == 79_047_426_048
+    assert evaluate(training.selective_recomputation, values) == 12 * (1_610_612_736 + 1_610_612_736)
