@@ -70,6 +70,15 @@ class Part:
     # Products of activations with activations, which hold no parameters (attention's scores and its
     # weighted sum of the values).
     ops: tuple[Op, ...] = ()
+    # -- what it holds beyond its parameters (derivations.memory reads these) --
+    # Elements one token leaves in the key/value cache, per copy: the keys and values a decoder's
+    # self-attention keeps for the tokens to come (an encoder-decoder's cross-attention: those of each
+    # source token), or what it keeps instead (DeepSeek's latent). 0: nothing cached.
+    cache: Expr = sympy.Integer(0)
+    # A leaf's tensors, one size each, where it holds more than one (a linear map's weight and bias); empty:
+    # one tensor of ``expr`` elements (none if ``expr`` is 0). What per-tensor schemes (8-bit optimizer
+    # states, block-wise quantization) need.
+    tensors: tuple[Expr, ...] = ()
 
     def __post_init__(self) -> None:
         assert (self.expr is None) != (not self.children), f"{self.name}: a leaf or a sum, not both"
@@ -79,6 +88,15 @@ class Part:
         assert re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", self.name), f"not a Python name: {self.name!r}"
         names = [c.name for c in self.children]
         assert len(names) == len(set(names)), f"{self.name}: duplicate child names {names}"
+        assert not self.tensors or (self.expr is not None and sympy.expand(sum(self.tensors) - self.expr) == 0), \
+            f"{self.name}: its tensors do not add up to its count"
+
+    @property
+    def tensor_sizes(self) -> tuple[Expr, ...]:
+        """The sizes of a leaf's tensors (one copy)."""
+        if self.tensors:
+            return self.tensors
+        return () if self.expr is None or self.expr == 0 else (self.expr,)
 
     # -- the expression -------------------------------------------------------------------------
 
@@ -161,7 +179,8 @@ class Part:
             return None if expr is None else sympy.expand(sympy.sympify(expr).subs(mapping))
 
         computes = dict(matrix=sub(self.matrix), tokens=sub(self.tokens), applied=sub(self.applied),
-                        ops=tuple(replace(op, per_pair=sub(op.per_pair), keys=sub(op.keys)) for op in self.ops))
+                        ops=tuple(replace(op, per_pair=sub(op.per_pair), keys=sub(op.keys)) for op in self.ops),
+                        cache=sub(self.cache), tensors=tuple(sub(t) for t in self.tensors))
         if self.expr is not None:
             return replace(self, expr=sub(self.expr), repeat=self.repeat.subs(mapping), **computes)
         return replace(self, children=tuple(c.subs(mapping) for c in self.children),
@@ -214,19 +233,20 @@ def evaluate(expr: Expr, values: Mapping[sympy.Symbol, int]) -> int:
 
 def group(name: str, label: str, *children: Part, path: str | None = None, repeat: Expr = 1,
           note: str = "", symbol: str = "", kind: str = "", copies: str = "", tokens: Expr | None = None,
-          applied: Expr | None = None, ops: tuple[Op, ...] = ()) -> Part:
+          applied: Expr | None = None, ops: tuple[Op, ...] = (), cache: Expr = 0) -> Part:
     """A sum of parts (``copies``: see :attr:`Part.copies`; ``tokens``, ``applied``, ``ops``: what it
-    computes, see :class:`Part`)."""
+    computes, and ``cache``: what it keeps for later tokens, see :class:`Part`)."""
     return Part(name, label, children=children, path=path, repeat=sympy.sympify(repeat), note=note,
                 symbol=symbol, kind=kind, copies=copies, tokens=None if tokens is None else sympy.sympify(tokens),
-                applied=None if applied is None else sympy.sympify(applied), ops=ops)
+                applied=None if applied is None else sympy.sympify(applied), ops=ops, cache=sympy.sympify(cache))
 
 
 def leaf(name: str, label: str, expr: Expr, path: str | None = None, note: str = "", kind: str = "",
-         matrix: Expr = 0) -> Part:
-    """A tensor (or tensors) of ``expr`` parameters; ``matrix``: the weight elements it multiplies each
+         matrix: Expr = 0, tensors: tuple[Expr, ...] = ()) -> Part:
+    """A tensor (or ``tensors``) of ``expr`` parameters; ``matrix``: the weight elements it multiplies each
     input row by (see :attr:`Part.matrix`)."""
-    return Part(name, label, expr=sympy.sympify(expr), path=path, note=note, kind=kind, matrix=sympy.sympify(matrix))
+    return Part(name, label, expr=sympy.sympify(expr), path=path, note=note, kind=kind, matrix=sympy.sympify(matrix),
+                tensors=tuple(map(sympy.sympify, tensors)))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -249,7 +269,7 @@ def token_and_position_embeddings(V: Expr, P: Expr, D: Expr, *, tokens: str, pos
 # $$\mathrm{LN}(x) = \gamma \odot (x - \mu) / \sqrt{\sigma^2 + \epsilon} + \beta$$  gamma and beta: 2d.
 def layer_norm(name: str, dim: Expr, path: str | None = None, bias: bool = True, label: str = "LayerNorm") -> Part:
     return leaf(name, label, (2 if bias else 1) * dim, path,
-                note="" if bias else "no bias: the scale gamma only", kind="norms")
+                note="" if bias else "no bias: the scale gamma only", kind="norms", tensors=(dim, dim) if bias else ())
 
 
 # $$\mathrm{RMSNorm}(x) = g \odot x / \sqrt{\mathrm{mean}(x^2) + \epsilon}$$  a scale only: d.
@@ -280,7 +300,8 @@ def shared(part: Part, times: Expr) -> Part:
 def linear(name: str, label: str, n_in: Expr, n_out: Expr, bias: bool = True, path: str | None = None,
            note: str = "") -> Part:
     # 2 n_in n_out FLOPs a row: each weight one multiply and one add; the bias add is not a matrix product.
-    return leaf(name, label, n_in * n_out + (n_out if bias else 0), path, note, matrix=n_in * n_out)
+    return leaf(name, label, n_in * n_out + (n_out if bias else 0), path, note, matrix=n_in * n_out,
+                tensors=(n_in * n_out, n_out) if bias else ())
 
 
 def tied_tensor(name: str, label: str, to: str, path: str | None = None, matrix: Expr = 0) -> Part:
@@ -327,13 +348,16 @@ def attention(D: Expr, H: Expr, d_h: Expr, K: Expr | None = None, *, bias: bool 
     key_size = d_h if key_size is None else key_size
     # Cross-attention projects the encoder's rows (``keys`` of them) to keys and values.
     source = {} if keys is None else {"tokens": sympy.sympify(keys)}
+    # $$c = K d_k + K d_h$$  a decoder keeps each token's keys and values (K heads: grouped-query attention
+    # caches K, not H); cross-attention keeps those of each source token. An encoder keeps none.
+    cache = K * key_size + K * d_h if causal or keys is not None else 0
     return group(
         name, label,
         linear("query", "query projection", D, H * key_size, bias, layout.query),
         replace(linear("key", "key projection", kv_dim, K * key_size, bias, layout.key), **source),
         replace(linear("value", "value projection", kv_dim, K * d_h, bias, layout.value), **source),
         linear("output", "output projection", output_in, D, output_bias, layout.output),
-        path=path, kind="attention", ops=attention_products(H, key_size, d_h, causal=causal, keys=keys),
+        path=path, kind="attention", ops=attention_products(H, key_size, d_h, causal=causal, keys=keys), cache=cache,
     )
 
 
@@ -366,8 +390,9 @@ def fused_attention(D: Expr, *, qkv: str, output: str, bias: bool = True, qkv_bi
         fused = [leaf("qkv", "query, key and value weights (one fused matrix)", 3 * D * D, qkv, matrix=3 * D * D),
                  leaf("qkv_bias", "query, key and value biases", 3 * D, qkv_bias)]
     # The heads partition the width (H d_h = D), so the products are those of attention() with H d_h = D.
+    # A decoder caches its keys and values: D each a token.
     return group(name, label, *fused, linear("output", "output projection", D, D, bias, output), path=path,
-                 kind="attention", ops=attention_products(1, D, D, causal=causal))
+                 kind="attention", ops=attention_products(1, D, D, causal=causal), cache=2 * D if causal else 0)
 
 
 # ---------------------------------------------------------------------------------------------

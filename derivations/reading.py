@@ -189,8 +189,87 @@ class Reader:
     # Sizes that may be 0 where a class uses them: counts of some of the layers (L_f, the dense layers of a
     # mixture whose other layers hold experts), or of experts a config may have none of.
     zero: frozenset[str] = frozenset()
+    # The attention window of each decoder layer (None: full attention), as transformers' cache reads it
+    # from this config (derivations.memory: what the key/value cache keeps). Default: every layer full.
+    windows: Callable[[Mapping, int], tuple[int | None, ...]] = lambda config, layers: (None,) * layers
     # The reader module's name, which is the family module's: filled in by configs.READERS.
     module: str = ""
+
+
+# ---------------------------------------------------------------------------------------------
+# Attention windows: which layers attend to a sliding window of the tokens before them
+# ---------------------------------------------------------------------------------------------
+
+SLIDING = "sliding_attention"
+FULL = "full_attention"
+
+
+def window_size(config: Mapping, default: int | None, enabled: bool = True) -> int | None:
+    """``sliding_window`` (transformers' default when absent); None where the config turns it off."""
+    if not enabled:
+        return None
+    value = config.get("sliding_window", default)
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise ConfigError(f"sliding_window must be a positive integer or null, got {shown(value)}")
+    return value
+
+
+def layer_windows(config: Mapping, layers: int, window: int | None,
+                  sliding: Callable[[int], bool] = lambda i: True) -> tuple[int | None, ...]:
+    """Each layer's window: ``layer_types`` where the config lists them, else the config class's own rule
+    (``sliding(i)`` for layer i, where there is a window at all). transformers' cache gives a sliding layer
+    a window layer (DynamicSlidingWindowLayer) and every other layer a full one."""
+    types = config.get("layer_types")
+    if types is None:
+        return tuple(window if window is not None and sliding(i) else None for i in range(layers))
+    if not isinstance(types, list) or len(types) != layers or not all(t in (SLIDING, FULL) for t in types):
+        raise ConfigError(f"layer_types must list {layers} entries, each {SLIDING!r} or {FULL!r}")
+    if SLIDING in types and window is None:
+        raise ConfigError("layer_types lists sliding_attention layers, but sliding_window is null")
+    return tuple(window if t == SLIDING else None for t in types)
+
+
+def every_layer_windowed(default: int | None, switch: str | None = None) -> Callable[[Mapping, int], tuple]:
+    """A config class without layer_types (Mistral, Mixtral, Phi-3, Qwen3-MoE): every layer slides when
+    ``sliding_window`` is set (and ``switch``, where the class has one such as use_sliding_window, is true)."""
+    def windows(config: Mapping, layers: int) -> tuple[int | None, ...]:
+        window = window_size(config, default, switch is None or flag(config, switch))
+        return (window,) * layers
+
+    return windows
+
+
+def alternating(default: int | None, period: int = 2) -> Callable[[Mapping, int], tuple]:
+    """Gemma 2, Gemma 3 and gpt-oss: without layer_types, layer i slides unless i + 1 is a multiple of
+    ``period`` (Gemma 3 reads it from sliding_window_pattern, 6 by default)."""
+    def windows(config: Mapping, layers: int) -> tuple[int | None, ...]:
+        every = config.get("sliding_window_pattern", period) if period != 2 else 2
+        if isinstance(every, bool) or not isinstance(every, int) or every < 1:
+            raise ConfigError(f"sliding_window_pattern must be a positive integer, got {shown(every)}")
+        window = window_size(config, default)
+        if window is None and config.get("layer_types") is None and any((i + 1) % every for i in range(layers)):
+            # The class alternates whatever the config says: its local layers cannot run without a window.
+            raise ConfigError("sliding_window must be set: this model's local layers attend to a window of it")
+        # Gemma3TextConfig halves the window of a bidirectional model (the embedding variant): (w // 2) + 1.
+        if window is not None and config.get("use_bidirectional_attention") is True:
+            window = window // 2 + 1
+        return layer_windows(config, layers, window, lambda i: bool((i + 1) % every))
+
+    return windows
+
+
+def qwen_windows(config: Mapping, layers: int, *, alternate: bool = False) -> tuple[int | None, ...]:
+    """Qwen2 and Qwen3: with use_sliding_window, the layers from max_window_layers on slide. Qwen2-MoE
+    (``alternate``): the even-numbered layers below max_window_layers."""
+    enabled = flag(config, "use_sliding_window")
+    window = window_size(config, 4096, enabled)
+    bound = config.get("max_window_layers", 28)
+    if isinstance(bound, bool) or not isinstance(bound, int):
+        raise ConfigError(f"max_window_layers must be an integer, got {shown(bound)}")
+    rule = (lambda i: bool((i + 1) % 2) and i < bound) if alternate else (lambda i: i >= bound)
+    return layer_windows(config, layers, window, rule)
 
 
 # ---------------------------------------------------------------------------------------------

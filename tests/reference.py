@@ -11,6 +11,7 @@ fails it instead under CI (``CI`` set), where the cross-check must run.
 from __future__ import annotations
 
 import importlib
+import inspect
 import os
 import re
 from collections.abc import Collection, Mapping
@@ -21,6 +22,7 @@ import sympy
 
 from derivations.components import Part, evaluate
 from derivations.flops import LONGEST_CHECKED  # the compute page says how long a sequence the tests run
+from derivations.symbols import P as P_SYMBOL
 
 
 def under_ci() -> bool:
@@ -186,13 +188,16 @@ def check(architecture: str, config: Mapping) -> None:
     compare(resolved.part, resolved.values, model)
     if sampled(architecture, config):
         check_flops(architecture, config, model, resolved)
+    if sampled(architecture, config, 1) and config.get("model_type") not in DATA_DEPENDENT_TYPES:
+        check_cache(architecture, config, model)
 
 
-def sampled(architecture: str, config: Mapping) -> bool:
-    """One check in FLOPS_SAMPLE also runs the forward and compares its FLOPs (chosen by a hash, so that a
-    failure reproduces): running every one would cost the suite more than its time allows. Every class of
-    every family is run on its example checkpoint in tests/test_reference_flops.py."""
-    return _digest(architecture, config) % FLOPS_SAMPLE == 0
+def sampled(architecture: str, config: Mapping, which: int = 0) -> bool:
+    """One check in FLOPS_SAMPLE also runs the forward and compares its FLOPs (``which`` 0), another one the
+    key/value cache it returns (``which`` 1), chosen by a hash, so that a failure reproduces: running every
+    one would cost the suite more than its time allows. Every class of every family is run on its example
+    checkpoint in tests/test_reference_flops.py, every caching family's in tests/test_reference_memory.py."""
+    return _digest(architecture, config) % FLOPS_SAMPLE == which
 
 
 FLOPS_SAMPLE = 16
@@ -311,6 +316,60 @@ def forward_flops(model: torch.nn.Module, architecture: str, tokens: int, target
     with torch.no_grad(), FlopCounterMode(display=False) as counter:
         model(**inputs)
     return counter.get_total_flops()
+
+
+def check_cache(architecture: str, config: Mapping, model: torch.nn.Module | None = None) -> bool:
+    """The derived key/value cache (derivations.memory.kv_cache) holds as many elements as the keys and values
+    of the cache transformers returns after one forward with use_cache, at lengths drawn by :func:`lengths`
+    (an encoder-decoder's source apart). Returns whether it ran: not for a class without a cache."""
+    from derivations import configs, memory
+
+    resolved = configs.resolve(config, architecture)
+    if not memory.cache_rows(resolved.part) or not runs(resolved, config):
+        return False
+    model = model if model is not None else build(architecture, config)
+    if "use_cache" not in inspect.signature(model.forward).parameters:
+        return False  # transformers' GPT-1 keeps no cache: each new token recomputes every key and value
+    device = next(model.parameters()).device.type
+    tokens, source = lengths(architecture, config, device)
+    longest = resolved.values.get(P_SYMBOL)
+    tokens, source = (tokens, source) if longest is None else (min(tokens, longest), min(source, longest))
+    encoder_decoder = getattr(model.config, "is_encoder_decoder", False)
+    derived = memory.kv_cache(config, architecture, tokens, source if encoder_decoder else None)
+    try:
+        measured = cache_elements(model, tokens, source if encoder_decoder else None)
+    except (RuntimeError, ValueError, TypeError, AttributeError, ZeroDivisionError, IndexError):
+        return False  # configs transformers builds and cannot run (as in check_flops): nothing is cached
+    if measured is None:
+        return False
+    assert derived == measured, f"{architecture}, T = {tokens}: derived {derived:,} cached elements, transformers {measured:,}"
+    return True
+
+
+def cache_elements(model: torch.nn.Module, tokens: int, source: int | None = None) -> int | None:
+    """The elements of every key and value tensor in the cache that ``model`` returns after one forward over
+    ``tokens`` tokens with use_cache (an encoder-decoder: ``source`` encoder tokens, ``tokens`` decoder ones),
+    batch 1: transformers' DynamicCache (with the config, so sliding-window layers keep their window), or an
+    EncoderDecoderCache of two."""
+    device = next(model.parameters()).device
+    vocabulary = model.config.get_text_config().vocab_size
+
+    def ids(length: int) -> torch.Tensor:
+        return (torch.zeros((1, length), dtype=torch.long, device=device) if device.type == "meta"
+                else torch.randint(0, vocabulary, (1, length), device=device))
+
+    if source is not None:
+        inputs = {"input_ids": ids(source), "decoder_input_ids": ids(tokens)}
+    else:
+        inputs = {"input_ids": ids(tokens), "attention_mask": torch.ones((1, tokens), dtype=torch.long, device=device)}
+    with torch.no_grad():
+        cache = getattr(model(**inputs, use_cache=True), "past_key_values", None)
+    if cache is None:
+        return None  # a class that computes the cache and does not return it (token classifiers, span heads)
+    parts = ([cache.self_attention_cache, cache.cross_attention_cache] if hasattr(cache, "cross_attention_cache")
+             else [cache])
+    return sum(layer.keys.numel() + layer.values.numel() for part in parts for layer in part.layers
+               if layer.keys is not None)
 
 
 # Encoder-decoder classes whose decoder reads the input shifted right (decoder_input_ids are not theirs to take):

@@ -70,7 +70,10 @@ def latent_attention(compressed_queries: bool = True, bias: bool = False) -> Par
                H * (d_n + d_v), False, "kv_b_proj"),
         linear("output", "output projection: H d_v to D", H * d_v, D, bias, "o_proj"),
         # Queries and keys of d_nope + d_rope a head, values of d_v: the products as the eager code runs them.
-        path="self_attn", kind="attention", ops=attention_products(H, d_n + d_r, d_v, causal=True))
+        path="self_attn", kind="attention", ops=attention_products(H, d_n + d_r, d_v, causal=True),
+        # The cache keeps the normalized latent and the one rotary key all heads share, before kv_b_proj
+        # expands them: R_kv + d_rope a token, where multi-head attention would keep H (d_nope + d_rope + d_v).
+        cache=R_kv + d_r)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -34,7 +34,8 @@ self_attention = group(
     linear("qkv", "query, key and value projections, fused (qkv_proj): D to H d_h + 2 K d_h", D,
            H * d_h + 2 * K * d_h, False, "qkv_proj"),
     linear("output", "output projection", H * d_h, D, False, "o_proj"),
-    path="self_attn", kind="attention", ops=attention_products(H, d_h, d_h, causal=True))
+    # The cache keeps the K key heads and K value heads of each token (grouped-query: K, not H).
+    path="self_attn", kind="attention", ops=attention_products(H, d_h, d_h, causal=True), cache=2 * K * d_h)
 
 # $$N_\mathrm{ffn} = D \cdot 2F + F D$$  gate and up fused in one D-by-2F matrix
 gated_feed_forward = group(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from ..reading import Fields, Reader
+from ..reading import Fields, Reader, alternating
 from .gemma import LAYOUT, read_gemma
 from .llama import SYMBOL_FIELDS
 
@@ -17,4 +17,5 @@ def read(config: Mapping) -> dict[str, int]:
     return read_gemma(config, FIELDS, divisible=True)
 
 
-READER = Reader("gemma2", read, LAYOUT, SYMBOL_FIELDS)
+# Gemma2Config: local (sliding_window, 4096) and global attention alternate, the first layer local.
+READER = Reader("gemma2", read, LAYOUT, SYMBOL_FIELDS, windows=alternating(4096))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from ..reading import Fields, Reader
+from ..reading import Fields, Reader, alternating
 from .gemma import LAYOUT, read_gemma
 from .llama import SYMBOL_FIELDS
 
@@ -18,4 +18,5 @@ def read(config: Mapping) -> dict[str, int]:
     return read_gemma(config, FIELDS, divisible=True)
 
 
-READER = Reader("gemma3_text", read, LAYOUT, SYMBOL_FIELDS)
+# Gemma3TextConfig: sliding_window_pattern - 1 local layers, then a global one (5 and 1 by default).
+READER = Reader("gemma3_text", read, LAYOUT, SYMBOL_FIELDS, windows=alternating(4096, period=6))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from ..reading import ConfigError, Fields, Layout, Reader, num_labels, padding_index, switch
+from ..reading import ConfigError, Fields, Layout, Reader, alternating, num_labels, padding_index, switch
 from .llama import NO_TOKEN_BIAS, SYMBOL_FIELDS
 
 # transformers' GptOssConfig defaults (configuration_gpt_oss.py, 5.23): gpt-oss-120b's sizes. attribute_map reads
@@ -43,4 +43,6 @@ def read(config: Mapping) -> dict[str, int]:
 LAYOUT = Layout((switch("no_attention_bias", "attention_bias", True, on=False),
                  switch("tied", "tie_word_embeddings"), NO_TOKEN_BIAS))
 
-READER = Reader("gpt_oss", read, LAYOUT, SYMBOL_FIELDS | {"X": "num_local_experts", "X_a": "num_experts_per_tok"})
+# GptOssConfig: local (128 tokens) and full attention alternate, the first layer local.
+READER = Reader("gpt_oss", read, LAYOUT, SYMBOL_FIELDS | {"X": "num_local_experts", "X_a": "num_experts_per_tok"},
+                windows=alternating(128))

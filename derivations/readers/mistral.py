@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from ..reading import Reader, Fields
+from ..reading import Fields, Reader, every_layer_windowed
 from .llama import SYMBOL_FIELDS, TIED_LAYOUT, read_decoder
 
 # transformers' MistralConfig defaults (configuration_mistral.py, 5.23): Mistral-7B's sizes, 8 key/value
@@ -18,4 +18,5 @@ def read(config: Mapping) -> dict[str, int]:
     return read_decoder(config, FIELDS, divisible=False, zero_head_dim=True)
 
 
-READER = Reader("mistral", read, TIED_LAYOUT, SYMBOL_FIELDS)
+# MistralConfig: sliding_window 4096 unless null, every layer (no layer_types).
+READER = Reader("mistral", read, TIED_LAYOUT, SYMBOL_FIELDS, windows=every_layer_windowed(4096))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from ..reading import ConfigError, Reader, Fields
+from ..reading import ConfigError, Fields, Reader, every_layer_windowed
 from .llama import SYMBOL_FIELDS, TIED_LAYOUT, read_decoder
 
 # transformers' MixtralConfig defaults (configuration_mixtral.py, 5.23): Mixtral-8x7B's sizes.
@@ -24,5 +24,7 @@ def read(config: Mapping) -> dict[str, int]:
     return values | {"X": experts, "X_a": active}
 
 
+# MixtralConfig: sliding_window null unless set, then every layer (no layer_types).
 READER = Reader("mixtral", read, TIED_LAYOUT,
-                SYMBOL_FIELDS | {"X": "num_local_experts", "X_a": "num_experts_per_tok"})
+                SYMBOL_FIELDS | {"X": "num_local_experts", "X_a": "num_experts_per_tok"},
+                windows=every_layer_windowed(None))

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from ..reading import ConfigError, Fields, Layout, Reader, shown, switch
+from ..reading import ConfigError, Fields, Layout, Reader, qwen_windows, shown, switch
 from .llama import NO_TOKEN_BIAS, SYMBOL_FIELDS, TIED, read_decoder
 
 # transformers' Qwen2MoeConfig defaults (configuration_qwen2_moe.py, 5.23): Qwen1.5-MoE-A2.7B's sizes. The number
@@ -54,4 +54,4 @@ LAYOUT = Layout((switch("no_qkv_bias", "qkv_bias", True, on=False), TIED, NO_TOK
 READER = Reader("qwen2_moe", read, LAYOUT, SYMBOL_FIELDS | {
     "X": "num_experts", "X_a": "num_experts_per_tok", "F_e": "moe_intermediate_size",
     "F_s": "shared_expert_intermediate_size", "L_f": "mlp_only_layers"},
-    zero=frozenset({"L_f", "X"}))
+    zero=frozenset({"L_f", "X"}), windows=lambda config, layers: qwen_windows(config, layers, alternate=True))

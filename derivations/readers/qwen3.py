@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from ..reading import ConfigError, Fields, Layout, Reader, switch
+from ..reading import ConfigError, Fields, Layout, Reader, qwen_windows, switch
 from .llama import NO_TOKEN_BIAS, SYMBOL_FIELDS, TIED, read_decoder
 
 # transformers' Qwen3Config defaults (configuration_qwen3.py, 5.23). head_dim is a field of its own, 128 by
@@ -23,4 +23,4 @@ def read(config: Mapping) -> dict[str, int]:
 
 # Biases on q, k, v and o (attention_bias, false in every release), a tied head, a token classifier without bias.
 READER = Reader("qwen3", read, Layout((switch("attention_bias", "attention_bias"), TIED, NO_TOKEN_BIAS)),
-                SYMBOL_FIELDS)
+                SYMBOL_FIELDS, windows=qwen_windows)

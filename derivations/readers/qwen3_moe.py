@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from ..reading import Fields, Layout, Reader, switch
+from ..reading import Fields, Layout, Reader, every_layer_windowed, switch
 from .llama import NO_TOKEN_BIAS, SYMBOL_FIELDS, TIED
 from .qwen2_moe import read_moe
 
@@ -26,4 +26,6 @@ LAYOUT = Layout((switch("attention_bias", "attention_bias"), TIED, NO_TOKEN_BIAS
 
 READER = Reader("qwen3_moe", read, LAYOUT, SYMBOL_FIELDS | {
     "X": "num_experts", "X_a": "num_experts_per_tok", "F_e": "moe_intermediate_size", "L_f": "mlp_only_layers"},
-    zero=frozenset({"L_f", "X"}))
+    zero=frozenset({"L_f", "X"}),
+    # Qwen3MoeConfig: sliding_window only with use_sliding_window, then every layer (no layer_types).
+    windows=every_layer_windowed(4096, "use_sliding_window"))
