@@ -1,5 +1,6 @@
-"""Command line: ``python -m derivations count CONFIG [--arch ARCH] [--json]`` and
-``python -m derivations flops CONFIG --seq T [--target T] [--arch ARCH] [--batch B] [--json]``.
+"""Command line: ``python -m derivations count CONFIG [--arch ARCH] [--json]``,
+``python -m derivations flops CONFIG --seq T [--target T] [--arch ARCH] [--batch B] [--json]`` and
+``python -m derivations memory CONFIG [--arch ARCH] [--seq T] [--target T] [--batch B] [--dtype DTYPE] [--json]``.
 
 CONFIG is a Hugging Face config.json or the name of a bundled checkpoint. The table lists every
 component (a leaf of the derivation, with the copies above it folded in), its formula and its exact
@@ -14,7 +15,7 @@ import json
 import os
 import sys
 
-from . import compiled, configs
+from . import compiled, configs, storage
 
 EXIT_BAD_INPUT = 2
 
@@ -133,6 +134,95 @@ def flops(args: argparse.Namespace) -> str:
     return _table(architecture, head, body, foot)
 
 
+# The context a config declares (the sequence length memory assumes without --seq), else this.
+CONTEXT_FIELDS = ("max_position_embeddings", "n_positions", "n_ctx")
+DEFAULT_CONTEXT = 2048
+
+
+def context(config: dict) -> int:
+    for field in CONTEXT_FIELDS:
+        value = config.get(field)
+        if isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= LONGEST:
+            return value
+    return DEFAULT_CONTEXT
+
+
+def memory_result(config: dict, architecture: str | None, tokens: int | None, target: int | None, batch: int,
+                  dtype: str) -> dict:
+    """What the model holds, in bytes (derivations.memory, on the compiled polynomials): the weights in every
+    format, the key/value cache, training state for each optimizer, and activations."""
+    def known(model_type: str, layout: str) -> dict[str, set[str]]:
+        return {name: {symbol for row in rows for _, powers in row["terms"] for symbol in powers}
+                for name, rows in compiled.load(model_type)["variants"][layout].items()}
+
+    chosen = configs.select(config, architecture, known, lambda model_type: compiled.load(model_type)["base"])
+    family = compiled.load(chosen.model_type)
+    held = family["memory"][chosen.layout][chosen.architecture]
+    values = {str(symbol): value for symbol, value in chosen.values.items()}
+    tokens = tokens if tokens is not None else context(config)
+    positions = values.get("P")
+    if positions is not None and max(tokens, target or tokens) > positions:
+        raise configs.ConfigError(f"the model reads at most {positions:,} tokens (its position table), "
+                                  f"got {max(tokens, target or tokens):,}")
+    tensors = [(compiled.count(size, values), compiled.count(copies, values), quantizable)
+               for size, copies, quantizable in held["tensors"]]
+    parameters = sum(size * copies for size, copies, _ in tensors)
+    cache = [(compiled.count(per_copy, values), compiled.count(copies, values), cross)
+             for per_copy, copies, cross in held["cache"]]
+    cross = any(c for _, _, c in cache)
+    # An encoder-decoder caches its decoder's tokens (--target, else --seq) and its encoder's (--seq).
+    decoder_tokens = (target or tokens) if cross else tokens
+    layers = sum(copies for _, copies, is_cross in cache if not is_cross)
+    windows = configs.READERS[chosen.model_type].windows(config, layers)
+    elements = batch * storage.cache_elements(cache, decoder_tokens, windows, tokens if cross else None)
+    fmt = storage.FORMATS[dtype]
+    # The cache is kept at the weights' width, or at 16 bits under a 4-bit format (its scales do not apply).
+    cache_bits = fmt.bits if fmt.block is None else fmt.kept_bits
+    result = {
+        "architecture": chosen.architecture, "seq": tokens, "batch": batch, "dtype": dtype,
+        "parameters": parameters,
+        "weights_bytes": storage.weight_bytes(tensors, fmt),
+        "weights_bytes_by_dtype": {name: storage.weight_bytes(tensors, f) for name, f in storage.FORMATS.items()},
+        "kv_cache_elements": elements,
+        "kv_cache_bytes": elements * cache_bits // 8,
+        "kv_cache_windows": sorted({w for w in windows if w is not None}),
+        "training_bytes": {name: o.per_parameter * parameters for name, o in storage.OPTIMIZERS.items()}
+        | {"adam-8bit": 8 * parameters + storage.adam_8bit_states([(size, copies) for size, copies, _ in tensors])},
+    }
+    if cross:
+        result["target"] = decoder_tokens
+    if {"D", "H", "L"} <= values.keys():
+        # Korthikanti et al.'s GPT layer at 16 bits: sbh(34 + 5as/h) a layer; full recomputation keeps 2sbh.
+        h, a, layers_, s, b = values["D"], values["H"], values["L"], tokens, batch
+        result["activations_bytes"] = layers_ * (34 * s * b * h + 5 * a * s * s * b)
+        result["activations_selective_recomputation_bytes"] = layers_ * 34 * s * b * h
+        result["activations_full_recomputation_bytes"] = layers_ * 2 * s * b * h
+    return result
+
+
+def memory(args: argparse.Namespace) -> str:
+    result = memory_result(configs.load(args.config), args.arch, args.seq, args.target, args.batch, args.dtype)
+    if args.json:
+        return json.dumps(result, indent=2)
+    lengths = f"T = {result['seq']:,}" + (f", T_dec = {result['target']:,}" if "target" in result else "")
+    windows = result["kv_cache_windows"]
+    body = [(f"weights, {name}", "--dtype" if name == args.dtype else "", storage.both_units(value))
+            for name, value in result["weights_bytes_by_dtype"].items()]
+    body.append(("key/value cache", f"{result['kv_cache_elements']:,} elements, batch {args.batch:,}, {lengths}"
+                 + (f", windows {', '.join(map(str, windows))}" if windows else ""),
+                 storage.both_units(result["kv_cache_bytes"])))
+    body += [(f"training, {name}", "weights, gradients, optimizer states", storage.both_units(value))
+             for name, value in result["training_bytes"].items()]
+    if "activations_bytes" in result:
+        body += [("activations", "Korthikanti et al., 16-bit: L sbh(34 + 5as/h)",
+                  storage.both_units(result["activations_bytes"])),
+                 ("  selective recomputation", "L sbh 34", storage.both_units(result["activations_selective_recomputation_bytes"])),
+                 ("  full recomputation", "L sbh 2", storage.both_units(result["activations_full_recomputation_bytes"]))]
+    head = ("held", "what", "bytes")
+    foot = [("parameters", "each tensor once", f"{result['parameters']:,}")]
+    return _table(result["architecture"], head, body, foot)
+
+
 def _table(title: str, head: tuple[str, str, str], body: list, foot: list) -> str:
     widths = [max(len(line[i]) for line in (head, *body, *foot)) for i in range(3)]
 
@@ -160,9 +250,20 @@ def main(argv: list[str] | None = None) -> int:
     f.add_argument("--arch", metavar="ARCH", help="architecture class (default: architectures[0], else the base model)")
     f.add_argument("--batch", metavar="B", type=positive, default=1, help="sequences in the batch (default 1)")
     f.add_argument("--json", action="store_true", help="print one JSON object")
+    m = sub.add_parser("memory", help="what a model holds: weights by data type, key/value cache, training state, "
+                                      "activations")
+    m.add_argument("config", metavar="CONFIG", help="a config.json or a bundled checkpoint name (as for count)")
+    m.add_argument("--arch", metavar="ARCH", help="architecture class (default: architectures[0], else the base model)")
+    m.add_argument("--seq", metavar="T", type=positive,
+                   help="tokens in a sequence (default: the config's max_position_embeddings, else 2048)")
+    m.add_argument("--target", metavar="T", type=positive, help="an encoder-decoder's target length (default: --seq)")
+    m.add_argument("--batch", metavar="B", type=positive, default=1, help="sequences in the batch (default 1)")
+    m.add_argument("--dtype", metavar="DTYPE", choices=list(storage.FORMATS), default="bf16",
+                   help="the weights' data type: " + ", ".join(storage.FORMATS) + " (default bf16)")
+    m.add_argument("--json", action="store_true", help="print one JSON object")
     try:
         args = parser.parse_args(argv)
-        output = count(args) if args.command == "count" else flops(args)
+        output = {"count": count, "flops": flops, "memory": memory}[args.command](args)
     except configs.ConfigError as error:
         print(f"error: {error}", file=sys.stderr)
         return EXIT_BAD_INPUT

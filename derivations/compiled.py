@@ -50,7 +50,19 @@ def compile_family(model_type: str) -> dict:
             # What each class computes: one row per component (derivations.flops), in the sequence length s
             # (and s_d, an encoder-decoder's target length).
             "flops": {variant: {name: flop_rows(part) for name, part in architectures.items()}
-                      for variant, architectures in family.VARIANTS.items()}}
+                      for variant, architectures in family.VARIANTS.items()},
+            # What each class holds (derivations.memory): its tensors, and what a token leaves in the cache.
+            "memory": {variant: {name: memory_rows(part) for name, part in architectures.items()}
+                       for variant, architectures in family.VARIANTS.items()}}
+
+
+def memory_rows(part) -> dict:
+    """Every tensor of ``part`` (size, copies, whether a 4-bit format quantizes it) and every attention block
+    that caches (elements a token per copy, copies, whether it is cross-attention), as polynomials."""
+    from . import memory
+
+    return {"tensors": [[terms(t.size), terms(t.copies), t.quantizable] for t in memory.tensors(part)],
+            "cache": [[terms(r.per_copy), terms(r.copies), r.cross] for r in memory.cache_rows(part)]}
 
 
 def flop_rows(part) -> list[dict]:

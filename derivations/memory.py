@@ -6,89 +6,32 @@ GiB 2^30. A parameter count is a number, never "binary": 1.5B parameters is 1,50
 
 * Weights: every tensor at the data type's width; a 4-bit format stores the matrices of attention and of
   the feed-forward (experts included) in 4 bits with one scale per block, and keeps the rest at 16 bits
-  (:data:`FORMATS`).
+  (:func:`tensors`; the formats in :data:`derivations.storage.FORMATS`).
 * Key/value cache: what transformers' cache holds after a forward over T tokens (:func:`cache_rows`).
-* Training state: weights, gradients and optimizer states (:data:`OPTIMIZERS`), and ZeRO's partitions.
-* Activations: Korthikanti et al.'s per-layer bytes (:data:`korthikanti`).
+* Training state: weights, gradients and optimizer states, and ZeRO's partitions (derivations.storage).
+* Activations: Korthikanti et al.'s per-layer bytes (:data:`korthikanti`), and what transformers' GPT-2
+  and LLaMA layers save (:data:`gpt2_saved`, :data:`llama_saved`).
+
+The rules on plain integers (units, formats, optimizers, which tokens a cache keeps) are in
+:mod:`derivations.storage`, which the command line uses without SymPy; they are re-exported here.
 """
 
 from __future__ import annotations
 
-import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 import sympy
 
 from .components import Expr, Part
+from .storage import (ADAM_8BIT_MIN_SIZE, BINARY, DECIMAL, FORMATS, OPTIMIZERS, ZERO_EXAMPLE_DEVICES,  # noqa: F401
+                      ZERO_EXAMPLE_PARAMETERS, Format, adam_8bit_states, both_units, cache_elements, in_unit, kept,
+                      weight_bytes, zero)
 from .symbols import D, H, b, s
 
 # ---------------------------------------------------------------------------------------------
-# Units
+# Weights: which tensors a format quantizes
 # ---------------------------------------------------------------------------------------------
-
-DECIMAL = (("TB", 10**12), ("GB", 10**9), ("MB", 10**6), ("kB", 10**3))
-BINARY = (("TiB", 2**40), ("GiB", 2**30), ("MiB", 2**20), ("KiB", 2**10))
-
-
-def in_unit(count: int, units: Sequence[tuple[str, int]], digits: int = 2) -> str:
-    """Bytes in the largest unit of ``units`` that leaves at least 1 (``digits`` decimals): '440.43 MB'."""
-    for name, size in units:
-        if count >= size:
-            return f"{count / size:,.{digits}f} {name}"
-    return f"{count:,} B"
-
-
-def both_units(count: int) -> str:
-    """'440,425,712 bytes = 440.43 MB = 420.02 MiB': exact, then decimal and binary."""
-    return f"{count:,} bytes = {in_unit(count, DECIMAL)} = {in_unit(count, BINARY)}"
-
-
-# ---------------------------------------------------------------------------------------------
-# Weights by data type
-# ---------------------------------------------------------------------------------------------
-
-@dataclass(frozen=True)
-class Format:
-    """How weights are stored: ``bits`` a weight; for a block-wise format, the ``block`` of weights that
-    share a scale of ``scale_bits`` (and a zero point of ``zero_bits``), applied to the quantizable
-    matrices only, the other tensors at ``kept_bits``."""
-
-    name: str
-    label: str
-    bits: int
-    block: int | None = None
-    scale_bits: int = 0
-    zero_bits: int = 0
-    kept_bits: int = 16
-
-    def tensor_bytes(self, size: int, quantizable: bool) -> int:
-        """The bytes of one tensor of ``size`` elements."""
-        if self.block is None:
-            return size * self.bits // 8
-        if not quantizable:
-            return size * self.kept_bits // 8
-        # The blocks run over the tensor's elements in order (for a matrix: along its rows); a last,
-        # partial block has a scale of its own.
-        blocks = -(-size // self.block)
-        return -(-(size * self.bits + blocks * (self.scale_bits + self.zero_bits)) // 8)
-
-
-FORMATS = {f.name: f for f in (
-    Format("fp32", "32-bit float", 32),
-    Format("bf16", "bfloat16", 16),
-    Format("fp16", "16-bit float", 16),
-    # One byte a parameter, every tensor: a cast, as accelerate's estimator counts int8 (scales not counted).
-    Format("fp8", "8-bit float (E4M3 or E5M2), every tensor", 8),
-    Format("int8", "8-bit integer, every tensor", 8),
-    # GPTQ and AWQ: 4-bit integers in groups of 128, an fp16 scale and a 4-bit zero point per group.
-    Format("int4", "4-bit integers, groups of 128 with an fp16 scale and a 4-bit zero point (GPTQ, AWQ)", 4,
-           block=128, scale_bits=16, zero_bits=4),
-    # bitsandbytes' NF4: blocks of 64 with an fp32 absmax each (without its optional double quantization).
-    Format("nf4", "4-bit NormalFloat, blocks of 64 with an fp32 scale (bitsandbytes)", 4, block=64, scale_bits=32),
-    # The OCP microscaling format gpt-oss ships its experts in: blocks of 32 sharing an 8-bit exponent.
-    Format("mxfp4", "4-bit float, blocks of 32 sharing an 8-bit exponent (OCP MXFP4)", 4, block=32, scale_bits=8),
-)}
 
 # The maps that pick or weigh experts: small, and left unquantized (a rounded router routes elsewhere).
 ROUTING = frozenset({"router", "shared_expert_gate"})
@@ -120,15 +63,18 @@ def tensors(part: Part) -> list[Tensor]:
     return out
 
 
-def weight_bytes(items: Sequence[tuple[int, int, bool]], fmt: Format) -> int:
-    """The bytes of the weights in ``fmt``, from (size, copies, quantizable) of every tensor."""
-    return sum(copies * fmt.tensor_bytes(size, quantizable) for size, copies, quantizable in items)
-
-
 def evaluated(part: Part, values: Mapping[sympy.Symbol, int]) -> list[tuple[int, int, bool]]:
+    """(size, copies, quantizable) of every tensor, for given sizes."""
     from .components import evaluate
 
     return [(evaluate(t.size, values), evaluate(t.copies, values), t.quantizable) for t in tensors(part)]
+
+
+def evaluate_tensor(tensor: Tensor, values: Mapping[sympy.Symbol, int]) -> int:
+    """The elements of all copies of ``tensor``."""
+    from .components import evaluate
+
+    return evaluate(tensor.size * tensor.copies, values)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -168,95 +114,6 @@ def cache_rows(part: Part) -> list[CacheRow]:
     visit(part, part.name, sympy.Integer(1))
     return out
 
-
-def kept(tokens: int, window: int | None) -> int:
-    """Tokens a layer's cache holds after a forward over ``tokens``: all of them, or, in a sliding-window
-    layer, the last window − 1 (transformers' DynamicSlidingWindowLayer keeps ``[-window + 1:]``: the
-    current token and those window − 1 are all a query at the next position attends to)."""
-    if window is None:
-        return tokens
-    # Python's slice, as transformers writes it: a window of 1 slices [-0:], which keeps everything.
-    return len(range(tokens)[1 - window:])
-
-
-def cache_elements(rows: Sequence[tuple[int, int, bool]], tokens: int, windows: Sequence[int | None],
-                   source: int | None = None) -> int:
-    """Elements in the cache for one sequence, from (per copy, copies, cross) of each caching block: the
-    self-attention layers in order (``windows``, one per layer), each keeping :func:`kept` tokens; the
-    cross-attention ones ``source`` tokens (the encoder's; default ``tokens``)."""
-    self_rows = [(per_copy, copies) for per_copy, copies, cross in rows if not cross]
-    assert sum(c for _, c in self_rows) == len(windows), "one window per self-attention layer"
-    kept_tokens = iter([kept(tokens, w) for w in windows])
-    total = 0
-    for per_copy, copies in self_rows:
-        total += per_copy * sum(next(kept_tokens) for _ in range(copies))
-    source = tokens if source is None else source
-    return total + sum(per_copy * copies * source for per_copy, copies, cross in rows if cross)
-
-
-# ---------------------------------------------------------------------------------------------
-# Training state
-# ---------------------------------------------------------------------------------------------
-
-@dataclass(frozen=True)
-class Optimizer:
-    """Bytes a parameter needs for training: its ``weights`` and ``gradients`` in the training data type,
-    and the optimizer's ``states`` (a mixed-precision master copy included)."""
-
-    name: str
-    label: str
-    weights: int
-    gradients: int
-    states: int
-
-    @property
-    def per_parameter(self) -> int:
-        return self.weights + self.gradients + self.states
-
-
-OPTIMIZERS = {o.name: o for o in (
-    # torch.optim.Adam(W) on fp32 weights: exp_avg and exp_avg_sq, 4 bytes each.
-    Optimizer("adam", "Adam, fp32", 4, 4, 8),
-    # Mixed precision (ZeRO's K = 12): 16-bit weights and gradients; an fp32 master copy, momentum, variance.
-    Optimizer("adam-mixed", "Adam, mixed precision", 2, 2, 12),
-    Optimizer("adam-mixed-fp32-grads", "Adam, mixed precision, fp32 gradients", 2, 4, 12),
-    # torch.optim.SGD(momentum=...) on fp32 weights: one momentum buffer.
-    Optimizer("sgd", "SGD with momentum, fp32", 4, 4, 4),
-)}
-
-# bitsandbytes' 8-bit Adam (Adam8bit): two uint8 states a parameter, quantized in blocks of 256 with an
-# fp32 absmax each, for tensors of at least 4,096 elements (min_8bit_size); smaller tensors keep fp32
-# states. Plus its two 256-entry fp32 quantization maps, one of each shared by all the 8-bit tensors.
-ADAM_8BIT_BLOCK = 256
-ADAM_8BIT_MIN_SIZE = 4096
-ADAM_8BIT_MAPS = 2 * 256 * 4
-
-
-def adam_8bit_states(sizes: Sequence[tuple[int, int]]) -> int:
-    """The bytes of Adam8bit's states for tensors of (size, copies): the fp32 weights and gradients apart."""
-    total = ADAM_8BIT_MAPS if any(size >= ADAM_8BIT_MIN_SIZE for size, _ in sizes) else 0
-    for size, copies in sizes:
-        if size >= ADAM_8BIT_MIN_SIZE:
-            total += copies * (2 * size + 2 * 4 * -(-size // ADAM_8BIT_BLOCK))
-        else:
-            total += copies * 8 * size
-    return total
-
-
-def zero(parameters: int, devices: int, stage: int, optimizer: Optimizer = OPTIMIZERS["adam-mixed"]) -> int:
-    """Bytes of model states on each of ``devices`` with ZeRO ``stage`` (0: none; 1: optimizer states
-    partitioned; 2: and gradients; 3: and weights). A partition holds ceil(Ψ / N) of each tensor's elements
-    (DeepSpeed pads the flattened parameters to a multiple of N)."""
-    share = -(-parameters // devices)
-    weights = optimizer.weights * (share if stage >= 3 else parameters)
-    gradients = optimizer.gradients * (share if stage >= 2 else parameters)
-    states = optimizer.states * (share if stage >= 1 else parameters)
-    return weights + gradients + states
-
-
-# ZeRO's running example (Rajbhandari et al. 2020, Figure 1): Ψ = 7.5B parameters on N_d = 64 devices.
-ZERO_EXAMPLE_PARAMETERS = 7_500_000_000
-ZERO_EXAMPLE_DEVICES = 64
 
 # ---------------------------------------------------------------------------------------------
 # Activations (Korthikanti et al. 2022, Megatron's GPT layer, 16-bit activations, 1-byte dropout masks)
@@ -346,3 +203,81 @@ llama_saved = {
 llama_rotary = 2 * s * d_h
 # K is not in the count, only H_r: the stored heads matter only in the view case.
 assert K not in sympy.Add(*llama_saved.values()).free_symbols
+
+
+# ---------------------------------------------------------------------------------------------
+# Published figures, read exactly: what unit each one is in, and what it counts
+# ---------------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Published:
+    """A memory figure as printed (``printed``, by ``source``), the exact number of bytes it stands for
+    (``exact``: derived here, or the source's own arithmetic where the model is not one of ours), what unit the
+    printed figure is in (``reading``), and the right figure for the model it was meant for (``right``)."""
+
+    key: str
+    printed: str
+    claim: str
+    source: str
+    exact: int
+    reading: str
+    right: str = ""
+
+
+def _count(architecture: str, checkpoint: str) -> int:
+    from . import configs
+
+    return configs.checkpoint(checkpoint, architecture).total
+
+
+# BertEmbeddings registers two int64 buffers of P entries (position_ids, token_type_ids): accelerate counts them.
+BERT_BUFFERS = 2 * 512 * 8
+# OPT-13B (Zhang et al. 2022), as the vLLM paper sizes it: width 5,120, 40 layers, multi-head attention, fp16.
+OPT_13B_WIDTH, OPT_13B_LAYERS, OPT_13B_CONTEXT = 5120, 40, 2048
+# llm-analysis's own count of OPT-175B (its tests/test_training.py): no biases, no position embeddings.
+LLM_ANALYSIS_OPT_175B = 174_566_289_408
+
+
+def published() -> tuple[Published, ...]:
+    """The figures the memory page reconciles."""
+    from .components import AttentionLayout, attention, evaluate
+    from .symbols import d_h
+
+    chinese = _count("BertModel", "bert-base-chinese")
+    pretraining = _count("BertForPreTraining", "bert-base-uncased")
+    cased = _count("BertModel", "bert-base-cased")
+    llama = _count("LlamaForCausalLM", "llama-7b")
+    # A multi-head self-attention block of a decoder: what one token leaves in one layer's cache (2 H d_h = 2D).
+    block = attention(D, H, d_h, causal=True, layout=AttentionLayout("q", "k", "v", "o"))
+    opt_token = OPT_13B_LAYERS * evaluate(block.cache, {H: 40, d_h: OPT_13B_WIDTH // 40})  # elements
+    zero_figure = ", ".join(in_unit(zero(ZERO_EXAMPLE_PARAMETERS, ZERO_EXAMPLE_DEVICES, stage), DECIMAL, 1)
+                            for stage in range(4))
+    return (
+        Published("note-chinese-blog", "72.1 MB", "75,641,856 parameters, “72.1 MB”", "note-chinese-blog",
+                  75_641_856, "a parameter count divided by 2^20: 72.14 binary millions of parameters, not bytes",
+                  f"BertModel on bert-base-chinese has {chinese:,} parameters: {both_units(4 * chinese)} in fp32"),
+        Published("note-stemgene", "440M", "the model.safetensors download of bert-base-uncased", "note-stemgene",
+                  4 * pretraining, f"BertForPreTraining's {pretraining:,} fp32 parameters (the file holds the "
+                  "pre-training heads): decimal megabytes, 10^6 bytes each",
+                  f"BertModel, which the note loads, holds {both_units(4 * _count('BertModel', 'bert-base-uncased'))}"),
+        Published("accelerate-estimator", "413.18 MB", "bert-base-cased in float32, total size",
+                  "accelerate-estimator", 4 * cased + BERT_BUFFERS,
+                  f"BertModel's {cased:,} parameters in fp32 and its two int64 buffers of 512 ({BERT_BUFFERS:,} bytes), "
+                  "divided by 2^20: MiB labelled MB",
+                  f"{both_units(4 * cased + BERT_BUFFERS)}; an untied output head is left out (it builds the base model)"),
+        Published("lit-llama-67", "26.07 GB", "“7e9 * 4 / 1024**3 = 26.07 GB” for LLaMA 7B in fp32", "lit-llama-67",
+                  28_000_000_000, "a rounded count times 4, divided by 2^30: GiB labelled GB",
+                  f"LLaMA 7B has {llama:,} parameters: {both_units(4 * llama)} in fp32"),
+        Published("llm-analysis", "162.58 G", "OPT-175B's parameters", "llm-analysis", LLM_ANALYSIS_OPT_175B,
+                  "its own count of 174,566,289,408 parameters divided by 2^30: a binary prefix on a count",
+                  "174.57 billion parameters, as that count has it (it leaves out biases and position embeddings)"),
+        Published("kwon2023", "800 KB", "OPT-13B's key/value cache for one token (fp16)", "kwon2023",
+                  2 * opt_token, "2 × 5,120 × 40 × 2 bytes = 800 × 1,024: KiB",
+                  f"{both_units(2 * opt_token)} a token; {OPT_13B_CONTEXT:,} tokens: "
+                  f"{both_units(2 * opt_token * OPT_13B_CONTEXT)} (printed “1.6 GB”: GiB, rounded)"),
+        Published("rajbhandari2020", "120 GB, 31.4 GB, 16.6 GB, 1.9 GB",
+                  "7.5B parameters, 64 devices, mixed-precision Adam: no partition, then ZeRO stages 1, 2 and 3",
+                  "rajbhandari2020", zero(ZERO_EXAMPLE_PARAMETERS, ZERO_EXAMPLE_DEVICES, 1),
+                  "16Ψ, 4Ψ + 12Ψ/N, 2Ψ + 14Ψ/N, 16Ψ/N bytes a device: decimal GB",
+                  f"exactly {zero_figure} (stage 1: {zero(ZERO_EXAMPLE_PARAMETERS, ZERO_EXAMPLE_DEVICES, 1):,} bytes)"),
+    )

@@ -131,6 +131,20 @@ _SOURCES = (
            "arXiv:2205.05198", 2022, "https://arxiv.org/abs/2205.05198"),
     _paper("grattafiori2024", "Grattafiori et al.", "The Llama 3 Herd of Models", "arXiv:2407.21783", 2024,
            "https://arxiv.org/abs/2407.21783"),
+    _paper("rajbhandari2020", "Rajbhandari et al.", "ZeRO: Memory Optimizations Toward Training Trillion Parameter "
+           "Models", "SC20; arXiv:1910.02054 (2019)", 2020, "https://arxiv.org/abs/1910.02054"),
+    _paper("kwon2023", "Kwon et al.", "Efficient Memory Management for Large Language Model Serving with "
+           "PagedAttention", "SOSP 2023; arXiv:2309.06180", 2023, "https://arxiv.org/abs/2309.06180"),
+    _paper("dettmers2022", "Dettmers et al.", "8-bit Optimizers via Block-wise Quantization",
+           "ICLR 2022; arXiv:2110.02861 (2021)", 2022, "https://arxiv.org/abs/2110.02861", short="Dettmers et al. 2022"),
+    _paper("dettmers2023", "Dettmers et al.", "QLoRA: Efficient Finetuning of Quantized LLMs",
+           "NeurIPS 2023; arXiv:2305.14314", 2023, "https://arxiv.org/abs/2305.14314"),
+    _paper("frantar2023", "Frantar et al.", "GPTQ: Accurate Post-Training Quantization for Generative Pre-trained "
+           "Transformers", "ICLR 2023; arXiv:2210.17323 (2022)", 2023, "https://arxiv.org/abs/2210.17323"),
+    _paper("lin2024awq", "Lin et al.", "AWQ: Activation-aware Weight Quantization for LLM Compression and "
+           "Acceleration", "MLSys 2024; arXiv:2306.00978 (2023)", 2024, "https://arxiv.org/abs/2306.00978"),
+    _paper("rouhani2023", "Rouhani et al.", "Microscaling Data Formats for Deep Learning", "arXiv:2310.10537", 2023,
+           "https://arxiv.org/abs/2310.10537"),
     _page("raschka2024", "paper", "Sebastian Raschka", "Build a Large Language Model (From Scratch)",
           "Manning, 2024; code in rasbt/LLMs-from-scratch", 2024, "https://github.com/rasbt/LLMs-from-scratch"),
     # -- model cards, READMEs and announcements --------------------------------------------------
@@ -233,6 +247,16 @@ _SOURCES = (
           "https://github.com/CiphemonJY/LISA_FTM/blob/main/BENCHMARK_RESULTS.md", short="CiphemonJY/LISA_FTM"),
     _page("turnkeyml", "code", "the TurnkeyML authors", "TurnkeyML README: models discovered during profiling",
           "GitHub, onnx/turnkeyml", None, "https://github.com/onnx/turnkeyml", short="TurnkeyML's README"),
+    _page("accelerate-estimator", "code", "Hugging Face", "Accelerate: the model memory estimator's guide "
+          "(estimate-memory and its bert-base-cased table) and src/accelerate/commands/estimate.py",
+          "GitHub, huggingface/accelerate", None,
+          "https://github.com/huggingface/accelerate/blob/16cb6eb80dd9aa8b4df1a63ef57863e455d53b83/docs/source/"
+          "usage_guides/model_size_estimator.md", revision="16cb6eb80dd9aa8b4df1a63ef57863e455d53b83",
+          short="accelerate's memory estimator"),
+    _page("llm-analysis", "code", "Cheng Li", "llm-analysis: llm_analysis/analysis.py and tests/test_training.py",
+          "GitHub, cli99/llm-analysis", 2024,
+          "https://github.com/cli99/llm-analysis/tree/d841e40aec8c84b9e76ba9cfbce67418adb172bd",
+          revision="d841e40aec8c84b9e76ba9cfbce67418adb172bd", short="llm-analysis"),
     _page("nanogpt-sizing", "code", "Andrej Karpathy", "nanoGPT: transformer_sizing.ipynb (the parameters and "
           "FLOPs of GPT-2 small, printed)", "GitHub, karpathy/nanoGPT", 2023,
           "https://github.com/karpathy/nanoGPT/blob/master/transformer_sizing.ipynb", short="nanoGPT's sizing notebook"),
@@ -276,6 +300,13 @@ _SOURCES = (
     _thread("karpathy/nanoGPT", 322, "MFU calculation", 2023, opened_by="Hannibal046"),
     _thread("huggingface/trl", 6708, "Accounting error in FLOPS calculation", 2026, opened_by="Harindhar10"),
     _thread("Dao-AILab/flash-attention", 594, "why causal model flops divide 2 ?", 2023, opened_by="donghucey"),
+    _thread("huggingface/accelerate", 3379, "estimate-memory gives ~64GB for meta-llama/Llama-3.1-70B-Instruct instead "
+            "of anticipated ~140GB", 2025, opened_by="dvrogozh"),
+    _thread("hahnyuan/LLM-Viewer", 12, "GQA Correction for KV memory", 2024, opened_by="Vashistht"),
+    _thread("meta-pytorch/torchtune", 38, "Initialize kv cache w/num_kv_heads instead of num_heads", 2023,
+            opened_by="rohan-varma"),
+    _thread("Lightning-AI/lit-llama", 67, "Typo? \"7B require ~26 GB of GPU memory (A100 GPU).\"", 2023,
+            opened_by="diegomontoya"),
     _page("stackexchange-120358", "thread", "an answer on Data Science Stack Exchange",
           "How many parameters does the vanilla Transformer have?", "datascience.stackexchange.com", None,
           "https://datascience.stackexchange.com/questions/120358/how-many-parameters-does-the-vanilla-transformer-have",

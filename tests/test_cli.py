@@ -423,3 +423,87 @@ def test_flops_bad_input_is_one_line_and_exit_2(args, message):
     result = run("flops", *args)
     assert result.returncode == 2 and result.stdout == ""
     assert result.stderr.count("\n") == 1 and message in result.stderr, result.stderr
+
+
+# -- memory ------------------------------------------------------------------------------------
+
+def memory_json(*args: str) -> dict:
+    result = run("memory", *args, "--json")
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout)
+
+
+def test_memory_kv_cache_of_grouped_query_attention():
+    # Llama 3 8B's config.json: 32 layers, 8 key/value heads of 128 (32 query heads): keys and values of 8 heads.
+    out = memory_json("llama-3-8b", "--seq", "1000", "--batch", "3")
+    assert out["kv_cache_elements"] == 3 * 1000 * 32 * 2 * 8 * 128
+    assert out["kv_cache_bytes"] == 2 * out["kv_cache_elements"]  # bf16 by default
+    assert out["parameters"] == 8_030_261_248 == memory_json("llama-3-8b")["parameters"]
+    assert out["weights_bytes"] == 2 * out["parameters"] == out["weights_bytes_by_dtype"]["bf16"]
+    assert out["weights_bytes_by_dtype"]["fp32"] == 4 * out["parameters"]
+    assert out["training_bytes"]["adam-mixed"] == 16 * out["parameters"]
+
+
+def test_memory_sliding_window_keeps_its_window():
+    # Mistral 7B: sliding_window 4096 in every layer: past it, each layer keeps the last 4,095 tokens.
+    assert memory_json("mistral-7b", "--seq", "10000")["kv_cache_elements"] == 4095 * 32 * 2 * 8 * 128
+    assert memory_json("mistral-7b", "--seq", "100")["kv_cache_elements"] == 100 * 32 * 2 * 8 * 128
+
+
+def test_memory_of_an_encoder_decoder():
+    # T5-small: 6 decoder layers of 8 heads of 64 cache the decoder's 128 tokens and the encoder's 512.
+    out = memory_json("t5-small", "--seq", "512", "--target", "128")
+    assert out["kv_cache_elements"] == 6 * 2 * 512 * (128 + 512) and out["target"] == 128
+
+
+def test_memory_of_an_encoder_has_no_cache():
+    out = memory_json("bert-base-uncased", "--dtype", "fp32")
+    assert out["kv_cache_elements"] == 0 and out["seq"] == 512  # its max_position_embeddings
+    assert out["weights_bytes"] == 4 * out["parameters"]
+
+
+def test_memory_table():
+    result = run("memory", "gpt2", "--dtype", "int4")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith("GPT2LMHeadModel\n")
+    for label in ("weights, int4", "key/value cache", "training, adam-mixed", "activations"):
+        assert f"\n{label} " in result.stdout
+    assert " MiB" in result.stdout and " MB" in result.stdout
+
+
+def test_memory_does_not_import_sympy_once_compiled():
+    compiled.load("llama")
+    code = ("import sys, runpy; sys.argv = ['derivations', 'memory', 'llama-3-8b', '--json'];\n"
+            "try: runpy.run_module('derivations', run_name='__main__')\n"
+            "except SystemExit: pass\n"
+            "assert 'sympy' not in sys.modules, 'sympy imported'")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
+    assert result.returncode == 0, result.stderr
+
+
+@pytest.mark.parametrize("args, message", [
+    (("gpt2", "--seq", "0"), "from 1 to"),
+    (("gpt2", "--seq", "2048"), "at most 1,024 tokens"),
+    (("gpt2", "--batch", "-1"), "from 1 to"),
+    (("gpt2", "--dtype", "fp5"), "invalid choice"),
+    (("no-such-model",), "no-such-model"),
+], ids=["zero", "past-positions", "batch-negative", "dtype", "unknown"])
+def test_memory_bad_input_is_one_line_and_exit_2(args, message):
+    result = run("memory", *args)
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr.count("\n") == 1 and message in result.stderr, result.stderr
+
+
+@pytest.mark.parametrize("kind", sorted(configs.families()))
+def test_compiled_memory_equals_the_sympy_derivation(kind):
+    # The command line's tensors and cache, from the compiled polynomials, against derivations.memory on the trees.
+    from derivations import memory
+
+    name = next(n for n in configs.bundled() if configs.load(n).get("model_type") == kind)
+    config = configs.load(name)
+    resolved = configs.resolve(config)
+    out = cli.memory_result(config, None, 7, None, 2, "nf4")
+    tensors = memory.evaluated(resolved.part, resolved.values)
+    assert out["parameters"] == resolved.total
+    assert out["weights_bytes"] == memory.weight_bytes(tensors, memory.FORMATS["nf4"])
+    assert out["kv_cache_elements"] == memory.kv_cache(config, None, 7, batch=2)
