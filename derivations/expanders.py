@@ -166,6 +166,81 @@ def expand_compute(text: str, tex: Tex) -> str:
     return _table(head, rows, caption)
 
 
+def _bytes(count: int) -> str:
+    """Bytes as a table shows them: the exact number, and under it in decimal and binary units."""
+    from .storage import BINARY, DECIMAL, in_unit
+
+    return f"{render.number(count)}<br><small>{in_unit(count, DECIMAL)}, {in_unit(count, BINARY)}</small>" if count else "none"
+
+
+def expand_memory(text: str, tex: Tex) -> str:
+    """What models hold (derivations.memory): ``family NAME`` (each bundled checkpoint of a family's main class:
+    its weights in bf16 and int4, the key/value cache of one token and of a sequence), ``formats CHECKPOINT`` (its weights in every format), ``optimizers CHECKPOINT``
+    (training state by optimizer), ``zero`` (ZeRO's stages on the paper's example) and ``published``
+    (published figures read in their units)."""
+    from . import breakdown, configs, memory, storage
+    from .symbols import P
+
+    kind, _, argument = text.strip().partition(" ")
+    argument = argument.strip()
+    if kind == "family":
+        module = family(argument)
+        rows = []
+        for checkpoint in module.CHECKPOINTS:
+            part, config = breakdown.main_class(module, checkpoint), configs.load(checkpoint)
+            values = dict(configs.checkpoint(checkpoint).values)
+            tensors = memory.evaluated(part, values)
+            length = min(values.get(P, memory.TABLE_CONTEXT), memory.TABLE_CONTEXT)
+            one, sequence = (memory.cached(part, values, config, n) for n in (1, length))
+            rows.append([f"<code>{checkpoint}</code>", _bytes(memory.weight_bytes(tensors, memory.FORMATS["bf16"])),
+                         _bytes(memory.weight_bytes(tensors, memory.FORMATS["int4"])), _bytes(2 * one),
+                         _bytes(2 * sequence) + (f"<br><small>at {render.number(length)}</small>"
+                                                 if sequence and length != memory.TABLE_CONTEXT else "")])
+        main = next(iter(module.TABLE_ARCHITECTURES))
+        head = ["checkpoint", "weights, bf16", "weights, int4", "cache, one token",
+                f"cache, {render.number(memory.TABLE_CONTEXT)} tokens"]
+        # Training with mixed-precision Adam is a multiple of the bf16 weights: said, not tabulated (page weight).
+        training = memory.OPTIMIZERS["adam-mixed"].per_parameter // 2
+        caption = (f"<code>{html.escape(main)}</code>: bytes it holds; int4 quantizes attention's and the "
+                   "feed-forward's matrices in groups of 128 and keeps the rest at 16 bits; training with "
+                   f"mixed-precision Adam holds {training} times the bf16 weights")
+        if all(row[3] == "none" for row in rows):  # an encoder keeps no cache: no columns for it
+            head, rows = head[:3], [row[:3] for row in rows]
+            caption += "; an encoder keeps no key/value cache."
+        else:
+            caption += ("; the key/value cache in bf16, batch 1, as transformers keeps it (a sliding-window layer "
+                        "keeps its window).")
+        return _table(head, rows, caption)
+    if kind in ("formats", "optimizers"):
+        resolved = configs.checkpoint(argument)
+        tensors = memory.evaluated(resolved.part, resolved.values)
+        if kind == "formats":
+            rows = [[f"<code>{name}</code>", fmt.label, _bytes(memory.weight_bytes(tensors, fmt))]
+                    for name, fmt in storage.FORMATS.items()]
+            return _table(["format", "what it stores", "weights"], rows,
+                          f"<code>{html.escape(resolved.architecture)}</code> on <code>{argument}</code>")
+        parameters = resolved.total
+        rows = [[f"<code>{name}</code>", o.label, f"{o.weights} + {o.gradients} + {o.states} = {o.per_parameter}",
+                 _bytes(o.per_parameter * parameters)] for name, o in storage.OPTIMIZERS.items()]
+        eight = 8 * parameters + storage.adam_8bit_states([(size, copies) for size, copies, _ in tensors])
+        rows.append(["<code>adam-8bit</code>", "Adam with bitsandbytes' 8-bit states, fp32 weights",
+                     "4 + 4 + about 2 (per tensor)", _bytes(eight)])
+        return _table(["optimizer", "what it keeps", "bytes a parameter", "training state"], rows,
+                      f"<code>{html.escape(resolved.architecture)}</code> on <code>{argument}</code>")
+    if kind == "zero":
+        psi, n = storage.ZERO_EXAMPLE_PARAMETERS, storage.ZERO_EXAMPLE_DEVICES
+        names = ["no partition", "stage 1: optimizer states", "stage 2: and gradients", "stage 3: and weights"]
+        rows = [[label, _bytes(storage.zero(psi, n, stage))] for stage, label in enumerate(names)]
+        return _table(["ZeRO", "model states a device"], rows,
+                      f"{render.number(psi)} parameters on {n} devices, mixed-precision Adam")
+    if kind == "published":
+        rows = [[f"“{html.escape(p.printed)}”", html.escape(p.claim), sources.cite(p.source, ""),
+                 html.escape(p.reading), render.number(p.exact), html.escape(p.right)] for p in memory.published()]
+        return _table(["printed", "for", "source", "what it is", "the exact number", "the model's figure"], rows)
+    raise UnknownReference(f"memory:{text}: write memory:family NAME, formats CHECKPOINT, optimizers CHECKPOINT, "
+                           "zero or published")
+
+
 def expand_architectures(text: str, tex: Tex) -> str:
     """Every class of a family on one checkpoint: what it adds to the body, and its total."""
     match = re.fullmatch(r"\s*(\w+)\s*@\s*([\w.-]+)\s*", text)
@@ -434,6 +509,7 @@ EXPANDERS: dict[str, tuple[bool, Callable[..., str]]] = {
     "checkpoints": (False, expand_checkpoints),
     "architectures": (False, expand_architectures),
     "compute": (False, expand_compute),
+    "memory": (False, expand_memory),
     "notation": (True, expand_notation),
     "miscount": (True, expand_miscount),
     "verdict": (True, expand_verdict),

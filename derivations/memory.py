@@ -27,7 +27,7 @@ from .components import Expr, Part
 from .storage import (ADAM_8BIT_MIN_SIZE, BINARY, DECIMAL, FORMATS, OPTIMIZERS, ZERO_EXAMPLE_DEVICES,  # noqa: F401
                       ZERO_EXAMPLE_PARAMETERS, Format, adam_8bit_states, both_units, cache_elements, in_unit, kept,
                       weight_bytes, zero)
-from .symbols import D, H, b, s
+from .symbols import D, H, H_r, b, s, t
 
 # ---------------------------------------------------------------------------------------------
 # Weights: which tensors a format quantizes
@@ -115,11 +115,36 @@ def cache_rows(part: Part) -> list[CacheRow]:
     return out
 
 
+# The sequence the family pages' memory tables evaluate the cache at (or the position table's length, if shorter).
+TABLE_CONTEXT = 4096
+
+
+def kv_cache(config: Mapping, architecture: str | None, tokens: int, source: int | None = None,
+             batch: int = 1) -> int:
+    """Elements in the key/value cache of the class ``config`` builds, after a forward over ``tokens``
+    tokens (an encoder-decoder's decoder tokens; ``source``: its encoder's, default ``tokens``), for a batch."""
+    from . import configs
+
+    resolved = configs.resolve(config, architecture)
+    return batch * cached(resolved.part, resolved.values, config, tokens, source)
+
+
+def cached(part: Part, values: Mapping[sympy.Symbol, int], config: Mapping, tokens: int,
+           source: int | None = None) -> int:
+    """Elements in ``part``'s cache for one sequence, each layer's window read from ``config``."""
+    from . import configs
+    from .components import evaluate
+
+    rows = [(evaluate(r.per_copy, values), evaluate(r.copies, values), r.cross) for r in cache_rows(part)]
+    layers = sum(copies for _, copies, cross in rows if not cross)
+    windows = configs.READERS[configs.read_model_type(config)].windows(config, layers)
+    return cache_elements(rows, tokens, windows, source)
+
+
 # ---------------------------------------------------------------------------------------------
 # Activations (Korthikanti et al. 2022, Megatron's GPT layer, 16-bit activations, 1-byte dropout masks)
 # ---------------------------------------------------------------------------------------------
 
-t = sympy.Symbol("t", positive=True, integer=True)  # tensor-parallel degree
 h, a = D, H
 # Per layer, in bytes: attention 11sbh + 5as²b, MLP 19sbh, the two LayerNorms 4sbh.
 korthikanti = {
@@ -132,21 +157,6 @@ korthikanti = {
 }
 # The attention term's share against the rest: 5as/h (GPT-3: 80; MT-NLG: 64).
 attention_ratio = 5 * a * s / h
-
-
-def kv_cache(config: Mapping, architecture: str | None, tokens: int, source: int | None = None,
-             batch: int = 1) -> int:
-    """Elements in the key/value cache of the class ``config`` builds, after a forward over ``tokens``
-    tokens (an encoder-decoder's decoder tokens; ``source``: its encoder's, default ``tokens``), for a batch."""
-    from . import configs
-    from .components import evaluate
-
-    resolved = configs.resolve(config, architecture)
-    rows = [(evaluate(r.per_copy, resolved.values), evaluate(r.copies, resolved.values), r.cross)
-            for r in cache_rows(resolved.part)]
-    layers = sum(copies for _, copies, cross in rows if not cross)
-    windows = configs.READERS[configs.read_model_type(config)].windows(config, layers)
-    return batch * cache_elements(rows, tokens, windows, source)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -179,9 +189,6 @@ gpt2_dropout = 2 * H * s**2 + 2 * s * D
 # repeat_kv expands the K key/value heads to H and reshapes, and matmul folds the batch into its bmm's batch:
 # the operands kept are copies of H heads, except with one key/value head and one sequence, where both
 # reshapes are views of that one head (and with K = H there is nothing to repeat).
-H_r = sympy.Symbol("H_r", positive=True, integer=True)
-
-
 def repeated_heads(heads: int, kv_heads: int, batch: int) -> int:
     """The heads of the keys and values that the attention's matmuls keep: H_r."""
     return 1 if kv_heads == 1 and batch == 1 else heads
@@ -254,22 +261,22 @@ def published() -> tuple[Published, ...]:
                             for stage in range(4))
     return (
         Published("note-chinese-blog", "72.1 MB", "75,641,856 parameters, “72.1 MB”", "note-chinese-blog",
-                  75_641_856, "a parameter count divided by 2^20: 72.14 binary millions of parameters, not bytes",
+                  75_641_856, "a parameter count divided by 1,048,576 (a MiB's bytes): 72.14, a count in binary millions, not a size",
                   f"BertModel on bert-base-chinese has {chinese:,} parameters: {both_units(4 * chinese)} in fp32"),
         Published("note-stemgene", "440M", "the model.safetensors download of bert-base-uncased", "note-stemgene",
                   4 * pretraining, f"BertForPreTraining's {pretraining:,} fp32 parameters (the file holds the "
-                  "pre-training heads): decimal megabytes, 10^6 bytes each",
+                  "pre-training heads): decimal megabytes, a million bytes each",
                   f"BertModel, which the note loads, holds {both_units(4 * _count('BertModel', 'bert-base-uncased'))}"),
         Published("accelerate-estimator", "413.18 MB", "bert-base-cased in float32, total size",
                   "accelerate-estimator", 4 * cased + BERT_BUFFERS,
                   f"BertModel's {cased:,} parameters in fp32 and its two int64 buffers of 512 ({BERT_BUFFERS:,} bytes), "
-                  "divided by 2^20: MiB labelled MB",
+                  "divided by 1,048,576: MiB labelled MB",
                   f"{both_units(4 * cased + BERT_BUFFERS)}; an untied output head is left out (it builds the base model)"),
         Published("lit-llama-67", "26.07 GB", "“7e9 * 4 / 1024**3 = 26.07 GB” for LLaMA 7B in fp32", "lit-llama-67",
-                  28_000_000_000, "a rounded count times 4, divided by 2^30: GiB labelled GB",
+                  28_000_000_000, "a rounded count times 4, divided by 1,073,741,824: GiB labelled GB",
                   f"LLaMA 7B has {llama:,} parameters: {both_units(4 * llama)} in fp32"),
         Published("llm-analysis", "162.58 G", "OPT-175B's parameters", "llm-analysis", LLM_ANALYSIS_OPT_175B,
-                  "its own count of 174,566,289,408 parameters divided by 2^30: a binary prefix on a count",
+                  "its own count of 174,566,289,408 parameters divided by 1,073,741,824: a binary prefix on a count",
                   "174.57 billion parameters, as that count has it (it leaves out biases and position embeddings)"),
         Published("kwon2023", "800 KB", "OPT-13B's key/value cache for one token (fp16)", "kwon2023",
                   2 * opt_token, "2 × 5,120 × 40 × 2 bytes = 800 × 1,024: KiB",
@@ -281,3 +288,61 @@ def published() -> tuple[Published, ...]:
                   "16Ψ, 4Ψ + 12Ψ/N, 2Ψ + 14Ψ/N, 16Ψ/N bytes a device: decimal GB",
                   f"exactly {zero_figure} (stage 1: {zero(ZERO_EXAMPLE_PARAMETERS, ZERO_EXAMPLE_DEVICES, 1):,} bytes)"),
     )
+
+
+# ---------------------------------------------------------------------------------------------
+# What the memory page shows: the cache a token leaves, read off the families' trees
+# ---------------------------------------------------------------------------------------------
+
+from .families import deepseek_v3, gpt2, llama, t5  # noqa: E402
+from .symbols import L, d_n, d_r, d_v  # noqa: E402
+
+
+def per_token(part: Part, cross: bool = False) -> Expr:
+    """Elements one token leaves in ``part``'s cache, over all its layers (self-attention; ``cross``: an
+    encoder-decoder's cross-attention, per source token)."""
+    return sympy.expand(sympy.Add(*(r.per_token for r in cache_rows(part) if r.cross == cross)))
+
+
+cache_gpt2 = per_token(gpt2.GPT2LMHeadModel)  # 2 L D: multi-head attention keeps every head
+cache_llama = per_token(llama.LlamaForCausalLM)  # 2 L K d_h: grouped-query attention keeps K heads
+cache_deepseek = per_token(deepseek_v3.DeepseekV3ForCausalLM)  # L (R_kv + d_rope): the latent
+# What multi-head attention with DeepSeek's heads would keep: H keys of d_nope + d_rope, H values of d_v.
+cache_deepseek_multi_head = L * H * (d_n + d_r + d_v)
+cache_t5_self = per_token(t5.T5ForConditionalGeneration)
+cache_t5_cross = per_token(t5.T5ForConditionalGeneration, cross=True)
+# The page's example: Llama 3 8B in bf16, its cache at s tokens.
+example_weights = 2 * llama.LlamaForCausalLM.total
+example_cache = 2 * s * cache_llama
+example_training = OPTIMIZERS["adam-mixed"].per_parameter * llama.LlamaForCausalLM.total
+gpt2_saved_total = sympy.expand(sum(gpt2_saved.values()) + gpt2_dropout)
+llama_saved_total = sympy.expand(sum(llama_saved.values()))
+
+# The picture: weights, the cache and activations against the sequence length, for three ways of caching.
+PICTURE_MODELS = (("llama-3.2-1b", "LlamaForCausalLM"), ("mistral-7b", "MistralForCausalLM"),
+                  ("deepseek-v2-lite", "DeepseekV2ForCausalLM"))
+PICTURE_LENGTHS = tuple(2**k for k in range(10, 18))  # 1,024 to 131,072 tokens
+
+
+def picture(checkpoint: str, architecture: str) -> list[tuple[int, int, int, int]]:
+    """(tokens, weights, cache, activations) in bytes, bf16, batch 1, at each length the model reads: the cache
+    as transformers keeps it, the activations by Korthikanti et al.'s formula with selective recomputation."""
+    from . import configs
+    from .components import evaluate
+
+    config = configs.load(checkpoint)
+    resolved = configs.resolve(config, architecture)
+    weights = 2 * resolved.total
+    longest = config.get("max_position_embeddings", PICTURE_LENGTHS[-1])
+    values = resolved.values
+    out = []
+    for tokens in PICTURE_LENGTHS:
+        if tokens > longest:
+            break
+        activations = evaluate(L * korthikanti["tensor_sequence_parallel_selective"].subs(t, 1),
+                               {**values, s: tokens, b: 1})
+        out.append((tokens, weights, 2 * cached(resolved.part, values, config, tokens), activations))
+    return out
+# The units, as the page states them.
+megabyte, mebibyte = sympy.Pow(10, 6, evaluate=False), sympy.Pow(2, 20, evaluate=False)
+gigabyte, gibibyte = sympy.Pow(10, 9, evaluate=False), sympy.Pow(2, 30, evaluate=False)

@@ -251,12 +251,14 @@ _SOURCES = (
           "(estimate-memory and its bert-base-cased table) and src/accelerate/commands/estimate.py",
           "GitHub, huggingface/accelerate", None,
           "https://github.com/huggingface/accelerate/blob/16cb6eb80dd9aa8b4df1a63ef57863e455d53b83/docs/source/"
-          "usage_guides/model_size_estimator.md", revision="16cb6eb80dd9aa8b4df1a63ef57863e455d53b83",
+          "usage_guides/model_size_estimator.md",
+          revision="https://github.com/huggingface/accelerate/tree/16cb6eb80dd9aa8b4df1a63ef57863e455d53b83",
           short="accelerate's memory estimator"),
     _page("llm-analysis", "code", "Cheng Li", "llm-analysis: llm_analysis/analysis.py and tests/test_training.py",
           "GitHub, cli99/llm-analysis", 2024,
-          "https://github.com/cli99/llm-analysis/tree/d841e40aec8c84b9e76ba9cfbce67418adb172bd",
-          revision="d841e40aec8c84b9e76ba9cfbce67418adb172bd", short="llm-analysis"),
+          "https://github.com/cli99/llm-analysis",
+          revision="https://github.com/cli99/llm-analysis/tree/d841e40aec8c84b9e76ba9cfbce67418adb172bd",
+          short="llm-analysis"),
     _page("nanogpt-sizing", "code", "Andrej Karpathy", "nanoGPT: transformer_sizing.ipynb (the parameters and "
           "FLOPs of GPT-2 small, printed)", "GitHub, karpathy/nanoGPT", 2023,
           "https://github.com/karpathy/nanoGPT/blob/master/transformer_sizing.ipynb", short="nanoGPT's sizing notebook"),

@@ -57,6 +57,10 @@ M = _size("M")
 s = _size("s")
 s_d = _size("s_d", r"s_{\mathrm{dec}}")
 b = _size("b")
+# Where a model is trained: the devices a layer's tensors are split over (tensor parallelism), and the heads of
+# the keys and values that an attention's matmuls keep (memory: what autograd saves).
+t = _size("t")
+H_r = _size("H_r", r"H_{\mathrm{r}}")
 # A ratio, not a size: Meta's ffn_dim_multiplier (1.3 for Llama-2-70B).
 r = sympy.Symbol("r", positive=True)
 
@@ -140,6 +144,11 @@ NOTATION: tuple[Notation, ...] = (
              "the length of the decoder's input (decoder_input_ids)"),
     Notation(b, "batch size: sequences processed together; every FLOP count scales with it", (),
              "Megatron-LM B; Korthikanti et al. b"),
+    Notation(t, "tensor-parallel degree: the devices each layer's matrices are split over", (),
+             "Korthikanti et al. t; Megatron-LM t"),
+    Notation(H_r, "heads of the keys and values that attention's matrix products keep for the backward pass: H "
+                  "(transformers repeats the K heads), or 1 with one key/value head and one sequence (views)", (),
+             "transformers' repeat_kv and num_key_value_groups"),
     Notation(M, "the multiple LLaMA rounds its feed-forward width up to", (),
              "multiple_of in Meta's params.json (256 for LLaMA-1 and Llama-2-7B)"),
     Notation(r, "the factor LLaMA scales its feed-forward width by, before rounding (not an integer)",

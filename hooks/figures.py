@@ -242,6 +242,50 @@ def compute_figure() -> str:
                    before=f'<ul class="dv-legend dv-markers">{keys}</ul>')
 
 
+def memory_figure() -> str:
+    """Weights, the key/value cache and activations against the sequence length, for three ways of caching
+    (grouped-query, a sliding window, a latent); the numbers (exact bytes) in a table below."""
+    from derivations import memory, render
+    from derivations.storage import BINARY, in_unit
+
+    plt = pyplot()
+    data = {checkpoint: memory.picture(checkpoint, architecture) for checkpoint, architecture in memory.PICTURE_MODELS}
+    styles = (("weights", 1, "-"), ("cache", 2, "--"), ("activations", 3, ":"))
+    with plt.rc_context({"font.size": 13}):
+        figure, axes = plt.subplots(figsize=(4.2, 3.4))
+        for i, (checkpoint, rows) in enumerate(data.items()):
+            for _, column, line in styles:
+                axes.plot([r[0] for r in rows], [r[column] / 2**30 for r in rows], line, marker=FAMILY_MARKERS[i],
+                          color=FAMILY_COLOURS[i], markersize=4)
+        axes.set_xscale("log", base=2)
+        axes.set_yscale("log", base=2)
+        ticks = list(memory.PICTURE_LENGTHS[::2])
+        axes.set_xticks(ticks, [f"{t // 1024}K" for t in ticks])
+        axes.minorticks_off()
+        axes.set_xlabel("tokens in the sequence (1K = 1,024)")
+        axes.set_ylabel("GiB (log scale)")
+        axes.grid(True, which="major", alpha=0.3)
+        axes.spines[["top", "right"]].set_visible(False)
+        svg = _svg(figure, "memory")
+    keys = "".join(f"<li>{_marker(FAMILY_MARKERS[i], FAMILY_COLOURS[i])}{html.escape(checkpoint)}</li>"
+                   for i, checkpoint in enumerate(data)) + "<li>solid: weights; dashed: cache; dotted: activations</li>"
+    alt = ("Bytes held against the sequence length, bf16, batch 1. " + "; ".join(
+        f"{checkpoint}: weights {in_unit(rows[0][1], BINARY)}, " + ", ".join(
+            f"at {render.number(r[0])} tokens cache {in_unit(r[2], BINARY)} and activations {in_unit(r[3], BINARY)}"
+            for r in rows[::3]) for checkpoint, rows in data.items()) + ".")
+    caption = ("The weights stay; the cache grows with the sequence, at the rate each way of caching sets: Llama 3.2 1B "
+               "keeps 8 key/value heads, Mistral 7B stops growing at its window, DeepSeek-V2-Lite keeps one latent. "
+               "Activations (Korthikanti et al.'s formula with selective recomputation, a training step's) grow "
+               "fastest. bf16, batch 1; evaluated from the derivations at build time.")
+    head = "<tr><th>model</th><th>tokens</th><th>weights</th><th>cache</th><th>activations</th></tr>"
+    body = "".join(f"<tr><td>{html.escape(checkpoint)}</td>" + "".join(f"<td>{render.number(v)}</td>" for v in r)
+                   + "</tr>" for checkpoint, rows in data.items() for r in rows[::2])
+    table = f"<table><thead>{head}</thead><tbody>{body}</tbody></table>"
+    return _figure(svg, "memory", alt, caption,
+                   f'<details class="dv-numbers"><summary>Show the numbers (bytes)</summary>{table}</details>',
+                   before=f'<ul class="dv-legend dv-markers">{keys}</ul>')
+
+
 def render_figure(ref: str) -> str:
     """The HTML of ``<!-- figure:REF -->``; LookupError for an unknown REF."""
     from derivations import components, configs
@@ -252,6 +296,9 @@ def render_figure(ref: str) -> str:
         return families_figure()
     if ref == "compute":
         return compute_figure()
+    if ref == "memory":
+        return memory_figure()
     if ref in configs.family_modules():
         return family_figure(ref)
-    raise LookupError(f"no figure {ref!r} (known: families, compute, {', '.join(configs.family_modules())})")
+    raise LookupError(f"no figure {ref!r} (known: families, compute, memory, "
+                      f"{', '.join(configs.family_modules())})")

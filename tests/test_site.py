@@ -743,3 +743,14 @@ def test_every_word_of_the_search_index_can_be_found(site):
                          capture_output=True, text=True, check=True)
     found = json.loads(run.stdout)
     assert found["words"] > 1000 and not found["phantom"] and not found["lost"], found
+
+
+def test_katex_kern_classes_are_styled(site):
+    # hooks/minify.py replaces KaTeX's inline kerns by classes: each one must be in site.css with its value, and no
+    # kern left inline should be a listed one.
+    minify = hook("minify")
+    css = (DOCS / "css" / "site.css").read_text(encoding="utf-8")
+    for value in minify.KERNS:
+        assert f".katex .{minify.kern_class(value)} {{ margin-right: {value[1:]}em; }}" in css, value
+    page = (site / "bert.html").read_text(encoding="utf-8")
+    assert "k2222" in page and "margin-right:.2222em" not in page
