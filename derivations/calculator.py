@@ -265,6 +265,26 @@ def forward(family: ModuleType, architecture: str) -> sympy.Expr:
     return sympy.expand(flops.forward(family.ARCHITECTURES[architecture]).subs(s_d, s))
 
 
+@cache
+def cache_per_token(family: ModuleType, architecture: str) -> sympy.Expr:
+    """Elements one token leaves in the class's key/value cache, every layer (an encoder-decoder's source as long
+    as its target: its cross-attention's too), with full attention in every layer (the form asks for no
+    window): derivations.memory on the class's tree. 0 for a class without a cache."""
+    from . import memory
+    from .symbols import s, s_d
+
+    part = family.ARCHITECTURES[architecture]
+    return sympy.expand((memory.per_token(part) + memory.per_token(part, cross=True)).subs(s_d, s))
+
+
+# The data types the form offers: those that store every tensor at one width (derivations.storage.FORMATS; the
+# 4-bit formats depend on which tensors they quantize, which the command line's memory gives).
+def data_types() -> dict[str, int]:
+    from .storage import FORMATS
+
+    return {name: fmt.bits for name, fmt in FORMATS.items() if fmt.block is None}
+
+
 def count(family: ModuleType, architecture: str, values: Mapping[str, int]) -> dict[str, object]:
     """What the form shows for these sizes (by name), computed in Python from the same parts: the tests'
     expectation, and a check that the generated script and the parts agree."""
@@ -309,6 +329,8 @@ def family_script(name: str, family: ModuleType) -> str:
                          for architecture, part in active(family).items())
     forwards = ",\n".join(f"    {json.dumps(architecture)}: {_function(forward(family, architecture))}"
                            for architecture in family.ARCHITECTURES)
+    caches = ",\n".join(f"    {json.dumps(architecture)}: {_function(cache_per_token(family, architecture))}"
+                         for architecture in family.ARCHITECTURES if cache_per_token(family, architecture) != 0)
     return (f"  {json.dumps(name)}: {{\n"
             f"   sizes: {json.dumps([str(s) for s in sizes(family)])},\n"
             f"   minimum: {json.dumps(minimum(family))},\n"
@@ -319,6 +341,7 @@ def family_script(name: str, family: ModuleType) -> str:
             f"   presets: {json.dumps(presets(family))},\n"
             f"   active: {{\n{actives}\n   }},\n"
             f"   forward: {{\n{forwards}\n   }},\n"
+            f"   cache: {{\n{caches}\n   }},\n"
             f"   classes: {{\n{classes}\n   }}\n  }}")
 
 
@@ -329,5 +352,6 @@ def script() -> str:
             "// Each class is a list of [component, index into copies, (sizes) => BigInt count of one copy,\n"
             "// (sizes) => of all copies, unless one]; copies, [the number of copies as HTML, (sizes) => it]; each rule\n"
             "// [field, its sizes, (sizes) => holds, refuses], listed by the form in the same order; active, a\n"
-            "// mixture's parameters one token uses; forward, the FLOPs of one forward over s.s tokens.\n"
+            "// mixture's parameters one token uses; forward, the FLOPs of one forward over s.s tokens; cache, the\n"
+            "// elements one token leaves in the key/value cache (classes without one are not listed).\n"
             f"window.DV_CALCULATORS = {{\n{body}\n}};\n")

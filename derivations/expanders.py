@@ -459,7 +459,12 @@ def expand_calculator(text: str, tex: Tex) -> str:
              + "</ul></div>\n") if stated else ""
     active = ('<p class="dv-calc-summary">active per token <strong class="dv-calc-active"></strong> parameters'
               '<span class="dv-calc-active-more"></span></p>' if calculator.active(module) else "")
-    head = "".join(f"<th>{h}</th>" for h in ("component", "one copy", "copies", "parameters", "share", "bf16 bytes"))
+    head = "".join(f"<th>{h}</th>" for h in ("component", "one copy", "copies", "parameters", "share",
+                                              '<span class="dv-calc-dtype">bf16</span> bytes'))
+    # The data type of the bytes (derivations.storage.FORMATS: those that store every tensor at one width).
+    types = "".join(f'<option value="{name}" data-bits="{bits}"{" selected" if name == "bf16" else ""}>{name}</option>'
+                    for name, bits in calculator.data_types().items())
+    caches = any(calculator.cache_per_token(module, c) != 0 for c in classes)
     return (
         f'<form class="dv-calculator" id="calc-{html.escape(name)}" data-family="{html.escape(name)}" autocomplete="off">\n'
         '<div class="dv-calc-controls">'
@@ -468,7 +473,7 @@ def expand_calculator(text: str, tex: Tex) -> str:
         + "".join(option(c, " selected" if i == 0 else "") for i, c in enumerate(presets))
         + '</select></label> <label>class <select name="class">'
         + "".join(option(c, " selected" if c == main else "") for c in classes)
-        + "</select></label></div>\n"
+        + '</select></label> <label>data type <select name="dtype">' + types + "</select></label></div>\n"
         f'<div class="dv-calc-sizes">{inputs}</div>\n{rules}'
         '<div class="dv-calc-result">\n<p class="dv-calc-message" aria-live="polite" hidden></p>\n'
         '<p class="dv-calc-summary" aria-live="polite">total <strong class="dv-calc-total"></strong> parameters'
@@ -477,7 +482,10 @@ def expand_calculator(text: str, tex: Tex) -> str:
         '<p class="dv-calc-summary dv-calc-compute">forward <strong class="dv-calc-flops"></strong> FLOPs over '
         f'<label><input name="seq" inputmode="numeric" value="{sequence}" size="7" aria-label="tokens in the sequence"> '
         'tokens</label><span class="dv-calc-flops-more"></span> (<a href="compute.html">how</a>)</p>\n'
-        f'<div class="dv-calc-scroll"><table class="dv-calc-table"><thead><tr>{head}</tr></thead><tbody></tbody>'
+        # What the key/value cache holds over those tokens (derivations.memory; the memory page).
+        + ('<p class="dv-calc-summary dv-calc-memory">key/value cache <strong class="dv-calc-cache"></strong> bytes'
+           '<span class="dv-calc-cache-more"></span> (<a href="memory.html">how</a>)</p>\n' if caches else "")
+        + f'<div class="dv-calc-scroll"><table class="dv-calc-table"><thead><tr>{head}</tr></thead><tbody></tbody>'
         "</table></div>\n</div>\n"
         "<noscript><p>The calculator runs in the page (JavaScript); the tables above give every count for "
         "the bundled checkpoints, and <code>python -m derivations count</code> any other.</p></noscript>\n"

@@ -55,7 +55,7 @@ const out = cases.map(({family, cls, sizes, seq}) => {
   const total = rows.reduce((sum, row) => sum + row[3], 0n);
   const forward = seq ? f.forward[cls]({...s, s: BigInt(seq)}) : null;
   return {rows, total, active: f.active[cls] ? f.active[cls](s) : null, rules, derived: f.derived.map(([n]) => s[n]),
-          forward};
+          forward, cache: f.cache[cls] ? f.cache[cls](s) : null};
 });
 process.stdout.write(JSON.stringify(out, (k, v) => typeof v === "bigint" ? v.toString() : v));
 """
@@ -327,3 +327,27 @@ def test_the_forward_flops_are_the_command_lines(script):
             assert "position table" in str(error) and case["seq"] == 2048, (case, error)
             continue
         assert int(shown["forward"]) == sum(r["flops"] for r in rows), case
+
+
+def test_the_cache_is_the_command_lines(script):
+    # The form's cache line: the generated elements a token, times the tokens, against the command line's
+    # kv_cache_elements (which tests/test_reference_memory.py holds to transformers' cache), for the checkpoints
+    # whose layers all attend to every token (the form asks for no window). An encoder-decoder's source is as long
+    # as its target.
+    from derivations import configs as configs_
+    from derivations.__main__ import memory_result
+
+    cases = [{"family": name, "cls": cls, "sizes": sizes, "checkpoint": checkpoint}
+             for name, family in FAMILIES for checkpoint, sizes in list(calculator.presets(family).items())[:2]
+             for cls in family.ARCHITECTURES]
+    compared = 0
+    for case, shown in zip(cases, script(cases)):
+        config = configs_.load(case["checkpoint"])
+        tokens = 7
+        result = memory_result(config, case["cls"], tokens, None, 1, "bf16")
+        if result["kv_cache_windows"]:
+            continue
+        expected = result["kv_cache_elements"]
+        assert (0 if shown["cache"] is None else int(shown["cache"]) * tokens) == expected, case
+        compared += expected > 0
+    assert compared > 50

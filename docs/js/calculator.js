@@ -1,11 +1,11 @@
 // The in-page calculators: wires each <form class="dv-calculator"> to its family's arithmetic in
 // js/calculators.js (generated at build time from the SymPy derivations; BigInt throughout). No count
-// is computed here: only the sum of the components, their shares of it and their bytes in bf16. Runs on
+// is computed here: only the sum of the components, their shares of it and their bytes in the chosen data
+// type (its bits are the form's, from derivations.storage), and the cache's bytes. Runs on
 // every page Material shows, instant navigation included, and from disk.
 (function () {
   "use strict";
   const LARGEST = 9223372036854775807n; // a tensor size is an int64, as the command line checks
-  const BF16 = 2n; // bytes a parameter takes in bfloat16
   const format = (n) => n.toLocaleString("en-US");
 
   // n / total as a percentage with two decimals, rounded half up; a part too small for that says so.
@@ -15,15 +15,21 @@
     return `${hundredths / 100n}.${String(hundredths % 100n).padStart(2, "0")}%`;
   }
 
-  // Bytes in decimal units, one decimal: MB = 10^6 bytes, GB = 10^9 (never binary prefixes).
-  function decimal(bytes) {
-    for (const [unit, size] of [["GB", 10n ** 9n], ["MB", 10n ** 6n]]) {
+  // Bytes in the largest unit that leaves at least 1, one decimal, rounded half up.
+  function inUnit(bytes, units) {
+    for (const [unit, size] of units) {
       if (bytes >= size) {
         const tenths = (bytes * 20n / size + 1n) / 2n;
-        return ` (${format(tenths / 10n)}.${tenths % 10n} ${unit})`;
+        return `${format(tenths / 10n)}.${tenths % 10n} ${unit}`;
       }
     }
     return "";
+  }
+  const DECIMAL = [["TB", 10n ** 12n], ["GB", 10n ** 9n], ["MB", 10n ** 6n], ["kB", 10n ** 3n]];
+  const BINARY = [["TiB", 2n ** 40n], ["GiB", 2n ** 30n], ["MiB", 2n ** 20n], ["KiB", 2n ** 10n]];
+  // Bytes in units that say what they are: a MB is 10^6 bytes, a MiB 2^20.
+  function units(bytes) {
+    return bytes >= 1000n ? ` (${inUnit(bytes, DECIMAL)}, ${inUnit(bytes, BINARY)})` : "";
   }
 
   // What a reader typed, as a size: digits, with commas, underscores or spaces between them allowed.
@@ -56,6 +62,9 @@
     const seq = form.elements.seq;
     const flops = form.querySelector(".dv-calc-flops");
     const flopsMore = form.querySelector(".dv-calc-flops-more");
+    const dtype = form.elements.dtype;
+    const cache = form.querySelector(".dv-calc-cache");
+    const cacheMore = form.querySelector(".dv-calc-cache-more");
     const stated = {}; // each rule's words, as the form lists them
     for (const item of form.querySelectorAll(".dv-calc-rules [data-rule]")) stated[item.dataset.rule] = item;
     // A place for a message beside each field, which the field names as its description.
@@ -109,6 +118,8 @@
     }
 
     function show(values) {
+      const width = BigInt(dtype.selectedOptions[0].dataset.bits) / 8n; // bytes an element takes
+      for (const label of form.querySelectorAll(".dv-calc-dtype")) label.textContent = dtype.value;
       const copies = family.copies.map(([label, count]) => [label, count(values)]);
       const rows = family.classes[cls.value].map(([name, index, one, all]) =>
         [name, copies[index], one(values), all ? all(values) : one(values)]);
@@ -131,21 +142,21 @@
         }
         cell(row, format(all), "dv-calc-count dv-calc-all");
         cell(row, share(all, sum), "dv-calc-count");
-        cell(row, format(all * BF16), "dv-calc-count");
+        cell(row, format(all * width), "dv-calc-count");
       }
       const foot = document.createElement("tfoot");
       const row = foot.insertRow();
       row.append(Object.assign(document.createElement("th"), {textContent: "total"}));
-      for (const text of ["", "", format(sum), "100.00%", format(sum * BF16)]) cell(row, text, "dv-calc-count");
+      for (const text of ["", "", format(sum), "100.00%", format(sum * width)]) cell(row, text, "dv-calc-count");
       table.tBodies[0].replaceWith(body);
       if (table.tFoot) table.tFoot.replaceWith(foot);
       else table.append(foot);
       total.textContent = format(sum);
-      totalMore.textContent = `, ${format(sum * BF16)} bytes in bf16${decimal(sum * BF16)}`;
+      totalMore.textContent = `, ${format(sum * width)} bytes in ${dtype.value}${units(sum * width)}`;
       if (active) {
         const n = family.active[cls.value](values);
         active.textContent = format(n);
-        activeMore.textContent = ` (${share(n, sum)} of the total), ${format(n * BF16)} bytes in bf16${decimal(n * BF16)}`;
+        activeMore.textContent = ` (${share(n, sum)} of the total), ${format(n * width)} bytes in ${dtype.value}${units(n * width)}`;
       }
       // The forward over seq tokens (the generated function; an encoder-decoder's target as long as its source),
       // a token's share of it, and a training step: the forward and a backward of twice its FLOPs.
@@ -155,7 +166,16 @@
         flops.textContent = format(forward);
         const exact = forward % tokens === 0n;
         flopsMore.textContent = `, ${exact ? "" : "about "}${format(forward / tokens)} a token; a training step ${format(3n * forward)}`;
+        // The key/value cache over the same tokens: elements a token (every layer, full attention) times
+        // the tokens, in the chosen data type.
+        if (cache) {
+          const perToken = family.cache[cls.value] ? family.cache[cls.value](values) : 0n;
+          cache.textContent = format(perToken * tokens * width);
+          cacheMore.textContent = perToken ? `${units(perToken * tokens * width)} in ${dtype.value}: ${format(perToken)} `
+            + `elements a token (every layer attending to every token; a sliding window keeps less)` : " (this class keeps none)";
+        }
       } else {
+        if (cache) cache.textContent = "";
         flops.textContent = "";
         flopsMore.textContent = ` (a whole number of tokens from 1 to ${format(LARGEST)})`;
       }
@@ -192,6 +212,7 @@
       const used = new Set(family.uses[cls.value]);
       url.searchParams.set("class", cls.value);
       if (parse(seq.value) !== null) url.searchParams.set("seq", String(parse(seq.value)));
+      url.searchParams.set("dtype", dtype.value);
       for (const input of inputs) {
         if (used.has(input.name)) url.searchParams.set(input.name, String(parse(input.value)));
         else url.searchParams.delete(input.name);
@@ -211,6 +232,7 @@
       if ([...cls.options].some((o) => o.value === params.get("class"))) cls.value = params.get("class");
       for (const input of inputs) if (params.has(input.name)) input.value = params.get(input.name);
       if (params.has("seq")) seq.value = params.get("seq");
+      if ([...dtype.options].some((o) => o.value === params.get("dtype"))) dtype.value = params.get("dtype");
     }
 
     form.addEventListener("submit", (event) => event.preventDefault());
@@ -221,6 +243,9 @@
       if (update()) remember();
     });
     cls.addEventListener("change", () => {
+      if (update()) remember();
+    });
+    dtype.addEventListener("change", () => {
       if (update()) remember();
     });
     seq.addEventListener("input", () => {
