@@ -51,21 +51,28 @@ def timed(command: list[str], repeats: int) -> tuple[float, str]:
     return min(times), out
 
 
-def main(argv: list[str]) -> int:
-    repeats = int(argv[0]) if argv else 3
-    timed(DERIVATION, 1)  # compiles the family once (the first run after a change imports SymPy)
-    derivation, printed = timed(DERIVATION, repeats)
-    reference, counted = timed(TORCH, repeats)
-    forward = json.loads(printed)["forward"]
-    if forward != int(counted):
-        print(f"the two disagree: derivation {forward:,}, FlopCounterMode {int(counted):,}")
+def race(derivation_command: list[str], reference_command: list[str], key: str, what: str, reference_name: str,
+         repeats: int) -> int:
+    """Time both commands (a fresh process each, best of ``repeats``), check they print the same number (the
+    derivation's JSON ``key``), print both times and the ratio; 1 if the derivation misses BUDGET or MIN_RATIO."""
+    timed(derivation_command, 1)  # compiles the family once (the first run after a change imports SymPy)
+    derivation, printed = timed(derivation_command, repeats)
+    reference, counted = timed(reference_command, repeats)
+    derived = json.loads(printed)[key]
+    if derived != int(counted):
+        print(f"the two disagree: derivation {derived:,}, {reference_name} {int(counted):,}")
         return 1
     ratio = reference / derivation
-    print(f"forward FLOPs of {CHECKPOINT}, {TOKENS} tokens: {forward:,} (both)")
-    print(f"python -m derivations flops: {derivation:.3f} s (best of {repeats}; budget {BUDGET} s)")
-    print(f"transformers + FlopCounterMode, meta device: {reference:.3f} s (best of {repeats})")
+    print(f"{what}: {derived:,} (both)")
+    print(f"python -m derivations {derivation_command[3]}: {derivation:.3f} s (best of {repeats}; budget {BUDGET} s)")
+    print(f"{reference_name}: {reference:.3f} s (best of {repeats})")
     print(f"ratio: {ratio:.1f}x (required: at least {MIN_RATIO:g}x)")
     return 0 if ratio >= MIN_RATIO and derivation <= BUDGET else 1
+
+
+def main(argv: list[str]) -> int:
+    return race(DERIVATION, TORCH, "forward", f"forward FLOPs of {CHECKPOINT}, {TOKENS} tokens",
+                "transformers + FlopCounterMode, meta device", int(argv[0]) if argv else 3)
 
 
 if __name__ == "__main__":

@@ -25,16 +25,17 @@ class _Parser(argparse.ArgumentParser):
         raise configs.ConfigError(message)
 
 
+def parameter_symbols(model_type: str, layout: str) -> dict[str, set[str]]:
+    """Per class, the symbols of its components, each of which must be at least 1; not those of the active
+    count (Mixtral runs with num_experts_per_tok 0)."""
+    return {name: {symbol for row in rows for _, powers in row["terms"] for symbol in powers}
+            for name, rows in compiled.load(model_type)["variants"][layout].items()}
+
+
 def components(config: dict, architecture: str | None) -> tuple[str, list[dict], int | None]:
     """The architecture, one row per component (dotted name, LaTeX, formula and exact count), and for
     a mixture of experts the parameters one token uses (None otherwise)."""
-    def known(model_type: str, layout: str) -> dict[str, set[str]]:
-        # The symbols of the components, each of which must be at least 1; not those of the active count
-        # (Mixtral runs with num_experts_per_tok 0).
-        return {name: {symbol for row in rows for _, powers in row["terms"] for symbol in powers}
-                for name, rows in compiled.load(model_type)["variants"][layout].items()}
-
-    chosen = configs.select(config, architecture, known, lambda model_type: compiled.load(model_type)["base"])
+    chosen = configs.select(config, architecture, parameter_symbols, lambda model_type: compiled.load(model_type)["base"])
     family = compiled.load(chosen.model_type)
     rows = family["variants"][chosen.layout][chosen.architecture]
     active = family["active"][chosen.layout].get(chosen.architecture)
@@ -151,11 +152,7 @@ def memory_result(config: dict, architecture: str | None, tokens: int | None, ta
                   dtype: str) -> dict:
     """What the model holds, in bytes (derivations.memory, on the compiled polynomials): the weights in every
     format, the key/value cache, training state for each optimizer, and activations."""
-    def known(model_type: str, layout: str) -> dict[str, set[str]]:
-        return {name: {symbol for row in rows for _, powers in row["terms"] for symbol in powers}
-                for name, rows in compiled.load(model_type)["variants"][layout].items()}
-
-    chosen = configs.select(config, architecture, known, lambda model_type: compiled.load(model_type)["base"])
+    chosen = configs.select(config, architecture, parameter_symbols, lambda model_type: compiled.load(model_type)["base"])
     family = compiled.load(chosen.model_type)
     held = family["memory"][chosen.layout][chosen.architecture]
     values = {str(symbol): value for symbol, value in chosen.values.items()}

@@ -249,8 +249,8 @@ def alternating(default: int | None, period: int = 2) -> Callable[[Mapping, int]
         if isinstance(every, bool) or not isinstance(every, int) or every < 1:
             raise ConfigError(f"sliding_window_pattern must be a positive integer, got {shown(every)}")
         window = window_size(config, default)
-        if window is None and config.get("layer_types") is None and any((i + 1) % every for i in range(layers)):
-            # The class alternates whatever the config says: its local layers cannot run without a window.
+        if window is None:
+            # The model builds its local layers' mask whatever the layers are: it cannot run without a window.
             raise ConfigError("sliding_window must be set: this model's local layers attend to a window of it")
         # Gemma3TextConfig halves the window of a bidirectional model (the embedding variant): (w // 2) + 1.
         if window is not None and config.get("use_bidirectional_attention") is True:

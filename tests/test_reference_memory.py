@@ -70,7 +70,7 @@ NARROW = {"hidden_size": 32, "intermediate_size": 48, "moe_intermediate_size": 1
           "num_attention_heads": 4, "num_key_value_heads": 2, "head_dim": 8}
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=25, deadline=None)
 @given(family=st.sampled_from(WINDOWED), layers=st.integers(1, 8), tokens=st.integers(1, 40), data=st.data())
 def test_random_windows(family: str, layers: int, tokens: int, data: st.DataObject) -> None:
     # Random depths, windows, layer types and switches, on small models that run on CPU.
@@ -94,7 +94,7 @@ def test_random_windows(family: str, layers: int, tokens: int, data: st.DataObje
     torch.manual_seed(0)
     try:
         measured = reference.cache_elements(reference.build(architecture, config, "cpu"), tokens)
-    except (ValueError, TypeError) as error:  # a window transformers refuses (Gemma's and gpt-oss's layers need one)
+    except (ValueError, TypeError, RuntimeError, IndexError):  # a window transformers cannot run with
         with pytest.raises(configs.ConfigError):
             memory.kv_cache(config, architecture, tokens)
         return
