@@ -20,6 +20,16 @@ from . import compiled, configs, storage
 EXIT_BAD_INPUT = 2
 
 
+def version() -> str:
+    """The installed package's version (pyproject.toml's)."""
+    from importlib.metadata import PackageNotFoundError, version as installed
+
+    try:
+        return installed("derivations")
+    except PackageNotFoundError:  # run from a checkout that was never installed
+        return "unknown (not installed)"
+
+
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # one line, not usage + message
         raise configs.ConfigError(message)
@@ -52,17 +62,22 @@ def table(architecture: str, rows: list[dict], total: int, active: int | None = 
     return _table(architecture, head, body, foot + extra)
 
 
-def count(args: argparse.Namespace) -> str:
-    architecture, rows, active = components(configs.load(args.config), args.arch)
+def count_result(config: dict, architecture: str | None) -> tuple[dict, list[dict]]:
+    """``count --json``'s object, and the rows behind it (with their formulas, for the table)."""
+    architecture, rows, active = components(config, architecture)
     # The total is the sum of the components: each tensor is one leaf, a tied one counts 0.
-    total = sum(r["count"] for r in rows)
+    result = {"architecture": architecture, "total": sum(r["count"] for r in rows)}
+    if active is not None:
+        result["active"] = active
+    result["components"] = [{k: r[k] for k in ("name", "latex", "count")} for r in rows]
+    return result, rows
+
+
+def count(args: argparse.Namespace) -> str:
+    result, rows = count_result(configs.load(args.config, args.revision), args.arch)
     if args.json:
-        result = {"architecture": architecture, "total": total}
-        if active is not None:
-            result["active"] = active
-        result["components"] = [{k: r[k] for k in ("name", "latex", "count")} for r in rows]
         return json.dumps(result, indent=2)
-    return table(architecture, rows, total, active)
+    return table(result["architecture"], rows, result["total"], result.get("active"))
 
 
 # Longer than any model reads (2^24 tokens); a length beyond it is a typo, not a question.
@@ -102,14 +117,15 @@ def flop_components(config: dict, architecture: str | None, tokens: int, target:
     return chosen.architecture, out, values
 
 
-def flops(args: argparse.Namespace) -> str:
-    architecture, rows, values = flop_components(configs.load(args.config), args.arch, args.seq, args.target)
-    batch = args.batch
+def flops_result(config: dict, architecture: str | None, tokens: int, target: int | None, batch: int
+                 ) -> tuple[dict, list[dict]]:
+    """``flops --json``'s object, and the rows behind it (with their formulas, for the table)."""
+    architecture, rows, values = flop_components(config, architecture, tokens, target)
     forward = batch * sum(r["flops"] for r in rows)
     # derivations.flops: the backward of each product is two of its size; full recomputation runs the layers'
     # forward again, selective recomputation attention's products.
     result = {
-        "architecture": architecture, "seq": args.seq, "batch": batch,
+        "architecture": architecture, "seq": tokens, "batch": batch,
         "forward": forward,
         "forward_causal": batch * sum(r["flops"] if r["causal_flops"] is None else r["causal_flops"] for r in rows),
         "backward": 2 * forward,
@@ -117,10 +133,16 @@ def flops(args: argparse.Namespace) -> str:
         "full_recomputation": batch * sum(r["flops"] for r in rows if r["in_layer"]),
         "selective_recomputation": batch * sum(r["flops"] for r in rows if r["in_layer"] and r["product"]),
     }
-    if values["s_d"] != values["s"] or args.target is not None:
+    if values["s_d"] != values["s"] or target is not None:
         result["target"] = values["s_d"]
+    result["components"] = [{"name": r["name"], "latex": r["latex"], "flops": batch * r["flops"]} for r in rows]
+    return result, rows
+
+
+def flops(args: argparse.Namespace) -> str:
+    result, rows = flops_result(configs.load(args.config, args.revision), args.arch, args.seq, args.target, args.batch)
+    batch, forward = args.batch, result["forward"]
     if args.json:
-        result["components"] = [{"name": r["name"], "latex": r["latex"], "flops": batch * r["flops"]} for r in rows]
         return json.dumps(result, indent=2)
     head = ("component", "formula (one sequence)", "forward FLOPs")
     body = [(r["name"], r["formula"], f"{batch * r['flops']:,}") for r in rows]
@@ -132,7 +154,7 @@ def flops(args: argparse.Namespace) -> str:
              ("training step", "forward + backward", f"{result['training_step']:,}"),
              ("+ full recomputation", "the layers' forward again", f"{result['full_recomputation']:,}"),
              ("+ selective recomputation", "attention's products again", f"{result['selective_recomputation']:,}")]
-    return _table(architecture, head, body, foot)
+    return _table(result["architecture"], head, body, foot)
 
 
 # The context a config declares (the sequence length memory assumes without --seq), else this.
@@ -198,7 +220,7 @@ def memory_result(config: dict, architecture: str | None, tokens: int | None, ta
 
 
 def memory(args: argparse.Namespace) -> str:
-    result = memory_result(configs.load(args.config), args.arch, args.seq, args.target, args.batch, args.dtype)
+    result = memory_result(configs.load(args.config, args.revision), args.arch, args.seq, args.target, args.batch, args.dtype)
     if args.json:
         return json.dumps(result, indent=2)
     lengths = f"T = {result['seq']:,}" + (f", T_dec = {result['target']:,}" if "target" in result else "")
@@ -231,13 +253,16 @@ def _table(title: str, head: tuple[str, str, str], body: list, foot: list) -> st
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = _Parser(prog="python -m derivations", description=__doc__.split("\n\n")[0])
+    parser = _Parser(prog="derivations", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--version", action="version", version=f"derivations {version()}")
     sub = parser.add_subparsers(dest="command", required=True)
     p = sub.add_parser("count", help="count the parameters of a model, component by component")
     p.add_argument("config", metavar="CONFIG",
-                   help="a config.json (model_type " + ", ".join(sorted(configs.READERS)) + "), or a bundled "
-                        "checkpoint name (" + ", ".join(configs.bundled()) + ")")
+                   help="a config.json (model_type " + ", ".join(sorted(configs.READERS)) + "), a bundled "
+                        "checkpoint name (" + ", ".join(configs.bundled()) + "), or a Hugging Face model id "
+                        "(OWNER/NAME: its config.json from the local cache, or fetched with the hub extra)")
     p.add_argument("--arch", metavar="ARCH", help="architecture class (default: architectures[0], else the base model)")
+    p.add_argument("--revision", metavar="REV", help="a model id's branch, tag or commit (default main)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     f = sub.add_parser("flops", help="the forward FLOPs of a model, component by component, and a training step's")
     f.add_argument("config", metavar="CONFIG", help="a config.json or a bundled checkpoint name (as for count)")
@@ -245,12 +270,14 @@ def main(argv: list[str] | None = None) -> int:
                    help="tokens in a sequence (an encoder-decoder's source, and its target unless --target)")
     f.add_argument("--target", metavar="T", type=positive, help="an encoder-decoder's target length (default: --seq)")
     f.add_argument("--arch", metavar="ARCH", help="architecture class (default: architectures[0], else the base model)")
+    f.add_argument("--revision", metavar="REV", help="a model id's branch, tag or commit (default main)")
     f.add_argument("--batch", metavar="B", type=positive, default=1, help="sequences in the batch (default 1)")
     f.add_argument("--json", action="store_true", help="print one JSON object")
     m = sub.add_parser("memory", help="what a model holds: weights by data type, key/value cache, training state, "
                                       "activations")
     m.add_argument("config", metavar="CONFIG", help="a config.json or a bundled checkpoint name (as for count)")
     m.add_argument("--arch", metavar="ARCH", help="architecture class (default: architectures[0], else the base model)")
+    m.add_argument("--revision", metavar="REV", help="a model id's branch, tag or commit (default main)")
     m.add_argument("--seq", metavar="T", type=positive,
                    help="tokens in a sequence (default: the config's max_position_embeddings, else 2048)")
     m.add_argument("--target", metavar="T", type=positive, help="an encoder-decoder's target length (default: --seq)")
@@ -270,6 +297,11 @@ def main(argv: list[str] | None = None) -> int:
     except BrokenPipeError:  # the reader stopped early (count ... | head): nothing is wrong, nothing to say
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no second error at exit
     return 0
+
+
+def console() -> None:
+    """The installed command, ``derivations`` (pyproject.toml's [project.scripts])."""
+    sys.exit(main())
 
 
 if __name__ == "__main__":

@@ -84,20 +84,30 @@ def bundled() -> list[str]:
     return sorted(p.stem for p in CHECKPOINTS_DIR.glob("*.json"))
 
 
-def load(source: str) -> dict:
-    """A config from a file path or a bundled checkpoint name."""
+def load(source: str, revision: str | None = None) -> dict:
+    """A config from a file path, a bundled checkpoint name, or a Hugging Face model id (its config.json from
+    the local cache, or fetched: derivations.hub; ``revision`` a branch, tag or commit)."""
+    from . import hub
+
     if not source.strip():
-        raise ConfigError("CONFIG is empty: give a config.json or a bundled checkpoint name")
+        raise ConfigError("CONFIG is empty: give a config.json, a bundled checkpoint name or a model id")
     name = repr(source) if not source.isprintable() else source
     name = name if len(name) <= 80 else name[:77] + "..."
     try:
         path = Path(source)
         if not path.exists():
             candidate = CHECKPOINTS_DIR / f"{source}.json"
-            if "/" in source or not candidate.exists():
+            if ("/" not in source and candidate.exists()) and revision is None:
+                path = candidate
+            elif hub.is_model_id(source):
+                try:
+                    path = hub.locate(source, revision)
+                except ConfigError as error:
+                    bundled_too = "" if "/" in source else f"; not a bundled checkpoint either ({', '.join(bundled())})"
+                    raise ConfigError(f"{name}: no such file; {error}{bundled_too}") from None
+            else:
                 raise ConfigError(f"{name}: no such file, and not a bundled checkpoint "
                                   f"(bundled: {', '.join(bundled())})")
-            path = candidate
         if path.is_dir():
             raise ConfigError(f"{name}: is a directory, not a config.json")
         if not path.is_file():

@@ -21,6 +21,11 @@ import site_build
 settings.register_profile("suite", deadline=None)
 settings.load_profile("suite")
 
+# No test goes to the Hugging Face hub: a model id the tests name is read from a cache they lay out
+# (tests/test_hub.py), and transformers builds every model from a config. The command lines the tests run
+# inherit it.
+os.environ["HF_HUB_OFFLINE"] = "1"
+
 
 @pytest.fixture(scope="session")
 def site(tmp_path_factory, worker_id: str) -> Path:

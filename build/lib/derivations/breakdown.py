@@ -1,0 +1,52 @@
+"""Where the parameters go: a model's count split by kind (embeddings, attention, feed-forward, norms,
+heads), for the pictures on the family pages. Plain data from the derivations; the plotting is the
+site's (hooks/figures.py)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from types import ModuleType
+
+from . import configs
+from .components import KINDS, Part
+
+
+@dataclass(frozen=True)
+class Breakdown:
+    """One model on one checkpoint: its exact total and its count per kind (the counts add up to it)."""
+
+    checkpoint: str
+    architecture: str
+    total: int
+    by_kind: dict[str, int]
+
+    def share(self, kind: str) -> float:
+        return self.by_kind[kind] / self.total
+
+
+def breakdown(part: Part, checkpoint: str) -> Breakdown:
+    values = configs.checkpoint(checkpoint).values
+    by_kind = dict.fromkeys(KINDS, 0)
+    for kind, leaf, copies in part.kinds():
+        by_kind[kind] += int((copies * leaf.expr).subs(values))
+    total = part.count(values)
+    assert sum(by_kind.values()) == total, f"{part.name} on {checkpoint}: the kinds do not add up"
+    return Breakdown(checkpoint, part.name, total, by_kind)
+
+
+def main_class(family: ModuleType, checkpoint: str) -> Part:
+    """The class a family's checkpoint table leads with (BertModel, GPT2LMHeadModel, MarianMTModel, ...),
+    as the checkpoint's config builds it (the same number as the table's)."""
+    name = next(iter(family.TABLE_ARCHITECTURES))
+    built = configs.as_built(family, name, checkpoint)
+    return built if built is not None else getattr(family, name)
+
+
+def family(family: ModuleType) -> list[Breakdown]:
+    """The family's main class on each of its bundled checkpoints."""
+    return [breakdown(main_class(family, name), name) for name in family.CHECKPOINTS]
+
+
+def families() -> dict[str, list[Breakdown]]:
+    """Every family page's checkpoints (page name -> breakdowns), for the picture across families."""
+    return {name: family(module) for name, module in configs.family_modules().items()}

@@ -1,0 +1,158 @@
+"""The derivations compiled to plain Python, so that the command line need not import SymPy.
+
+Importing SymPy takes about 0.3 s, several times everything else a ``count`` does. So the first count
+of a model_type after any change to the package compiles that family's architectures, in every
+layout (name, LaTeX, formula, and the count as a polynomial in the symbols), into a JSON file under
+``__pycache__``; later runs evaluate those polynomials with Python integers. One file per model_type,
+named by a hash of the package's source, so a stale one is never read and a count compiles only its
+own family. Where ``__pycache__`` is not writable, every run compiles afresh.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+import tempfile
+from collections.abc import Mapping
+from fractions import Fraction
+from math import prod
+from pathlib import Path
+
+PACKAGE = Path(__file__).parent
+
+
+def _key() -> str:
+    digest = hashlib.sha256()
+    for path in sorted(PACKAGE.rglob("*.py")):
+        digest.update(str(path.relative_to(PACKAGE)).encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def cache_file(model_type: str, key: str | None = None) -> Path:
+    # model_types are names like "openai-gpt"; keep the file name to safe characters all the same.
+    safe = "".join(ch if ch.isalnum() or ch in "-_" else "_" for ch in model_type)
+    return PACKAGE / "__pycache__" / f"compiled-{key or _key()}-{safe}.json"
+
+
+def compile_family(model_type: str) -> dict:
+    """One model_type's base architecture and, per layout variant and architecture, its component rows."""
+    from . import configs
+
+    family = configs.family(model_type)
+    return {"base": family.BASE_ARCHITECTURE,
+            "variants": {variant: {name: rows(part) for name, part in architectures.items()}
+                         for variant, architectures in family.VARIANTS.items()},
+            # Mixtures of experts: the count of the parameters one token uses, as a polynomial.
+            "active": {variant: {name: terms(active) for name in architectures
+                                 if (active := active_part(family, variant, name)) is not None}
+                       for variant, architectures in family.VARIANTS.items()},
+            # What each class computes: one row per component (derivations.flops), in the sequence length s
+            # (and s_d, an encoder-decoder's target length).
+            "flops": {variant: {name: flop_rows(part) for name, part in architectures.items()}
+                      for variant, architectures in family.VARIANTS.items()},
+            # What each class holds (derivations.memory): its tensors, and what a token leaves in the cache.
+            "memory": {variant: {name: memory_rows(part) for name, part in architectures.items()}
+                       for variant, architectures in family.VARIANTS.items()}}
+
+
+def memory_rows(part) -> dict:
+    """Every tensor of ``part`` (size, copies, whether a 4-bit format quantizes it) and every attention block
+    that caches (elements a token per copy, copies, whether it is cross-attention), as polynomials."""
+    from . import memory
+
+    return {"tensors": [[terms(t.size), terms(t.copies), t.quantizable] for t in memory.tensors(part)],
+            "cache": [[terms(r.per_copy), terms(r.copies), r.cross] for r in memory.cache_rows(part)]}
+
+
+def flop_rows(part) -> list[dict]:
+    """One row per component of ``part``'s forward FLOPs: dotted name, LaTeX, formula, the FLOPs of one
+    sequence as a polynomial, the causal half where there is one, and what recomputation runs again."""
+    from . import flops, render
+
+    return [{"name": row.name, "latex": render.latex(row.expr), "formula": str(row.expr), "terms": terms(row.expr),
+             "causal": None if row.causal is None else terms(row.causal), "in_layer": row.in_layer,
+             "product": row.product}
+            for row in flops.rows(part)]
+
+
+def active_part(family, variant: str, name: str):
+    """The parameters one token uses, for a class with experts (None otherwise): the family's own
+    ``ACTIVE_VARIANTS`` where it stacks its experts in tensors (Mixtral in transformers 5.x), else
+    components.active_per_token, which cuts a repeat over the experts."""
+    from .components import active_per_token
+    from .symbols import X, X_a
+
+    if hasattr(family, "ACTIVE_VARIANTS"):
+        return family.ACTIVE_VARIANTS[variant][name]
+    part = family.VARIANTS[variant][name]
+    if X not in part.total.free_symbols:
+        return None
+    active = active_per_token(part, X, X_a)
+    # Experts stacked in tensors (X a factor of a leaf, not a repeat) are not cut: the family must say.
+    assert active.total != part.total, f"{name}: no expert repeat to cut; define ACTIVE_VARIANTS"
+    return active
+
+
+def terms(part_or_expr) -> list:
+    """An expression (or a part's total) as a polynomial: [[coefficient, {symbol: power}], ...]."""
+    import sympy
+
+    expr = sympy.expand(getattr(part_or_expr, "total", part_or_expr))
+    if not expr.free_symbols:
+        return [[str(expr), {}]] if expr != 0 else []
+    polynomial = sympy.Poly(expr, *sorted(expr.free_symbols, key=str))
+    return [[str(c), {str(s): int(k) for s, k in zip(polynomial.gens, powers) if k}]
+            for powers, c in polynomial.terms()]
+
+
+def rows(part) -> list[dict]:
+    """One row per leaf of ``part``: dotted name, LaTeX, formula, and the count as a polynomial."""
+    import sympy
+
+    from . import render
+
+    out = []
+    for row in part.rows():
+        expr = sympy.expand(row.expr)
+        out.append({
+            "name": row.name,
+            "latex": render.latex(row.expr),
+            # A tied tensor counts 0; say where it is counted instead.
+            "formula": f"0 ({row.leaf.note})" if expr == 0 and row.leaf.note else str(row.expr),
+            "terms": terms(expr),
+        })
+    total = sympy.Add(*(row.expr for row in part.rows()))
+    assert sympy.expand(total - part.total) == 0, f"{part.name}: the components do not add up to the total"
+    return out
+
+
+@functools.lru_cache(maxsize=None)
+def load(model_type: str) -> dict:
+    """One compiled family, from the cache when it matches the source, else compiled now (read once
+    per process)."""
+    key = _key()
+    path = cache_file(model_type, key)
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        pass
+    compiled = compile_family(model_type)
+    try:
+        path.parent.mkdir(exist_ok=True)
+        with tempfile.NamedTemporaryFile("w", dir=path.parent, suffix=".tmp", delete=False, encoding="utf-8") as out:
+            json.dump(compiled, out)
+        Path(out.name).replace(path)  # atomic: a concurrent reader sees no file or the whole file
+        for stale in path.parent.glob("compiled-*.json"):
+            if not stale.name.startswith(f"compiled-{key}-"):  # another source's: never read again
+                stale.unlink(missing_ok=True)
+    except OSError:
+        pass
+    return compiled
+
+
+def count(terms: list, values: Mapping[str, int]) -> int:
+    """Evaluate a compiled polynomial exactly."""
+    total = sum(Fraction(c) * prod(values[s] ** k for s, k in powers.items()) for c, powers in terms)
+    assert total.denominator == 1, f"not an integer: {total}"
+    return int(total)

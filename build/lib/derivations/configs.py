@@ -1,0 +1,227 @@
+"""From a Hugging Face ``config.json`` to symbol values, a layout and an architecture.
+
+A minimal config (as ``save_pretrained`` writes it) takes transformers' default for every missing
+field, as transformers does. Anything that transformers would reject, or that makes no model, is a
+:class:`ConfigError` with a one-line message.
+
+Everything here is plain Python, so that the command line answers from the compiled derivations
+without importing SymPy: :func:`select` does the reading, and :func:`resolve` joins its result to
+the SymPy derivation.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, replace
+from pathlib import Path
+from types import ModuleType
+from typing import TYPE_CHECKING
+
+from . import families as families_package
+from . import readers
+from .reading import ConfigError, Reader, json_type, shown
+
+if TYPE_CHECKING:
+    import sympy
+
+    from .components import Part
+
+CHECKPOINTS_DIR = Path(__file__).with_name("checkpoints")
+
+
+def _readers() -> dict[str, Reader]:
+    """model_type -> reader: the READER of every module in derivations/readers/ (a new family adds
+    its reader module there, and nothing here)."""
+    import pkgutil
+
+    found: dict[str, Reader] = {}
+    for info in sorted(pkgutil.iter_modules(readers.__path__), key=lambda m: m.name):
+        if info.name.startswith("_"):  # helpers shared by readers, not readers
+            continue
+        module = importlib.import_module(f"{readers.__name__}.{info.name}")
+        reader = getattr(module, "READER", None)
+        if not isinstance(reader, Reader):
+            raise TypeError(f"{module.__name__} defines no READER (a reading.Reader); name a helper _{info.name}")
+        if reader.model_type in found:
+            raise TypeError(f"two readers for model_type {reader.model_type!r}: {found[reader.model_type].module} "
+                            f"and {info.name}")
+        found[reader.model_type] = replace(reader, module=info.name)  # the family module has the reader's name
+    return found
+
+
+READERS: dict[str, Reader] = _readers()
+
+
+def family_modules() -> dict[str, ModuleType]:
+    """Every family module (derivations/families/<name>.py, with a page docs/<name>.md): those that define
+    MODEL_TYPE, the model_type of their configs (gpt3 reuses GPT-2's, and has no reader of its own)."""
+    import pkgutil
+
+    names = [m.name for m in pkgutil.iter_modules(families_package.__path__) if not m.name.startswith("_")]
+    modules = {name: importlib.import_module(f"{families_package.__name__}.{name}") for name in sorted(names)}
+    # In the order of their first papers: the site's navigation and pictures follow it.
+    return {name: module for name, module in sorted(modules.items(), key=lambda item: item[1].FIRST_PUBLISHED)
+            if hasattr(module, "MODEL_TYPE")}
+
+
+def family(model_type: str) -> ModuleType:
+    """The family module (SymPy) of a model_type."""
+    return importlib.import_module(f"{families_package.__name__}.{READERS[model_type].module}")
+
+
+def families() -> dict[str, ModuleType]:
+    """model_type -> family module (SymPy)."""
+    return {model_type: family(model_type) for model_type in READERS}
+
+
+# ---------------------------------------------------------------------------------------------
+# Loading and selecting
+# ---------------------------------------------------------------------------------------------
+
+def bundled() -> list[str]:
+    return sorted(p.stem for p in CHECKPOINTS_DIR.glob("*.json"))
+
+
+def load(source: str, revision: str | None = None) -> dict:
+    """A config from a file path, a bundled checkpoint name, or a Hugging Face model id (its config.json from
+    the local cache, or fetched: derivations.hub; ``revision`` a branch, tag or commit)."""
+    from . import hub
+
+    if not source.strip():
+        raise ConfigError("CONFIG is empty: give a config.json, a bundled checkpoint name or a model id")
+    name = repr(source) if not source.isprintable() else source
+    name = name if len(name) <= 80 else name[:77] + "..."
+    try:
+        path = Path(source)
+        if not path.exists():
+            candidate = CHECKPOINTS_DIR / f"{source}.json"
+            if ("/" not in source and candidate.exists()) and revision is None:
+                path = candidate
+            elif hub.is_model_id(source):
+                try:
+                    path = hub.locate(source, revision)
+                except ConfigError as error:
+                    bundled_too = "" if "/" in source else f"; not a bundled checkpoint either ({', '.join(bundled())})"
+                    raise ConfigError(f"{name}: no such file; {error}{bundled_too}") from None
+            else:
+                raise ConfigError(f"{name}: no such file, and not a bundled checkpoint "
+                                  f"(bundled: {', '.join(bundled())})")
+        if path.is_dir():
+            raise ConfigError(f"{name}: is a directory, not a config.json")
+        if not path.is_file():
+            raise ConfigError(f"{name}: not a regular file")
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        raise ConfigError(f"{name}: not a UTF-8 text file") from None
+    except OSError as error:
+        raise ConfigError(f"{name}: cannot read ({error.strerror})") from None
+    try:
+        config = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise ConfigError(f"{name}: invalid JSON ({error.msg} at line {error.lineno} column {error.colno})") from None
+    except (RecursionError, ValueError) as error:  # nesting too deep, an integer of thousands of digits
+        raise ConfigError(f"{name}: invalid JSON ({str(error).splitlines()[0]})") from None
+    if not isinstance(config, dict):
+        raise ConfigError(f"{name}: a config must be a JSON object, got {json_type(config)}")
+    return config
+
+
+def read_model_type(config: Mapping) -> str:
+    value = config.get("model_type")
+    if value is None:
+        raise ConfigError("the config has no model_type")
+    if not isinstance(value, str) or value not in READERS:
+        raise ConfigError(f"unknown model_type {shown(value)} (known: {', '.join(sorted(READERS))})")
+    return value
+
+
+@dataclass(frozen=True)
+class Selection:
+    """What a config asks to count, before any SymPy: the family, its layout, the class, the values."""
+
+    model_type: str
+    layout: str
+    architecture: str
+    values: dict[str, int]
+
+
+def select(config: Mapping, requested: str | None, architectures: Callable[[str, str], Mapping],
+           base: Callable[[str], str]) -> Selection:
+    """Read ``config`` and pick the class: ``requested``, else ``architectures[0]``, else the base model.
+
+    ``architectures(model_type, layout)`` gives the classes (and the symbols each uses) and
+    ``base(model_type)`` the base class: the compiled derivations or the SymPy ones.
+    """
+    model_type = read_model_type(config)
+    reader = READERS[model_type]
+    values, layout = reader.read(config), reader.layout.of(config)
+    known = architectures(model_type, layout)
+    listed = config.get("architectures")
+    if listed is not None and (not isinstance(listed, list) or not all(isinstance(a, str) for a in listed)):
+        raise ConfigError("architectures must be a list of class names")
+    name = requested if requested is not None else (listed[0] if listed else base(model_type))
+    if name not in known:
+        raise ConfigError(f"unknown architecture {shown(name)} for model_type {model_type!r} (known: {', '.join(known)})")
+    reader.check(config, name)  # what only this class checks (first: it names the field at fault)
+    for symbol in sorted(known[name]):
+        if values[symbol] < 1 and symbol not in reader.zero:  # e.g. num_labels 0 for a class with a classifier
+            raise ConfigError(f"{name} needs {reader.fields.get(symbol, symbol)} >= 1, got {values[symbol]}")
+    return Selection(model_type, layout, name, values)
+
+
+@dataclass(frozen=True)
+class Resolved:
+    """A model to count: the architecture's derivation and the symbol values from the config."""
+
+    architecture: str
+    part: Part
+    values: dict[sympy.Symbol, int]
+
+    @property
+    def total(self) -> int:
+        return self.part.count(self.values)
+
+
+def resolve(config: Mapping, architecture: str | None = None) -> Resolved:
+    """The SymPy derivation for a config: its part and its symbol values."""
+    from . import symbols
+
+    def known(model_type: str, layout: str) -> dict[str, set[str]]:
+        return {name: {str(s) for s in part.total.free_symbols}
+                for name, part in family(model_type).VARIANTS[layout].items()}
+
+    chosen = select(config, architecture, known, lambda model_type: family(model_type).BASE_ARCHITECTURE)
+    part = family(chosen.model_type).VARIANTS[chosen.layout][chosen.architecture]
+    return Resolved(chosen.architecture, part, {getattr(symbols, k): v for k, v in chosen.values.items()})
+
+
+def checkpoint(name: str, architecture: str | None = None) -> Resolved:
+    """A bundled checkpoint, resolved."""
+    return resolve(load(name), architecture)
+
+
+def layout_of(family: ModuleType, checkpoint: str) -> str | None:
+    """The layout (a key of ``family.VARIANTS``) the bundled ``checkpoint``'s config asks for, when it is
+    a config of ``family``'s model_type; else None."""
+    if not hasattr(family, "MODEL_TYPE"):
+        return None
+    config = load(checkpoint)
+    model_type = read_model_type(config)
+    if model_type != family.MODEL_TYPE:
+        return None
+    layout = READERS[model_type].layout.of(config)
+    if layout not in family.VARIANTS:
+        raise ConfigError(f"{checkpoint} asks for the layout {layout!r}, which {family.__name__} does not lay out")
+    return layout
+
+
+def as_built(family: ModuleType, name: str, checkpoint: str) -> Part | None:
+    """``family``'s class ``name`` as the bundled ``checkpoint``'s config lays it out (Llama 3.2 ties its
+    head, T5 1.1 gates its feed-forward), when ``name`` is a class of the family and the checkpoint one
+    of its configs; else None."""
+    if name not in getattr(family, "ARCHITECTURES", {}):
+        return None
+    layout = layout_of(family, checkpoint)
+    return None if layout is None else family.VARIANTS[layout][name]

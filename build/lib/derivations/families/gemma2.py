@@ -1,0 +1,95 @@
+"""Gemma 2 (Gemma Team 2024), laid out as transformers' ``Gemma2Model``.
+
+Gemma's blocks (``derivations.gemma``: head size 256 or 128 whatever the width, GeGLU, RMSNorm scaling by
+``1 + w``, a tied head) with four RMSNorms in each layer instead of two: before and after the attention,
+before and after the feed-forward (the outputs of both blocks are normalized before the residual). Local
+(sliding-window) and global attention alternate layer by layer, and the logits of the attention and of the
+head are soft-capped (``tanh``): masks and functions, no parameter.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from . import Headline, gemma
+from ..claims import Rounded
+from ..components import Part, group
+from ..readers import gemma2 as reader
+from ..sources import Citation
+from ..symbols import D, F, H, K, L, V, d_h
+from .llama import EVEN_HEAD, HEADS_DIVIDE_WIDTH, KV_HEADS_DIVIDE_HEADS
+
+MODEL_TYPE = reader.READER.model_type
+
+FIRST_PUBLISHED = "2024-07"
+HEADLINES = (Headline("Gemma2ForCausalLM", "gemma-2-9b", "9B"), Headline("Gemma2ForCausalLM", "gemma-2-27b", "27B"))
+EXAMPLE = "gemma-2-9b"
+
+
+def decoder_layer(attention_bias: bool = False) -> Part:
+    """Gemma2DecoderLayer (``layers.<i>``): RMSNorm, attention, RMSNorm, residual; RMSNorm, GeGLU feed-forward,
+    RMSNorm, residual.
+    $$N_\\mathrm{layer} = 4D + D H d_h + 2 D K d_h + H d_h D + 3 D F$$"""
+    return group("layer", "decoder layer",
+                 gemma.norm("attention_norm", "input_layernorm", "RMSNorm before attention"),
+                 gemma.self_attention(attention_bias),
+                 gemma.norm("attention_output_norm", "post_attention_layernorm", "RMSNorm of the attention's output"),
+                 gemma.norm("feed_forward_norm", "pre_feedforward_layernorm", "RMSNorm before the feed-forward"),
+                 gemma.gated_feed_forward,
+                 gemma.norm("feed_forward_output_norm", "post_feedforward_layernorm",
+                            "RMSNorm of the feed-forward's output"),
+                 path="layers", symbol=r"N_{\mathrm{layer}}")
+
+
+layer = decoder_layer()
+attention_block = layer.child("attention")
+
+
+def architectures(attention_bias: bool = False, untied: bool = False, no_token_bias: bool = False) -> dict[str, Part]:
+    return gemma.classes("Gemma2", "Gemma2Model", "Gemma2ForCausalLM", decoder_layer(attention_bias), untied=untied,
+                         no_token_bias=no_token_bias, tasks=("ForSequenceClassification", "ForTokenClassification"))
+
+
+ARCHITECTURES = architectures()
+BASE_ARCHITECTURE = "Gemma2Model"
+VARIANTS = reader.READER.layout.variants(architectures)
+
+Gemma2Model = ARCHITECTURES["Gemma2Model"]
+Gemma2ForCausalLM = ARCHITECTURES["Gemma2ForCausalLM"]
+Gemma2ForSequenceClassification = ARCHITECTURES["Gemma2ForSequenceClassification"]
+Gemma2ForTokenClassification = ARCHITECTURES["Gemma2ForTokenClassification"]
+
+embedding_parameters = gemma.embedding_parameters
+non_embedding = group("non_embedding", "layers and final RMSNorm (no embeddings; the head is tied)",
+                      replace(layer, repeat=L), gemma.final_norm, symbol=r"N_{\text{non-emb}}")
+# What the two extra norms of each layer add to a Gemma layer of the same sizes.
+extra_norms = replace(group("extra_norms", "the norms of the attention's and the feed-forward's outputs",
+                            layer.child("attention_output_norm"), layer.child("feed_forward_output_norm")))
+feedforward_hidden_dims = gemma.feedforward_hidden_dims
+padded_rows = gemma.padded_rows
+
+# config.json of google/gemma-2-2b, -9b and -27b on the Hugging Face hub [cite: hub-google-gemma]: the fields that
+# set the count, with model_type, architectures and the context length (tie_word_embeddings by default).
+CHECKPOINTS = ("gemma-2-2b", "gemma-2-9b", "gemma-2-27b")
+
+# Gemma2Config.validate_architecture requires the heads to divide the width, even with head_dim set.
+CALCULATOR_RULES = (HEADS_DIVIDE_WIDTH, KV_HEADS_DIVIDE_HEADS, EVEN_HEAD)
+
+TABLE_SYMBOLS = (L, D, H, K, d_h, F, V)
+TABLE_ARCHITECTURES = {"Gemma2ForCausalLM": "Gemma2ForCausalLM", "non_embedding": "non-embedding"}
+
+# The paper's Table 2, exact: the embeddings at the paper's 256,128 rows, the rest as released.
+_TABLE_2 = Citation("gemma2-2024", "Table 2, “Embedding Parameters” and “Non-embedding Parameters”")
+_PAPER_ROWS = {V: gemma.PAPER_VOCABULARY}
+PAPER = tuple(
+    claim for checkpoint, size, embedding, rest in (
+        ("gemma-2-2b", "2B", 590_118_912, 2_024_517_888), ("gemma-2-9b", "9B", 917_962_752, 8_324_201_984),
+        ("gemma-2-27b", "27B", 1_180_237_824, 26_047_480_320))
+    for claim in (
+        Rounded(f"paper_{size.lower()}_embedding", embedding, f"Gemma 2 {size}, embedding parameters", _TABLE_2,
+                checkpoint, (embedding_parameters,), precision=1, overrides=_PAPER_ROWS, printed=f"{embedding:,}"),
+        Rounded(f"paper_{size.lower()}_non_embedding", rest, f"Gemma 2 {size}, non-embedding parameters", _TABLE_2,
+                checkpoint, (non_embedding,), precision=1, printed=f"{rest:,}")))
+
+MISCOUNTS = ()
+ROUNDED = PAPER

@@ -1,0 +1,97 @@
+"""Gemma 3's language model (Gemma Team 2025), laid out as transformers' ``Gemma3TextModel``.
+
+Gemma 2's layer (``derivations.gemma2``: four RMSNorms, GeGLU, head size 256 or 128) with an RMSNorm on each
+head's queries and on each head's keys (``q_norm``, ``k_norm``: ``d_h`` weights each, shared by the heads), in
+place of Gemma 2's soft-capping. Five local (sliding-window) layers for each global one: masks, no parameter.
+The 1B model is text only; the 4B, 12B and 27B add a vision encoder (SigLIP) and a projection, which this page
+does not count: their language model is ``Gemma3ForCausalLM`` on the config's ``text_config``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from . import Headline, gemma, gemma2
+from ..claims import Rounded
+from ..components import Part, group, rms_norm
+from ..readers import gemma3_text as reader
+from ..sources import Citation
+from ..symbols import D, F, H, K, L, V, d_h
+from .llama import EVEN_HEAD, HEADS_DIVIDE_WIDTH, KV_HEADS_DIVIDE_HEADS
+
+MODEL_TYPE = reader.READER.model_type
+
+FIRST_PUBLISHED = "2025-03"
+HEADLINES = (Headline("Gemma3ForCausalLM", "gemma-3-1b", "1B"),
+             Headline("Gemma3ForCausalLM", "gemma-3-27b", "27B, its language model"))
+EXAMPLE = "gemma-3-1b"
+
+# The query and key norms: one scale of d_h each, applied to every head.
+head_norms = (replace(rms_norm("query_norm", d_h, "q_norm", label="RMSNorm of each query head (one scale of d_h)"),
+                      note="scales by 1 + w"),
+              replace(rms_norm("key_norm", d_h, "k_norm", label="RMSNorm of each key head (one scale of d_h)"),
+                      note="scales by 1 + w"))
+
+
+def self_attention(bias: bool = False) -> Part:
+    plain = gemma.self_attention(bias)
+    return replace(plain, children=plain.children + head_norms, label="self-attention with query and key norms")
+
+
+def decoder_layer(attention_bias: bool = False) -> Part:
+    """Gemma3DecoderLayer (``layers.<i>``): Gemma 2's layer around Gemma 3's attention.
+    $$N_\\mathrm{layer} = 4D + D H d_h + 2 D K d_h + H d_h D + 2 d_h + 3 D F$$"""
+    plain = gemma2.decoder_layer(attention_bias)
+    return replace(plain, children=tuple(self_attention(attention_bias) if c.name == "attention" else c
+                                         for c in plain.children))
+
+
+layer = decoder_layer()
+attention_block = layer.child("attention")
+
+
+def architectures(attention_bias: bool = False, untied: bool = False, no_token_bias: bool = False) -> dict[str, Part]:
+    """Gemma3TextModel, Gemma3ForCausalLM and Gemma3TextForSequenceClassification: the classes transformers builds
+    for a gemma3_text config (no token classifier, no span head)."""
+    return gemma.classes("Gemma3", "Gemma3TextModel", "Gemma3ForCausalLM", decoder_layer(attention_bias),
+                         untied=untied, no_token_bias=no_token_bias, tasks=("ForSequenceClassification",),
+                         sequence="Gemma3TextForSequenceClassification")
+
+
+ARCHITECTURES = architectures()
+BASE_ARCHITECTURE = "Gemma3TextModel"
+VARIANTS = reader.READER.layout.variants(architectures)
+
+Gemma3TextModel = ARCHITECTURES["Gemma3TextModel"]
+Gemma3ForCausalLM = ARCHITECTURES["Gemma3ForCausalLM"]
+Gemma3TextForSequenceClassification = ARCHITECTURES["Gemma3TextForSequenceClassification"]
+
+embedding_parameters = gemma.embedding_parameters
+non_embedding = group("non_embedding", "layers and final RMSNorm (no embeddings; the head is tied)",
+                      replace(layer, repeat=L), gemma.final_norm, symbol=r"N_{\text{non-emb}}")
+
+# google/gemma-3-1b-pt's config.json (model_type gemma3_text) and the text_config of google/gemma-3-4b-pt, -12b-pt
+# and -27b-pt [cite: hub-google-gemma], with the fields those text_configs leave out at Gemma3TextConfig's
+# defaults, as transformers fills them (vocab_size 262,208; 8 heads, 4 key/value heads, head_dim 256 for the 4B).
+CHECKPOINTS = ("gemma-3-1b", "gemma-3-4b", "gemma-3-12b", "gemma-3-27b")
+
+CALCULATOR_RULES = (HEADS_DIVIDE_WIDTH, KV_HEADS_DIVIDE_HEADS, EVEN_HEAD)
+
+TABLE_SYMBOLS = (L, D, H, K, d_h, F, V)
+TABLE_ARCHITECTURES = {"Gemma3ForCausalLM": "Gemma3ForCausalLM", "non_embedding": "non-embedding"}
+
+# The report's Table 1, in millions: embedding and non-embedding parameters of each size (and the vision
+# encoder's 417M for the three multimodal sizes, not counted here).
+_TABLE_1 = Citation("gemma3-2025", "Table 1, “Embedding Parameters” and “Non-embedding Parameters” (millions)")
+PAPER = tuple(
+    claim for checkpoint, size, embedding, rest in (
+        ("gemma-3-1b", "1B", 302, 698), ("gemma-3-4b", "4B", 675, 3_209), ("gemma-3-12b", "12B", 1_012, 10_759),
+        ("gemma-3-27b", "27B", 1_416, 25_600))
+    for claim in (
+        Rounded(f"paper_{size.lower()}_embedding", embedding * 10**6, f"Gemma 3 {size}, embedding parameters",
+                _TABLE_1, checkpoint, (embedding_parameters,), printed=f"{embedding:,}M"),
+        Rounded(f"paper_{size.lower()}_non_embedding", rest * 10**6, f"Gemma 3 {size}, non-embedding parameters",
+                _TABLE_1, checkpoint, (non_embedding,), printed=f"{rest:,}M")))
+
+MISCOUNTS = ()
+ROUNDED = PAPER

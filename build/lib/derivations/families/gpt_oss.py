@@ -1,0 +1,200 @@
+"""gpt-oss (OpenAI 2025), laid out as transformers' ``GptOssModel``.
+
+A decoder in LLaMA's arrangement (pre-norm RMSNorm layers, grouped-query attention, rotary positions, a final
+RMSNorm, an untied head) whose feed-forward is a mixture of ``X`` experts of which each token uses ``X_a``.
+What differs from Mixtral (``derivations.mixtral``), in the tensors:
+
+- the attention has biases on q, k, v and o, and one learned **sink** per head and layer (``sinks``: a logit
+  that joins every row of scores, so that a head may attend to nothing);
+- the router has a bias (``D`` to ``X`` plus ``X``);
+- the experts have biases, and keep their gate and up projections in one tensor (``gate_up_proj``, ``X`` by
+  ``D`` by ``2F``, with ``gate_up_proj_bias``, ``X`` by ``2F``), the down projection in another (``down_proj``,
+  with ``down_proj_bias``, ``X`` by ``D``).
+
+Local (sliding-window, 128 tokens) and full attention alternate: a mask, no parameter.
+
+Active parameters per token (:data:`ACTIVE`): as on the Mixtral page, the experts the router picks, the router
+and everything else whole, the input embedding included; OpenAI's model card counts them without the input
+embedding (:data:`active_without_embedding`), and the page shows both.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import sympy
+
+from . import Headline, llama
+from ..calculator import at_most
+from ..claims import Rounded
+from ..components import AttentionLayout, Part, attention, group, leaf, linear
+from ..readers import gpt_oss as reader
+from ..sources import Citation
+from ..symbols import D, F, H, K, L, V, X, X_a, d_h
+
+MODEL_TYPE = reader.READER.model_type
+
+FIRST_PUBLISHED = "2025-08"
+HEADLINES = (
+    Headline("GptOssForCausalLM", "gpt-oss-120b", "120b, in total"),
+    Headline("ACTIVE.GptOssForCausalLM", "gpt-oss-120b", "120b, per token",
+             convention="Active per token: in each layer the experts the router picks (num_experts_per_tok of them), "
+                        "the router and every tensor outside the experts whole, the input embedding included (as "
+                        "on the Mixtral page; OpenAI's card leaves the input embedding out, see below)."),
+)
+EXAMPLE = "gpt-oss-120b"
+
+# ---------------------------------------------------------------------------------------------
+# Attention: biases on the four projections, and a sink per head
+# $$N_\mathrm{attn} = (D H d_h + H d_h) + 2 (D K d_h + K d_h) + (H d_h D + D) + H$$
+# ---------------------------------------------------------------------------------------------
+
+_PROJECTIONS = AttentionLayout(query="q_proj", key="k_proj", value="v_proj", output="o_proj")
+
+
+def self_attention(bias: bool = True) -> Part:
+    """GptOssAttention (``self_attn``): LLaMA's four projections, with biases unless ``attention_bias`` is
+    false, and ``sinks``: one learned logit per head."""
+    plain = attention(D, H, d_h, K, bias=bias, layout=_PROJECTIONS, path="self_attn",
+                      label="grouped-query self-attention with biases and sinks", causal=True)
+    sinks = leaf("sinks", "attention sinks: one learned logit per head", H, "sinks", kind="attention")
+    return replace(plain, children=plain.children + (sinks,))
+
+
+# ---------------------------------------------------------------------------------------------
+# The mixture of experts: a router with a bias, and X experts with biases, stacked
+# One expert: $$(D \cdot 2F + 2F) + (F D + D)$$  The block: $$N_\mathrm{moe} = (D X + X) + X (3 D F + 2F + D)$$
+# ---------------------------------------------------------------------------------------------
+
+expert = group("expert", "one expert: a gated feed-forward with biases",
+               leaf("gate_up", "gate and up projections, fused, with their biases", D * 2 * F + 2 * F),
+               leaf("down", "down projection, with its bias", F * D + D), kind="feed-forward")
+
+
+def sparse_moe(stored: sympy.Expr = X) -> Part:
+    """GptOssMLP (``mlp``): the router and the experts as transformers stores them, ``stored`` experts'
+    tensors counted (all ``X``, or the ``X_a`` one token uses)."""
+    which = "every expert's" if stored == X else "the X_a experts' (the ones the router picks)"
+    return group(
+        "moe", "sparse mixture of experts",
+        linear("router", "router: one logit per expert, with a bias", D, X, True, "router"),
+        group("experts", f"experts: {which}, stacked",
+              # Each token runs through X_a experts, whichever the router picks.
+              leaf("gate_up", f"gate and up projections, {which} (X by D by 2F)", stored * D * 2 * F, "gate_up_proj",
+                   matrix=X_a * D * 2 * F),
+              leaf("gate_up_bias", f"their biases (X by 2F)", stored * 2 * F, "gate_up_proj_bias"),
+              leaf("down", f"down projections, {which} (X by F by D)", stored * F * D, "down_proj", matrix=X_a * F * D),
+              leaf("down_bias", "their biases (X by D)", stored * D, "down_proj_bias"),
+              path="experts"),
+        path="mlp", kind="feed-forward", symbol=r"N_{\mathrm{moe}}")
+
+
+moe = sparse_moe()
+assert sympy.expand(moe.child("experts").total - X * expert.total) == 0
+
+
+def decoder_layer(attention_bias: bool = True, stored: sympy.Expr = X) -> Part:
+    """GptOssDecoderLayer (``layers.<i>``): RMSNorm, attention, residual; RMSNorm, mixture of experts, residual."""
+    return llama.decoder_layer(attention=self_attention(attention_bias), mlp=sparse_moe(stored),
+                               mlp_label="the experts")
+
+
+layer = decoder_layer()
+attention_block = layer.child("attention")
+
+
+def architectures(no_attention_bias: bool = False, tied: bool = False, no_token_bias: bool = False,
+                  stored: sympy.Expr = X) -> dict[str, Part]:
+    """GptOssModel, GptOssForCausalLM, GptOssForSequenceClassification and GptOssForTokenClassification (no span
+    head), with ``stored`` experts' tensors counted."""
+    classes = llama.architectures("GptOss", tied=tied, no_token_bias=no_token_bias, qa_prefix="model",
+                                  layer=decoder_layer(not no_attention_bias, stored),
+                                  suffix="" if stored == X else ": active per token")
+    classes = {name: part for name, part in classes.items() if not name.endswith("QuestionAnswering")}
+    if stored == X:
+        return classes
+    return {name: replace(part, symbol=rf"N_{{\mathrm{{{name}}}}}^{{\mathrm{{active}}}}") for name, part in classes.items()}
+
+
+ARCHITECTURES = architectures()
+BASE_ARCHITECTURE = "GptOssModel"
+VARIANTS = reader.READER.layout.variants(architectures)
+
+GptOssModel = ARCHITECTURES["GptOssModel"]
+GptOssForCausalLM = ARCHITECTURES["GptOssForCausalLM"]
+GptOssForSequenceClassification = ARCHITECTURES["GptOssForSequenceClassification"]
+GptOssForTokenClassification = ARCHITECTURES["GptOssForTokenClassification"]
+
+ACTIVE_VARIANTS = reader.READER.layout.variants(lambda **layout: architectures(stored=X_a, **layout))
+ACTIVE = ACTIVE_VARIANTS[""]
+active_layer = decoder_layer(stored=X_a)
+token_embeddings, final_norm, lm_head = llama.token_embeddings, llama.final_norm, llama.lm_head(tied=False)
+
+# OpenAI's convention: the input embedding is a lookup, and is left out; the unembedding (the head) stays.
+active_without_embedding = group(
+    "active_without_embedding", "active per token, without the input embedding",
+    replace(active_layer, repeat=L), final_norm, lm_head, symbol=r"N_{\mathrm{active}}'")
+idle_experts = replace(leaf("idle_experts", "the experts a token does not use: X - X_a of them, in every layer",
+                            L * (X - X_a) * expert.total), symbol=r"N_{\mathrm{idle}}")
+assert sympy.expand(GptOssForCausalLM.total - ACTIVE["GptOssForCausalLM"].total - idle_experts.total) == 0
+
+# ---------------------------------------------------------------------------------------------
+# The model card's lines: what each holds
+# ---------------------------------------------------------------------------------------------
+
+# "MLP": every layer's router and experts (not the norm before them).
+mlp_parameters = leaf("mlp_parameters", "router and experts, every layer", L * moe.total)
+# "Attention": every layer's projections, biases and sinks (not the norm before them).
+attention_parameters = leaf("attention_parameters", "attention, every layer (projections, biases, sinks)",
+                            L * attention_block.total)
+# "Embed + Unembed": the token embeddings and the untied head.
+embed_unembed = leaf("embed_unembed", "token embeddings and the head", 2 * V * D)
+# What no line names: the RMSNorms, two per layer and the final one.
+norms = leaf("norms", "RMSNorm weights: two per layer and the final one", (2 * L + 1) * D)
+assert sympy.expand(GptOssForCausalLM.total - mlp_parameters.total - attention_parameters.total
+                    - embed_unembed.total - norms.total) == 0
+
+# ---------------------------------------------------------------------------------------------
+# Checkpoints (readers.gpt_oss.read reads their config.json)
+# ---------------------------------------------------------------------------------------------
+
+# config.json of openai/gpt-oss-20b and openai/gpt-oss-120b on the Hugging Face hub [cite: hub-openai-gpt-oss]: the
+# fields that set the count (sizes, head_dim, experts, vocabulary, attention_bias, tie_word_embeddings), with
+# model_type, architectures, the context length and the sliding window; the rope scaling and the quantization
+# config (the released weights of the experts are MXFP4) set no parameter.
+CHECKPOINTS = ("gpt-oss-20b", "gpt-oss-120b")
+
+CALCULATOR_RULES = (llama.KV_HEADS_DIVIDE_HEADS, llama.EVEN_HEAD,
+                    at_most(X_a, X, "{X_a} can be at most {X}: the router picks the top {X_a} of the {X} experts."))
+
+CALCULATOR_MINIMUM = {X_a: 0}
+
+TABLE_SYMBOLS = (L, D, H, K, d_h, F, X, X_a, V)
+TABLE_ARCHITECTURES = {"GptOssForCausalLM": "GptOssForCausalLM", "ACTIVE.GptOssForCausalLM": "active per token",
+                       "active_without_embedding": "active, input embedding left out"}
+
+# ---------------------------------------------------------------------------------------------
+# Published counts, reconciled: the model card's Table 1, line by line
+# ---------------------------------------------------------------------------------------------
+
+
+def _card(checkpoint: str, model: str, line: str, printed: str, candidates: tuple[Part, ...]) -> Rounded:
+    return Rounded(f"card_{model.split('-')[-1]}_{line.lower().replace(' ', '_').replace('+', 'and')}",
+                   round(float(printed.removesuffix("B")) * 10**9), f"{model}, “{line}”",
+                   Citation("openai2025gptoss", f"Table 1, “{line}”"), checkpoint, candidates, precision=10**7,
+                   printed=printed)
+
+
+_FIGURES = {"gpt-oss-120b": ("114.71B", "0.96B", "1.16B", "116.83B", "5.13B"),
+            "gpt-oss-20b": ("19.12B", "0.64B", "1.16B", "20.91B", "3.61B")}
+CARD = tuple(_card(checkpoint, checkpoint, line, printed, (part,))
+             for checkpoint, figures in _FIGURES.items()
+             for line, printed, part in zip(("MLP", "Attention", "Embed + Unembed", "Total Parameters"), figures,
+                                            (mlp_parameters, attention_parameters, embed_unembed, GptOssForCausalLM)))
+# The active lines, against both conventions: the card's (no input embedding) first.
+CARD_ACTIVE = tuple(_card(checkpoint, checkpoint, "Active Parameters", figures[-1],
+                          (active_without_embedding, ACTIVE["GptOssForCausalLM"]))
+                    for checkpoint, figures in _FIGURES.items())
+
+MISCOUNTS = ()
+ROUNDED = CARD + CARD_ACTIVE

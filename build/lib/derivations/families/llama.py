@@ -1,0 +1,323 @@
+"""LLaMA (Touvron et al. 2023; Llama 2, Llama 3), composed from the components, laid out as transformers'
+``LlamaModel``.
+
+A decoder-only stack of pre-norm layers: RMSNorm (a scale only), grouped-query self-attention with
+``K`` key/value heads shared by ``H`` query heads of size ``d_h`` (no biases unless
+``attention_bias``), RMSNorm, a gated SwiGLU feed-forward of three matrices (no biases unless
+``mlp_bias``); a final RMSNorm, and a language-model head of its own (untied) unless
+``tie_word_embeddings`` (Llama 3.2 1B and 3B tie it). Rotary position embeddings rotate queries and
+keys by fixed angles: no parameters. Mistral (``derivations.mistral``) builds on the same blocks.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import sympy
+
+from . import Headline
+from ..calculator import divides, even_or_one
+from ..claims import Miscount, Rounded
+from ..components import (AttentionLayout, Part, as_kind, attention, embedding, feed_forward, group, leaf, linear,
+                         rms_norm, score, task_heads, tied_tensor)
+from ..readers import llama as reader
+from ..sources import Citation, cite
+from ..symbols import C, D, F, H, K, L, M, V, d_h, r
+
+MODEL_TYPE = reader.READER.model_type
+
+# The month of the family's first paper (its arXiv version; for GPT-1 and GPT-2, OpenAI's release),
+# which orders the families in the site's navigation; and the counts it is known by (the home page).
+FIRST_PUBLISHED = "2023-02"
+HEADLINES = (Headline("LlamaForCausalLM", "llama-2-7b", "Llama 2, 7B"), Headline("LlamaForCausalLM", "llama-3-70b", "Llama 3, 70B"),)
+# The running example of the page: every table on it is evaluated on this checkpoint unless its caption
+# says otherwise (the site adds the caption), and the at-a-glance box names it.
+EXAMPLE = "llama-2-7b"
+
+# ---------------------------------------------------------------------------------------------
+# One decoder layer (pre-norm): RMSNorm, attention, residual; RMSNorm, gated feed-forward, residual
+# $$N_\mathrm{layer} = D + (D H d_h + 2 D K d_h + H d_h D) + D + 3 D F$$  without biases.
+# ---------------------------------------------------------------------------------------------
+
+_PROJECTIONS = AttentionLayout(query="q_proj", key="k_proj", value="v_proj", output="o_proj")
+
+
+def self_attention(bias: bool = False) -> Part:
+    """LlamaAttention (``self_attn``): Q to H d_h, K and V to K d_h each, O back to D; with
+    ``attention_bias`` all four have a bias (o_proj's too)."""
+    return attention(D, H, d_h, K, bias=bias, layout=_PROJECTIONS, path="self_attn", causal=True,
+                     label="grouped-query self-attention" + (" with biases" if bias else ""))
+
+
+# $$\mathrm{FFN}(x) = (\mathrm{SiLU}(x W_\mathrm{gate}) \odot x W_\mathrm{up}) W_\mathrm{down}$$
+def gated_feed_forward(bias: bool = False) -> Part:
+    """LlamaMLP (``mlp``): gate_proj and up_proj D to F, down_proj F to D; biases with ``mlp_bias``."""
+    return feed_forward(D, F, bias=bias, gate="gate_proj", up="up_proj", down="down_proj", path="mlp",
+                        label="gated (SwiGLU) feed-forward" + (" with biases" if bias else ""))
+
+
+def decoder_layer(attention_bias: bool = False, mlp_bias: bool = False, *, mlp: Part | None = None,
+                  mlp_label: str = "the feed-forward", attention: Part | None = None) -> Part:
+    """LlamaDecoderLayer (``layers.<i>``); MistralDecoderLayer holds the same tensors. ``mlp`` replaces
+    the gated feed-forward (Mixtral's mixture of experts); its norm is named after it. ``attention``
+    replaces the attention (Qwen2's biases on q, k and v alone)."""
+    mlp = mlp if mlp is not None else gated_feed_forward(mlp_bias)
+    return group("layer", "decoder layer",
+                 rms_norm("attention_norm", D, "input_layernorm", label="RMSNorm before attention"),
+                 attention if attention is not None else self_attention(attention_bias),
+                 rms_norm(f"{mlp.name}_norm", D, "post_attention_layernorm", label=f"RMSNorm before {mlp_label}"),
+                 mlp,
+                 path="layers", symbol=r"N_{\mathrm{layer}}")
+
+
+token_embeddings = embedding("embed_tokens", "token embeddings", V, D, "embed_tokens")
+final_norm = rms_norm("final_norm", D, "norm", label="final RMSNorm (after the last layer)")
+
+
+def base_model(layer: Part, name: str, label: str, path: str | None) -> Part:
+    """The body (LlamaModel, MistralModel): embeddings, L layers with weights of their own, final norm.
+    Rotary embeddings (``rotary_emb``) hold a buffer of inverse frequencies, not a parameter."""
+    return group(name, label, token_embeddings, replace(layer, repeat=L), final_norm, path=path,
+                 symbol=rf"N_{{\mathrm{{{name}}}}}")
+
+
+def lm_head(tied: bool) -> Part:
+    """The language-model head: D to V without bias; tied, it *is* the token embedding table."""
+    if tied:
+        return as_kind(tied_tensor("lm_head", "language-model head (the token embeddings, transposed)",
+                                   "model.embed_tokens", "lm_head", matrix=D * V), "heads")
+    return as_kind(linear("lm_head", "language-model head (a weight of its own, no bias)", D, V, False, "lm_head"),
+                   "heads")
+
+
+def architectures(prefix: str = "Llama", *, attention_bias: bool = False, mlp_bias: bool = False,
+                  tied: bool = False, no_token_bias: bool = False, qa_prefix: str = "transformer",
+                  layer: Part | None = None, suffix: str = "") -> dict[str, Part]:
+    """Every class of one family (``Llama``, ``Mistral``, ``Mixtral``), named as transformers names it,
+    around its decoder layer (LLaMA's, unless ``layer`` gives another; ``suffix`` qualifies the labels).
+
+    The head classes keep the body under ``model``, except LlamaForQuestionAnswering, which keeps it
+    under ``transformer`` (base_model_prefix, "for BC"); Mistral's and Mixtral's use ``model``.
+    """
+    layer = layer if layer is not None else decoder_layer(attention_bias, mlp_bias)
+    body = f"{prefix}Model"
+    body_label = f"{body}: embeddings, layers, final RMSNorm{suffix}"
+
+    def model(name: str, label: str, head: Part, prefix: str = "model") -> Part:
+        return group(name, label + suffix, base_model(layer, body, body_label, prefix),
+                     head, symbol=rf"N_{{\mathrm{{{name}}}}}")
+
+    return {
+        body: base_model(layer, body, body_label, None),
+        f"{prefix}ForCausalLM": model(f"{prefix}ForCausalLM", "with the language-model head", lm_head(tied)),
+        # The token classifier has a bias unless token_classification_bias is false (its label says which).
+        **{name: model(name, label, head, prefix=qa_prefix if name.endswith("QuestionAnswering") else "model")
+           for name, (label, head) in task_heads(prefix, score(D, C, not no_token_bias)).items()},
+    }
+
+
+ARCHITECTURES = architectures()
+BASE_ARCHITECTURE = "LlamaModel"
+
+# Every layout a config.json can ask for (readers.llama.READER.layout).
+VARIANTS = reader.READER.layout.variants(architectures)
+
+LlamaModel = ARCHITECTURES["LlamaModel"]
+LlamaForCausalLM = ARCHITECTURES["LlamaForCausalLM"]
+LlamaForSequenceClassification = ARCHITECTURES["LlamaForSequenceClassification"]
+LlamaForTokenClassification = ARCHITECTURES["LlamaForTokenClassification"]
+LlamaForQuestionAnswering = ARCHITECTURES["LlamaForQuestionAnswering"]
+LlamaForCausalLM_tied = VARIANTS["tied"]["LlamaForCausalLM"]
+
+layer = decoder_layer()
+attention_block = layer.child("attention")
+feed_forward_block = layer.child("feed_forward")
+
+# Everything but the token embeddings and the head.
+non_embedding = group("non_embedding", "layers and final RMSNorm (no embeddings, no head)",
+                      replace(layer, repeat=L), final_norm, symbol=r"N_{\text{non-emb}}")
+
+# Multi-head attention is the case K = H: grouped-query attention saves 2 D (H - K) d_h per layer.
+MULTI_HEAD = {K: H}
+# The original shapes: heads partition the width.
+STANDARD = {d_h: D / H}
+layer_standard = layer.subs(STANDARD)
+layer_multi_head = layer.subs(STANDARD | MULTI_HEAD)
+
+# ---------------------------------------------------------------------------------------------
+# The feed-forward width (Meta's llama/model.py, FeedForward, called with hidden_dim = 4 dim):
+#     hidden_dim = int(2 * hidden_dim / 3)
+#     if ffn_dim_multiplier is not None: hidden_dim = int(ffn_dim_multiplier * hidden_dim)
+#     hidden_dim = multiple_of * ((hidden_dim + multiple_of - 1) // multiple_of)
+# $$F = M \lceil \lfloor r \lfloor 8D/3 \rfloor \rfloor / M \rceil$$
+# Two thirds of 4D keeps the three matrices of the gated feed-forward near the 8 D^2 of a plain one
+# (Shazeer 2020); r widens it (Llama 2 70B and Llama 3); M rounds it up to a multiple for the hardware.
+# transformers' config does not hold multiple_of or ffn_dim_multiplier: intermediate_size is the result.
+# ---------------------------------------------------------------------------------------------
+
+# The first step alone: two thirds of 4D, truncated.
+two_thirds_width = sympy.floor(8 * D / 3)
+meta_width = sympy.Eq(F, M * sympy.ceiling(sympy.floor(r * two_thirds_width) / M), evaluate=False)
+# Without the rounding, the gated feed-forward holds as many weights as a plain one of width 4D.
+plain_equivalent = sympy.Eq(3 * D * F, 2 * D * (4 * D), evaluate=False)
+
+
+def width(dim: int, multiple_of: int, multiplier: sympy.Rational | int = 1) -> int:
+    """Meta's feed-forward width for one model, evaluated from :data:`meta_width` exactly (the
+    multiplier as an exact rational: 1.3 is 13/10)."""
+    value = meta_width.rhs.subs({D: dim, M: multiple_of, r: sympy.nsimplify(multiplier)})
+    assert value.is_Integer, value
+    return int(value)
+
+
+# (dim, multiple_of, ffn_dim_multiplier) of Meta's params.json for each bundled checkpoint whose width
+# the rule gives, and where each was read:
+_LLAMA1_CODE = ("meta-llama/llama, llama/model.py at 1076b9c (LLaMA-1: ModelArgs multiple_of 256, "
+                "FeedForward(hidden_dim=4 * dim), no multiplier)")
+PARAMS = {
+    "llama-7b": (4096, 256, 1, _LLAMA1_CODE),
+    "llama-13b": (5120, 256, 1, _LLAMA1_CODE),
+    "llama-30b": (6656, 256, 1, _LLAMA1_CODE),
+    "llama-65b": (8192, 256, 1, _LLAMA1_CODE),
+    "llama-2-7b": (4096, 256, 1, "Llama 2 7B params.json: multiple_of 256, no multiplier (quoted in tinygrad's "
+                                 "examples/llama.py and llama.cpp's convert.py)"),
+    "llama-2-13b": (5120, 256, 1, "Llama 2 13B params.json: multiple_of 256, no multiplier (same copies)"),
+    "llama-2-70b": (8192, 4096, sympy.Rational(13, 10),
+                    "Llama 2 70B params.json, quoted in llama.cpp's convert.py: \"multiple_of\": 4096, "
+                    "\"ffn_dim_multiplier\": 1.3"),
+    "llama-3-8b": (4096, 1024, sympy.Rational(13, 10),
+                   "meta-llama/llama3, Meta-Llama-3-8B-Instruct/params.json: multiple_of 1024, ffn_dim_multiplier 1.3"),
+    "llama-3-70b": (8192, 4096, sympy.Rational(13, 10),
+                    "meta-llama/llama3, Meta-Llama-3-70B/params.json: multiple_of 4096, ffn_dim_multiplier 1.3"),
+}
+
+# ---------------------------------------------------------------------------------------------
+# Checkpoints (readers.llama.read reads their config.json)
+# ---------------------------------------------------------------------------------------------
+
+# config.json as published on the Hugging Face hub [cite: hub-meta-llama]:
+#   llama-7b, -13b, -30b, -65b   huggyllama/llama-7b ... -65b (LLaMA-1 converted; sizes as in Meta's
+#                                MODEL_CARD.md and the width rule above)
+#   llama-2-7b, -13b, -70b       meta-llama/Llama-2-7b-hf, -13b-hf, -70b-hf (transformers 4.31/4.32 uploads)
+#   llama-3-8b, llama-3-70b      meta-llama/Meta-Llama-3-8B, Meta-Llama-3-70B
+#   llama-3.1-405b               meta-llama/Llama-3.1-405B (the count setting fields; 405,853,388,800 in all,
+#                                the 405.85B the model cards give; the compute page's training run)
+#   llama-3.2-1b, llama-3.2-3b   meta-llama/Llama-3.2-1B, Llama-3.2-3B (head_dim set; tie_word_embeddings true)
+# The last two build another layout (VARIANTS["tied"]): the page's table counts each in its own.
+TIED_CHECKPOINTS = ("llama-3.2-1b", "llama-3.2-3b")
+CHECKPOINTS = ("llama-7b", "llama-13b", "llama-30b", "llama-65b", "llama-2-7b", "llama-2-13b", "llama-2-70b",
+               "llama-3-8b", "llama-3-70b", "llama-3.1-405b", *TIED_CHECKPOINTS)
+
+# What transformers requires of the sizes (readers.llama.read_decoder checks the same configs). Mistral and
+# Mixtral share the last two; their configs take the floor of the width over the heads.
+HEADS_DIVIDE_WIDTH = divides(H, D, "`LlamaConfig` requires the heads {H} to divide the width {D}, even with "
+                                   "`head_dim` set.")
+KV_HEADS_DIVIDE_HEADS = divides(K, H, "The key/value heads {K} must divide the heads {H}: transformers builds other "
+                                      "values, but the attention cannot run.")
+EVEN_HEAD = even_or_one(d_h, "The head size {d_h} must be even (or 1): rotary embeddings turn pairs of coordinates.")
+CALCULATOR_RULES = (HEADS_DIVIDE_WIDTH, KV_HEADS_DIVIDE_HEADS, EVEN_HEAD)
+
+TABLE_SYMBOLS = (L, D, H, K, d_h, F, V)
+# The layers as each checkpoint builds them (all L of them: a column reached through the class follows the
+# checkpoint's layout; a bare `layer` would be the plain one).
+TABLE_ARCHITECTURES = {"LlamaForCausalLM": "LlamaForCausalLM", "LlamaForCausalLM.LlamaModel.layer": "all layers"}
+
+# ---------------------------------------------------------------------------------------------
+# Published counts, reconciled
+# ---------------------------------------------------------------------------------------------
+
+_LLAMA1_PAPER = Citation("touvron2023", "Table 2")
+
+
+def _paper(name: str, tenths: int, checkpoint: str) -> Rounded:
+    printed = f"{tenths // 10}.{tenths % 10}B"
+    return Rounded(f"paper_{name}", tenths * 10**8, f"LLaMA {name.upper()}", _LLAMA1_PAPER, checkpoint,
+                   (LlamaForCausalLM,), precision=10**8, printed=printed)
+
+
+# The paper's four sizes to a tenth of a billion. Three round from the exact counts; 65.2B does not
+# (65.29 rounds to 65.3). All four fit truncation: the table may have truncated; the paper does not say.
+PAPER = (_paper("7b", 67, "llama-7b"), _paper("13b", 130, "llama-13b"), _paper("33b", 325, "llama-30b"),
+         _paper("65b", 652, "llama-65b"))
+
+_LLAMA2_CARD = Citation("llama2-card")
+_LLAMA3_CARD = Citation("llama3-card")
+
+# The names the releases go by, in billions: names, not roundings (Llama 2 70B has 69.0 billion).
+NAMES = tuple(Rounded(f"name_{name.replace('-', '_').replace('.', '_')}", billions * 10**9, what, source, name,
+                      (LlamaForCausalLM,), precision=10**9, printed=f"{billions}B")
+              for name, billions, what, source in (
+                  ("llama-2-7b", 7, "Llama 2 7B", _LLAMA2_CARD), ("llama-2-13b", 13, "Llama 2 13B", _LLAMA2_CARD),
+                  ("llama-2-70b", 70, "Llama 2 70B", _LLAMA2_CARD), ("llama-3-8b", 8, "Llama 3 8B", _LLAMA3_CARD),
+                  ("llama-3-70b", 70, "Llama 3 70B", _LLAMA3_CARD)))
+
+# (1) [cite: transformerlens-448]: HookedTransformerConfig counts, per layer, W_Q, W_K, W_V, W_O as
+# d_model * d_head * n_heads * 4, and the MLP as d_model * d_mlp * 2 ("2 because W_in and W_out"):
+# a gated MLP has three matrices, and embeddings, unembedding and norms are not counted at all.
+_TRANSFORMERLENS = Citation("transformerlens-448", "<code>llama.cfg.n_params  # 5033164800</code> for LLaMA-7B")
+two_matrix_mlp = Miscount(
+    "two_matrix_mlp", 5_033_164_800, "LLaMA-7B, <code>cfg.n_params</code> of TransformerLens",
+    _TRANSFORMERLENS, "llama-7b", LlamaForCausalLM,
+    terms=(leaf("gate", "the third matrix of every gated MLP (gate_proj)", L * D * F),
+           leaf("embeddings", "token embeddings", V * D),
+           leaf("unembedding", "the language-model head (untied)", V * D),
+           leaf("norms", "RMSNorm weights: two per layer and the final one", (2 * L + 1) * D)),
+    reconstruction=group("claimed", "TransformerLens's n_params",
+                         leaf("attention", "W_Q, W_K, W_V, W_O", L * 4 * D * d_h * H),
+                         leaf("mlp", "W_in, W_out", L * 2 * D * F)),
+    model="LLaMA-7B (<code>llama-7b</code>)",
+    cause="TransformerLens's <code>n_params</code> counts two matrices per gated MLP instead of three, and no "
+          "embeddings, head or norms",
+)
+
+# (2) [cite: bitsandbytes-834]: Llama-2-7B loaded in 4 bits prints "all params: 3,540,389,888". bitsandbytes'
+# Params4bit packs two 4-bit values in one uint8 element, so numel() of each quantized weight is half its
+# parameter count. transformers quantizes every nn.Linear except the output embedding (lm_head; see
+# quantizers/base.py, get_keys_to_not_convert); the embedding table and the RMSNorm weights are not
+# Linear and stay whole. That accounts for 3,500,412,928. The remaining 39,976,960 are exactly LoRA
+# adapters of rank 16 on the seven projections of every layer (the usual QLoRA setup). That they were in
+# the printed sum is an inference: the snippet in the issue shows no adapters, and nothing else we know of
+# fits the difference exactly.
+LORA_RANK = 16
+quantized_weights = (attention_block.total + feed_forward_block.total) * L
+_lora = leaf("lora", f"LoRA adapters of rank {LORA_RANK} on q, k, v, o, gate, up and down, in every layer "
+             "(A: in by r, B: r by out; inferred, not shown in the issue)",
+             L * LORA_RANK * ((D + H * d_h) + 2 * (D + K * d_h) + (H * d_h + D) + 3 * (D + F)))
+_BNB = Citation("bitsandbytes-834")
+quantized_4bit = Miscount(
+    "quantized_4bit", 3_540_389_888, "Llama-2-7B loaded in 4 bits (nf4), summing <code>numel()</code> over "
+    "<code>named_parameters()</code>", _BNB, "llama-2-7b", LlamaForCausalLM,
+    terms=(leaf("packed", "half of every quantized weight (q, k, v, o, gate, up, down): numel() of a Params4bit "
+                "counts bytes, two 4-bit values each", quantized_weights / 2),
+           replace(_lora, expr=-_lora.expr, label="minus the LoRA adapters the printed sum is inferred to include")),
+    reconstruction=group("claimed", "the printed sum",
+                         leaf("quantized", "the seven projections of every layer, as uint8 bytes", quantized_weights / 2),
+                         leaf("embeddings", "token embeddings (not Linear: not quantized)", V * D),
+                         leaf("norms", "RMSNorm weights (not quantized)", (2 * L + 1) * D),
+                         leaf("lm_head", "lm_head (skipped: the output embedding)", V * D),
+                         _lora),
+    model="Llama 2 7B (<code>llama-2-7b</code>)",
+    cause="loaded in 4 bits, <code>numel()</code> counts the bytes of a quantized weight, half its parameters (and "
+          "the sum, we infer, includes LoRA adapters)",
+)
+
+# (3) [cite: llama-1111]: "80 x (4 x 8192 x 8192 + 3 x 8192 x 28672) + 32000 x 8192 ~ 78B" for
+# Llama-2-70B: keys and values counted with all 64 heads instead of 8, the head left out.
+_ISSUE_1111 = Citation("llama-1111")
+gqa_ignored = Miscount(
+    "gqa_ignored", 78_108_426_240, "Llama-2-70B as “~78B”: 80 x (4 x 8192 x 8192 + 3 x 8192 x 28672) + 32000 x 8192",
+    _ISSUE_1111, "llama-2-70b", LlamaForCausalLM,
+    terms=(leaf("key_value", "keys and values: K = 8 heads, not H = 64", -2 * L * D * (H - K) * d_h),
+           leaf("head", "the language-model head (untied)", V * D),
+           leaf("norms", "RMSNorm weights: two per layer and the final one", (2 * L + 1) * D)),
+    reconstruction=group("claimed", "the issue's arithmetic",
+                         leaf("layers", "80 x (4 x 8192 x 8192 + 3 x 8192 x 28672)", L * (4 * D**2 + 3 * D * F)),
+                         leaf("embeddings", "32000 x 8192", V * D)),
+    printed="78B",
+    model="Llama 2 70B (<code>llama-2-70b</code>)",
+    cause="keys and values are counted with as many heads as queries, though the model groups them (grouped-query "
+          "attention), and the head and the norms are left out",
+)
+
+MISCOUNTS = (two_matrix_mlp, quantized_4bit, gqa_ignored)
+ROUNDED = PAPER + NAMES

@@ -1,0 +1,108 @@
+"""Phi-3 and Phi-4 (Abdin et al. 2024), laid out as transformers' ``Phi3Model``.
+
+LLaMA's decoder (``derivations.llama``: RMSNorm, grouped-query attention, RMSNorm, SwiGLU feed-forward, no
+biases) with its matrices fused: the query, key and value projections are one matrix ``qkv_proj`` (D by
+H d_h + 2 K d_h), the gate and up projections one matrix ``gate_up_proj`` (D by 2F). A fused matrix holds
+exactly the parameters of the matrices it stacks; the tree names the tensors transformers has. LongRoPE
+scaling (``rope_scaling``, the 128k models) and a partial rotary factor (Phi-4-mini) rescale or restrict the
+rotation: no parameter. Phi-4 and Phi-4-mini use the same class; Phi-3-small is another model_type
+(``phi3small``, its own code, not in transformers).
+"""
+
+from __future__ import annotations
+
+from . import Headline, llama
+from ..claims import Rounded
+from ..components import Part, attention_products, group, linear
+from ..readers import phi3 as reader
+from ..sources import Citation
+from ..symbols import D, F, H, K, L, V, d_h
+
+MODEL_TYPE = reader.READER.model_type
+
+FIRST_PUBLISHED = "2024-04"
+HEADLINES = (Headline("Phi3ForCausalLM", "phi-3-mini-4k", "Phi-3-mini"), Headline("Phi3ForCausalLM", "phi-4", "Phi-4"))
+EXAMPLE = "phi-3-mini-4k"
+
+# ---------------------------------------------------------------------------------------------
+# Attention: one fused matrix for q, k and v
+# $$N_\mathrm{attn} = D (H d_h + 2 K d_h) + H d_h D$$
+# ---------------------------------------------------------------------------------------------
+
+self_attention = group(
+    "attention", "grouped-query self-attention, q, k and v fused",
+    linear("qkv", "query, key and value projections, fused (qkv_proj): D to H d_h + 2 K d_h", D,
+           H * d_h + 2 * K * d_h, False, "qkv_proj"),
+    linear("output", "output projection", H * d_h, D, False, "o_proj"),
+    # The cache keeps the K key heads and K value heads of each token (grouped-query: K, not H).
+    path="self_attn", kind="attention", ops=attention_products(H, d_h, d_h, causal=True), cache=2 * K * d_h)
+
+# $$N_\mathrm{ffn} = D \cdot 2F + F D$$  gate and up fused in one D-by-2F matrix
+gated_feed_forward = group(
+    "feed_forward", "gated (SwiGLU) feed-forward, gate and up fused",
+    linear("gate_up", "gate and up projections, fused (gate_up_proj): D to 2F", D, 2 * F, False, "gate_up_proj"),
+    linear("down", "down projection", F, D, False, "down_proj"),
+    path="mlp", kind="feed-forward")
+
+# The fused matrices hold what LLaMA's separate ones hold.
+assert (self_attention.total - llama.self_attention().total).expand() == 0
+assert (gated_feed_forward.total - llama.gated_feed_forward().total).expand() == 0
+
+layer = llama.decoder_layer(attention=self_attention, mlp=gated_feed_forward)
+attention_block = self_attention
+
+
+def architectures(tied: bool = False, no_token_bias: bool = False) -> dict[str, Part]:
+    """Phi3Model, Phi3ForCausalLM, Phi3ForSequenceClassification and Phi3ForTokenClassification: LLaMA's
+    classes around Phi-3's layer (transformers defines no span head for Phi-3)."""
+    classes = llama.architectures("Phi3", tied=tied, no_token_bias=no_token_bias, qa_prefix="model", layer=layer)
+    return {name: part for name, part in classes.items() if not name.endswith("QuestionAnswering")}
+
+
+ARCHITECTURES = architectures()
+BASE_ARCHITECTURE = "Phi3Model"
+VARIANTS = reader.READER.layout.variants(architectures)
+
+Phi3Model = ARCHITECTURES["Phi3Model"]
+Phi3ForCausalLM = ARCHITECTURES["Phi3ForCausalLM"]
+Phi3ForSequenceClassification = ARCHITECTURES["Phi3ForSequenceClassification"]
+Phi3ForTokenClassification = ARCHITECTURES["Phi3ForTokenClassification"]
+Phi3ForCausalLM_tied = VARIANTS["tied"]["Phi3ForCausalLM"]
+
+# ---------------------------------------------------------------------------------------------
+# Checkpoints (readers.phi3.read reads their config.json)
+# ---------------------------------------------------------------------------------------------
+
+# config.json of microsoft/Phi-3-mini-4k-instruct, Phi-3-medium-4k-instruct, Phi-3.5-mini-instruct, phi-4 and
+# Phi-4-mini-instruct on the Hugging Face hub [cite: hub-microsoft-phi]: the fields that set the count (sizes,
+# vocabulary, tie_word_embeddings), with model_type, architectures, the context length and Phi-4-mini's partial
+# rotary factor; the rope scaling factors set no parameter. Phi-3-mini-128k has the sizes of the 4k model.
+TIED_CHECKPOINTS = ("phi-4-mini",)
+CHECKPOINTS = ("phi-3-mini-4k", "phi-3-medium-4k", "phi-3.5-mini", "phi-4", "phi-4-mini")
+
+CALCULATOR_RULES = (llama.KV_HEADS_DIVIDE_HEADS, llama.EVEN_HEAD)
+
+TABLE_SYMBOLS = (L, D, H, K, F, V)
+TABLE_ARCHITECTURES = {"Phi3ForCausalLM": "Phi3ForCausalLM", "Phi3ForCausalLM.Phi3Model.layer": "all layers"}
+
+# ---------------------------------------------------------------------------------------------
+# Published counts, reconciled
+# ---------------------------------------------------------------------------------------------
+
+_PHI3 = Citation("abdin2024phi3", "abstract: “phi-3-mini, a 3.8 billion parameter language model”, and “7B and 14B "
+                                  "models ... called phi-3-small and phi-3-medium”")
+_PHI4 = Citation("abdin2024phi4", "abstract: “phi-4, a 14-billion parameter language model”")
+_PHI4_MINI = Citation("microsoft2025phi4mini", "abstract: “Phi-4-Mini, a 3.8-billion-parameter language model”")
+_PHI35 = Citation("hub-microsoft-phi", "Phi-3.5-mini-instruct model card: “3.8B parameters”")
+ROUNDED = (
+    Rounded("mini", 3_800_000_000, "Phi-3-mini", _PHI3, "phi-3-mini-4k", (Phi3ForCausalLM,), precision=10**8,
+            printed="3.8B"),
+    Rounded("medium", 14_000_000_000, "Phi-3-medium", _PHI3, "phi-3-medium-4k", (Phi3ForCausalLM,), precision=10**9,
+            printed="14B"),
+    Rounded("mini_3_5", 3_800_000_000, "Phi-3.5-mini", _PHI35, "phi-3.5-mini", (Phi3ForCausalLM,), precision=10**8,
+            printed="3.8B"),
+    Rounded("phi_4", 14_000_000_000, "Phi-4", _PHI4, "phi-4", (Phi3ForCausalLM,), precision=10**9, printed="14B"),
+    Rounded("phi_4_mini", 3_800_000_000, "Phi-4-mini", _PHI4_MINI, "phi-4-mini", (Phi3ForCausalLM_tied,),
+            precision=10**8, printed="3.8B"),
+)
+MISCOUNTS = ()

@@ -1,0 +1,204 @@
+"""Qwen2-MoE (Qwen1.5-MoE-A2.7B, Qwen2-57B-A14B), laid out as transformers' ``Qwen2MoeModel``.
+
+Qwen2's decoder (``derivations.qwen2``: biases on q, k and v) in which the feed-forward of a layer is a
+mixture of experts: a router (``D`` to ``X`` logits, no bias), ``X`` routed experts of inner size ``F_e``
+of which each token uses ``X_a``, and one **shared expert** of inner size ``F_s`` that every token uses,
+behind a gate of its own (``shared_expert_gate``: ``D`` to one logit, through a sigmoid). Which layers hold
+experts is the config's: layer ``i`` does unless it is in ``mlp_only_layers`` or ``i + 1`` is not a multiple of
+``decoder_sparse_step``; the other ``L_f`` keep a dense feed-forward of width ``F`` (none in the releases).
+Qwen3-MoE (``derivations.qwen3_moe``) builds on the same blocks.
+
+Active per token (:data:`ACTIVE`), as on the Mixtral page: the ``X_a`` routed experts, the shared expert, the
+router and the gates, everything else whole, the input embedding included.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import sympy
+
+from . import Headline, llama
+from ..calculator import at_most
+from ..claims import Rounded
+from ..components import AttentionLayout, Part, attention, feed_forward, group, leaf, linear, task_heads, score
+from ..readers import qwen2_moe as reader
+from ..sources import Citation
+from ..symbols import C, D, F_e, F_s, H, K, L, L_f, V, X, X_a, d_h
+
+MODEL_TYPE = reader.READER.model_type
+
+FIRST_PUBLISHED = "2024-07"
+HEADLINES = (
+    Headline("Qwen2MoeForCausalLM", "qwen2-57b-a14b", "Qwen2-57B-A14B, in total"),
+    Headline("ACTIVE.Qwen2MoeForCausalLM", "qwen2-57b-a14b", "Qwen2-57B-A14B, per token",
+             convention="Active per token: in each layer the routed experts the router picks (num_experts_per_tok), "
+                        "the shared expert, the router and the gates, and every tensor outside the experts whole, the "
+                        "input embedding included (as on the Mixtral page)."),
+)
+EXAMPLE = "qwen2-57b-a14b"
+
+# ---------------------------------------------------------------------------------------------
+# The blocks (Qwen3-MoE reuses them)
+# ---------------------------------------------------------------------------------------------
+
+
+def routed_experts(stored: sympy.Expr = X) -> Part:
+    """The routed experts as transformers 5.x stores them (``experts``): every expert's gate and up projections in
+    one X-by-2F_e-by-D tensor, the down projections in one X-by-D-by-F_e tensor; ``stored`` experts counted."""
+    which = "every routed expert's" if stored == X else "the X_a routed experts' (the ones the router picks)"
+    return group("experts", f"routed experts: {which} gated feed-forward, stacked",
+                 leaf("gate_up", f"gate and up projections, {which} (one 3-D tensor)", stored * 2 * D * F_e,
+                      "gate_up_proj", matrix=X_a * 2 * D * F_e),
+                 leaf("down", f"down projections, {which} (one 3-D tensor)", stored * F_e * D, "down_proj",
+                         matrix=X_a * F_e * D),
+                 path="experts")
+
+
+router = linear("router", "router: one logit per routed expert, no bias", D, X, False, "gate")
+# One routed expert: a gated feed-forward of inner size F_e, no biases: 3 D F_e.
+expert = feed_forward(D, F_e, bias=False, gate="gate_proj", up="up_proj", down="down_proj", name="expert",
+                      label="one routed expert: a gated feed-forward, no biases")
+
+# $$N_\mathrm{moe} = D X + X \cdot 3 D F_e + 3 D F_s + D$$
+shared_expert = feed_forward(D, F_s, bias=False, gate="gate_proj", up="up_proj", down="down_proj",
+                             name="shared_expert", path="shared_expert",
+                             label="shared expert: a gated feed-forward every token uses")
+shared_expert_gate = linear("shared_expert_gate", "the shared expert's gate: one logit, through a sigmoid", D, 1,
+                            False, "shared_expert_gate")
+
+
+def sparse_moe(stored: sympy.Expr = X) -> Part:
+    """Qwen2MoeSparseMoeBlock (``mlp``)."""
+    return group("moe", "mixture of experts with a shared expert", router, routed_experts(stored), shared_expert,
+                 shared_expert_gate, path="mlp", kind="feed-forward", symbol=r"N_{\mathrm{moe}}")
+
+
+dense_feed_forward = llama.gated_feed_forward()  # Qwen2MoeMLP of width F, in the layers without experts
+
+_PROJECTIONS = AttentionLayout(query="q_proj", key="k_proj", value="v_proj", output="o_proj")
+
+
+def self_attention(qkv_bias: bool = True) -> Part:
+    """Qwen2MoeAttention: Qwen2's (biases on q, k and v, unless qkv_bias is false; none on o)."""
+    return attention(D, H, d_h, K, bias=qkv_bias, output_bias=False, layout=_PROJECTIONS, path="self_attn",
+                     label="grouped-query self-attention" + (", biases on q, k and v" if qkv_bias else ""), causal=True)
+
+
+def layers(attention_part: Part, moe: Part) -> tuple[Part, Part]:
+    """The two kinds of decoder layer in one module list: the L_f dense ones and the L - L_f that hold experts,
+    each selecting its copies by the experts it has (or lacks)."""
+    dense = llama.decoder_layer(attention=attention_part, mlp=dense_feed_forward)
+    sparse = llama.decoder_layer(attention=attention_part, mlp=moe, mlp_label="the experts")
+    return (replace(dense, name="dense_layer", label="decoder layer with a dense feed-forward", repeat=L_f,
+                    copies="!mlp.experts", symbol=r"N_{\mathrm{dense}}"),
+            replace(sparse, name="layer", label="decoder layer with experts", repeat=L - L_f, copies="mlp.experts"))
+
+
+def classes(prefix: str, attention_part: Part, moe: Part, *, tied: bool, no_token_bias: bool,
+            suffix: str = "", qa_prefix: str = "model") -> dict[str, Part]:
+    """A Qwen mixture's classes: the body, the causal LM and the three task classes (Qwen3-MoE's span head keeps its
+    body under ``transformer``, as LLaMA's does; Qwen2-MoE's under ``model``)."""
+    body = f"{prefix}Model"
+    dense, sparse = layers(attention_part, moe)
+    model = group(body, f"{body}: embeddings, layers, final RMSNorm{suffix}", llama.token_embeddings, dense, sparse,
+                  llama.final_norm, symbol=rf"N_{{\mathrm{{{body}}}}}")
+    out = {body: model}
+
+    def wrapped(name: str, label: str, head: Part, path: str = "model") -> Part:
+        return group(name, label + suffix, replace(model, path=path), head, symbol=rf"N_{{\mathrm{{{name}}}}}")
+
+    out[f"{prefix}ForCausalLM"] = wrapped(f"{prefix}ForCausalLM", "with the language-model head", llama.lm_head(tied))
+    for name, (label, head) in task_heads(prefix, score(D, C, not no_token_bias)).items():
+        out[name] = wrapped(name, label, head, qa_prefix if name.endswith("QuestionAnswering") else "model")
+    return out
+
+
+def active(classes_of_stored) -> dict[str, Part]:
+    """The classes with only the X_a routed experts counted, under a symbol of their own."""
+    return {name: replace(part, symbol=rf"N_{{\mathrm{{{name}}}}}^{{\mathrm{{active}}}}")
+            for name, part in classes_of_stored(X_a).items()}
+
+
+# ---------------------------------------------------------------------------------------------
+# Qwen2-MoE's classes
+# $$N_\mathrm{layer} = 2D + N_\mathrm{attn} + N_\mathrm{moe}$$
+# ---------------------------------------------------------------------------------------------
+
+moe = sparse_moe()
+attention_block = self_attention()
+dense_layer, layer = layers(attention_block, moe)
+
+
+def architectures(no_qkv_bias: bool = False, tied: bool = False, no_token_bias: bool = False,
+                  stored: sympy.Expr = X) -> dict[str, Part]:
+    return classes("Qwen2Moe", self_attention(not no_qkv_bias), sparse_moe(stored), tied=tied,
+                   no_token_bias=no_token_bias, suffix="" if stored == X else ": active per token")
+
+
+ARCHITECTURES = architectures()
+BASE_ARCHITECTURE = "Qwen2MoeModel"
+VARIANTS = reader.READER.layout.variants(architectures)
+ACTIVE_VARIANTS = reader.READER.layout.variants(
+    lambda **layout: active(lambda stored: architectures(stored=stored, **layout)))
+ACTIVE = ACTIVE_VARIANTS[""]
+
+Qwen2MoeModel = ARCHITECTURES["Qwen2MoeModel"]
+Qwen2MoeForCausalLM = ARCHITECTURES["Qwen2MoeForCausalLM"]
+Qwen2MoeForSequenceClassification = ARCHITECTURES["Qwen2MoeForSequenceClassification"]
+Qwen2MoeForTokenClassification = ARCHITECTURES["Qwen2MoeForTokenClassification"]
+Qwen2MoeForQuestionAnswering = ARCHITECTURES["Qwen2MoeForQuestionAnswering"]
+
+idle_experts = replace(leaf("idle_experts", "the routed experts a token does not use, in every layer with experts",
+                            (L - L_f) * (X - X_a) * expert.total), symbol=r"N_{\mathrm{idle}}")
+assert sympy.expand(Qwen2MoeForCausalLM.total - ACTIVE["Qwen2MoeForCausalLM"].total - idle_experts.total) == 0
+
+# The other convention: the input embedding left out (a token reads one row of it).
+active_without_embedding = leaf("active_without_embedding", "active per token, without the input embedding",
+                                ACTIVE["Qwen2MoeForCausalLM"].total - V * D)
+# The "non-embedding" count of the Qwen2 release post: without the embeddings and the (untied) head.
+non_embedding = leaf("non_embedding", "everything but the token embeddings and the head",
+                     Qwen2MoeForCausalLM.total - 2 * V * D)
+
+# ---------------------------------------------------------------------------------------------
+# Checkpoints (readers.qwen2_moe.read reads their config.json)
+# ---------------------------------------------------------------------------------------------
+
+# config.json of Qwen/Qwen1.5-MoE-A2.7B and Qwen/Qwen2-57B-A14B on the Hugging Face hub [cite: hub-qwen]: the fields
+# that set the count (sizes, the experts' widths and numbers, decoder_sparse_step, vocabulary, tie_word_embeddings),
+# with model_type, architectures and the context length. Every layer holds experts in both (L_f = 0).
+CHECKPOINTS = ("qwen1.5-moe-a2.7b", "qwen2-57b-a14b")
+
+CALCULATOR_RULES = (llama.KV_HEADS_DIVIDE_HEADS, llama.EVEN_HEAD,
+                    at_most(X_a, X, "{X_a} can be at most {X}: the router picks the top {X_a} of the {X} experts."),
+                    at_most(L_f, L, "{L_f} can be at most {L}: the dense layers are some of the layers."))
+CALCULATOR_MINIMUM = {X_a: 0, L_f: 0}
+
+TABLE_SYMBOLS = (L, D, H, K, F_e, F_s, X, X_a, V)
+TABLE_ARCHITECTURES = {"Qwen2MoeForCausalLM": "Qwen2MoeForCausalLM", "ACTIVE.Qwen2MoeForCausalLM": "active per token",
+                       "active_without_embedding": "active, input embedding left out"}
+
+# ---------------------------------------------------------------------------------------------
+# Published counts, reconciled
+# ---------------------------------------------------------------------------------------------
+
+_BLOG_15 = Citation("qwen15-moe-blog", "“Qwen1.5-MoE-A2.7B ... with only 2.7 billion activated parameters”; "
+                                      "“14.3B parameters in total”")
+_BLOG_2 = Citation("qwen2-blog", "table of sizes, Qwen2-57B-A14B, “Params” and “Non-Emb Params”")
+_ACTIVE = (ACTIVE["Qwen2MoeForCausalLM"], active_without_embedding)
+TOTALS = (
+    Rounded("a2_7b_total", 14_300_000_000, "Qwen1.5-MoE-A2.7B, total", _BLOG_15, "qwen1.5-moe-a2.7b",
+            (Qwen2MoeForCausalLM,), precision=10**8, printed="14.3B"),
+    Rounded("a14b_total", 57_410_000_000, "Qwen2-57B-A14B, total", _BLOG_2, "qwen2-57b-a14b",
+            (Qwen2MoeForCausalLM,), precision=10**7, printed="57.41B"),
+    Rounded("a14b_non_embedding", 56_320_000_000, "Qwen2-57B-A14B, non-embedding", _BLOG_2, "qwen2-57b-a14b",
+            (non_embedding,), precision=10**7, printed="56.32B"),
+)
+ACTIVE_CLAIMS = (
+    Rounded("a2_7b_active", 2_700_000_000, "Qwen1.5-MoE-A2.7B, activated", _BLOG_15, "qwen1.5-moe-a2.7b", _ACTIVE,
+            precision=10**8, printed="2.7B"),
+    Rounded("a14b_active", 14_000_000_000, "Qwen2-57B-A14B, “A14B”", Citation("hub-qwen", "the name, Qwen2-57B-A14B"),
+            "qwen2-57b-a14b", _ACTIVE, precision=10**9, printed="14B"),
+)
+ROUNDED = TOTALS + ACTIVE_CLAIMS
+MISCOUNTS = ()

@@ -1,0 +1,335 @@
+"""T5 (Raffel et al. 2020), composed from the components, laid out as transformers' ``T5Model``.
+
+An encoder-decoder with one V-by-D table, ``shared``, read by both stacks (and, in T5 1.0, by the
+output projection); no position table: each stack's first block holds a relative position bias, B
+buckets by H heads, which every block of that stack reuses. Norms are RMS-style (T5LayerNorm: a
+weight, no bias, no mean subtracted), in front of each sub-layer, plus a final one per stack. No
+projection has a bias. Attention has an inner size of H d_kv, which need not be D (T5-3B and T5-11B
+have d_kv 128: 4096 and 16384 against D 1024). The feed-forward is ReLU with two matrices (``wi``,
+``wo``; T5 1.0) or gated GELU with three (``wi_0``, ``wi_1``, ``wo``; T5 1.1 and Flan-T5).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import sympy
+
+from . import Headline
+from ..claims import Miscount, Rounded
+from ..components import (AttentionLayout, Part, as_kind, attention, classifier, embedding, feed_forward, group, leaf,
+                         idle, linear, rms_norm, span_head, tied_tensor)
+from ..readers import t5 as reader
+from ..sources import Citation, cite
+from ..symbols import B, C, D, F, H, L, L_d, V, d_h, s, s_d
+
+MODEL_TYPE = reader.READER.model_type
+
+# The month of the family's first paper (its arXiv version; for GPT-1 and GPT-2, OpenAI's release),
+# which orders the families in the site's navigation; and the counts it is known by (the home page).
+FIRST_PUBLISHED = "2019-10"
+HEADLINES = (Headline("T5ForConditionalGeneration", "t5-large", "1.0, large"), Headline("T5ForConditionalGeneration", "t5-v1_1-base", "1.1, base"),)
+# The running example of the page: every table on it is evaluated on this checkpoint unless its caption
+# says otherwise (the site adds the caption), and the at-a-glance box names it.
+EXAMPLE = "t5-small"
+
+# The paper's models: the decoder as deep as the encoder (num_decoder_layers null).
+SYMMETRIC = {L_d: L}
+
+# ---------------------------------------------------------------------------------------------
+# Attention: Q, K, V map D to H d_kv, O maps H d_kv back to D; no biases
+# $$N_\mathrm{attn} = 4 D H d_{\mathrm{h}}$$  (4D^2 only when H d_kv = D)
+# ---------------------------------------------------------------------------------------------
+
+_T5 = AttentionLayout("q", "k", "v", "o")
+
+
+def t5_attention(name: str, path: str, label: str, **computes) -> Part:
+    """T5Attention: four maps without bias (the relative position bias is the stack's, below); ``computes``:
+    a decoder's causal self-attention, cross-attention's keys from the encoder's s rows."""
+    return attention(D, H, d_h, bias=False, layout=_T5, path=path, name=name, label=label, **computes)
+
+
+# ---------------------------------------------------------------------------------------------
+# Relative position bias: one learned scalar per bucket and head, added to the attention logits
+# $$N_\mathrm{rel} = B H$$
+# ---------------------------------------------------------------------------------------------
+
+def relative_bias() -> Part:
+    """The stack's relative position bias. transformers keeps it in the self-attention of block 0 only
+    (``T5Block(config, has_relative_attention_bias=bool(i == 0))``) and hands the computed bias on to
+    every later block, so it is a part of the stack, once, beside the repeated blocks, with block 0's path."""
+    return leaf("relative_bias", "relative position bias (buckets by heads)", B * H,
+                "block.0.layer.0.SelfAttention.relative_attention_bias",
+                note="held by the self-attention of block 0, used by every block of the stack", kind="attention")
+
+
+# ---------------------------------------------------------------------------------------------
+# Feed-forward
+# $$N_\mathrm{ff} = 2 D F$$ (ReLU: wi, wo)   or   $$3 D F$$ (gated GELU: wi_0, wi_1, wo)
+# ---------------------------------------------------------------------------------------------
+
+
+def t5_feed_forward(path: str, gated: bool, activation: str = "") -> Part:
+    """T5DenseActDense (wi, wo) or T5DenseGatedActDense (wi_0 the gate, wi_1 the linear part, wo), and
+    the activation's own parameters when it has any (``act``): the activations transformers builds as modules
+    with learned parameters (transformers.activations.ACT2CLS: nn.PReLU, one weight; XIELUActivation, alpha_p
+    and alpha_n), one module per feed-forward, as many as readers.t5.LEARNED counts. No released T5 uses them,
+    but a config may ask for them (feed_forward_proj "prelu", or dense_act_fn)."""
+    if gated:
+        part = feed_forward(D, F, bias=False, gate="wi_0", up="wi_1", down="wo", path=path,
+                            label="gated feed-forward (gated GELU, no biases)")
+    else:
+        part = feed_forward(D, F, bias=False, up="wi", down="wo", path=path, label="feed-forward (ReLU, no biases)")
+    if not activation:
+        return part
+    act = leaf("activation", f"the activation's learned parameters ({activation})", reader.LEARNED[activation],
+               "act")
+    return replace(part, label=part.label.replace("GELU", activation).replace("ReLU", activation),
+                   children=(*part.children, act))
+
+
+# ---------------------------------------------------------------------------------------------
+# Blocks (pre-norm: x + Sublayer(RMSNorm(x)))
+# $$N_\mathrm{enc} = D + 4 D H d_{\mathrm{h}} + D + 2 D F$$
+# $$N_\mathrm{dec} = 3 D + 2 \cdot 4 D H d_{\mathrm{h}} + 2 D F$$   (3 D F for both when gated)
+# ---------------------------------------------------------------------------------------------
+
+def block(decoder: bool, gated: bool, activation: str = "", alone: bool = False) -> Part:
+    """T5Block: layer.0 self-attention, layer.1 cross-attention (decoder only; built but not run in a stack
+    ``alone``, without an encoder), then the feed-forward, each sub-layer with its own RMS norm in front
+    (``layer.<n>.layer_norm``)."""
+    parts = [rms_norm("self_attention_norm", D, "layer.0.layer_norm", label="RMS norm before self-attention"),
+             t5_attention("self_attention", "layer.0.SelfAttention",
+                          "masked self-attention" if decoder else "self-attention", causal=decoder)]
+    if decoder:
+        cross = t5_attention("cross_attention", "layer.1.EncDecAttention",
+                             "cross-attention (keys and values from the encoder)", keys=s)
+        parts += [rms_norm("cross_attention_norm", D, "layer.1.layer_norm", label="RMS norm before cross-attention"),
+                  idle(cross) if alone else cross]
+    ff = 2 if decoder else 1
+    parts += [rms_norm("feed_forward_norm", D, f"layer.{ff}.layer_norm", label="RMS norm before the feed-forward"),
+              t5_feed_forward(f"layer.{ff}.DenseReluDense", gated, activation)]
+    return group("block", "decoder block" if decoder else "encoder block", *parts, path="block",
+                 symbol=r"N_{\mathrm{dec}}" if decoder else r"N_{\mathrm{enc}}")
+
+
+def stack(name: str, label: str, decoder: bool, gated: bool, depth: sympy.Expr, activation: str = "",
+          alone: bool = False) -> Part:
+    """T5Stack: its token table (the shared one: counted there), ``depth`` blocks, the relative position
+    bias of block 0, a final RMS norm. A decoder beside an encoder reads the target's s_dec rows; a stack
+    ``alone`` (T5EncoderModel) reads its own s."""
+    # $$N_\mathrm{stack} = L N_\mathrm{block} + B H + D$$
+    return group(
+        name, label,
+        as_kind(tied_tensor("tokens", "token embeddings (the shared table)", "shared", "embed_tokens"), "embeddings"),
+        replace(block(decoder, gated, activation, alone), repeat=depth),
+        relative_bias(),
+        rms_norm("final_norm", D, "final_layer_norm", label="final RMS norm of the stack"),
+        path=name, symbol=rf"N_{{\mathrm{{{name}}}}}", tokens=s_d if decoder and not alone else None)
+
+
+# ---------------------------------------------------------------------------------------------
+# The models
+# ---------------------------------------------------------------------------------------------
+
+def shared() -> Part:
+    # $$N_\mathrm{emb} = V D$$  one table for the encoder's input, the decoder's input (and the 1.0 head).
+    return embedding("shared", "shared token embeddings (encoder, decoder, and the tied head)", V, D, "shared")
+
+
+def architectures(gated: bool = False, untied: bool = False, decoder_stack: bool = False,
+                  activation: str = "") -> dict[str, Part]:
+    """Every T5 class of transformers for one layout: the feed-forward ``gated`` (v1.1, Flan-T5), the
+    lm_head ``untied`` (a checkpoint with a separate lm_head, as v1.1 and Flan-T5 have), and the
+    config's is_decoder (``decoder_stack``), which only T5EncoderModel (and T5ForTokenClassification,
+    built around it) reads: the classes with two stacks set it on copies of the config; and an
+    ``activation`` with learned parameters (readers.t5.LEARNED), if any."""
+    encoder = stack("encoder", "encoder", False, gated, L, activation)
+    decoder = stack("decoder", "decoder", True, gated, L_d, activation)
+    # T5EncoderModel builds its stack from the config itself: with is_decoder true, decoder blocks
+    # (cross-attention included), num_layers of them.
+    lone = stack("encoder", "encoder (decoder blocks: is_decoder true)" if decoder_stack else "encoder",
+                 decoder_stack, gated, L, activation, alone=True)
+
+    if untied:
+        # v1.1: tie_word_embeddings false; a D-by-V map of its own, no bias.
+        head = linear("lm_head", "language-model head (untied: a weight of its own, no bias)", D, V, False, "lm_head")
+    else:
+        head = tied_tensor("lm_head", "language-model head (the shared table, transposed)", "shared", "lm_head",
+                           matrix=D * V)
+    head = replace(as_kind(head, "heads"), tokens=s_d)  # on the decoder's rows
+
+    def model(name: str, label: str, *heads: Part, path: str | None = None) -> Part:
+        return group(name, label, shared(), encoder, decoder, *heads, path=path, symbol=rf"N_{{\mathrm{{{name}}}}}")
+
+    def encoder_model(name: str, label: str, path: str | None = None) -> Part:
+        return group(name, label, shared(), lone, path=path, symbol=rf"N_{{\mathrm{{{name}}}}}")
+
+    generation = model("T5ForConditionalGeneration", "T5 with its language-model head", head)
+    return {
+        "T5Model": model("T5Model", "T5Model: shared embeddings, encoder, decoder"),
+        "T5ForConditionalGeneration": generation,
+        # The name transformers 2.x saved the v1.0 configs under (renamed T5ForConditionalGeneration in
+        # 3.0; transformers 5.x has no class of that name, and loads such configs by model_type).
+        "T5WithLMHeadModel": replace(generation, name="T5WithLMHeadModel",
+                                     label="T5WithLMHeadModel: the old name of T5ForConditionalGeneration",
+                                     symbol=r"N_{\mathrm{T5WithLMHeadModel}}"),
+        "T5EncoderModel": encoder_model("T5EncoderModel", "T5EncoderModel: shared embeddings, encoder"),
+        "T5ForSequenceClassification": group(
+            "T5ForSequenceClassification", "T5Model with a classification head on the decoder's last token",
+            model("transformer", "T5Model", path="transformer"),
+            # On one row: the decoder's state at the end-of-sequence token.
+            group("classification_head", "classification head: dense (tanh), then out_proj to C labels",
+                  linear("dense", "dense", D, D, True, "dense"), linear("out_proj", "out_proj", D, C, True, "out_proj"),
+                  path="classification_head", kind="heads", tokens=1),
+            symbol=r"N_{\mathrm{T5ForSequenceClassification}}"),
+        "T5ForTokenClassification": group(
+            "T5ForTokenClassification", "T5EncoderModel with a token classifier",
+            encoder_model("transformer", "T5EncoderModel", path="transformer"),
+            classifier(D, C, "classifier"), symbol=r"N_{\mathrm{T5ForTokenClassification}}"),
+        "T5ForQuestionAnswering": model(
+            "T5ForQuestionAnswering", "T5 with a span head on the decoder's output",
+            # num_labels logits (2 by default: start and end), as transformers builds it.
+            replace(span_head(D, C, "span logits (num_labels of them: start and end by default)"), tokens=s_d)),
+    }
+
+
+ARCHITECTURES = architectures()
+BASE_ARCHITECTURE = "T5Model"
+# The classes transformers 5.23 defines (T5WithLMHeadModel is a name in old configs, not a class).
+CLASSES = tuple(name for name in ARCHITECTURES if name != "T5WithLMHeadModel")
+
+# Every layout a config.json can ask for (readers.t5.READER.layout).
+VARIANTS = reader.READER.layout.variants(architectures)
+
+T5Model = ARCHITECTURES["T5Model"]
+T5ForConditionalGeneration = ARCHITECTURES["T5ForConditionalGeneration"]
+T5WithLMHeadModel = ARCHITECTURES["T5WithLMHeadModel"]
+T5EncoderModel = ARCHITECTURES["T5EncoderModel"]
+T5ForSequenceClassification = ARCHITECTURES["T5ForSequenceClassification"]
+T5ForTokenClassification = ARCHITECTURES["T5ForTokenClassification"]
+T5ForQuestionAnswering = ARCHITECTURES["T5ForQuestionAnswering"]
+# What transformers 5.x builds from a v1.1 config, which it forces tied (tests/test_reference_t5.py):
+# gated, the lm_head the shared table. The checkpoint itself, with an lm_head of its own, is
+# VARIANTS["gated+untied"], which the pages reach as T5ForConditionalGeneration @ t5-v1_1-...
+T5ForConditionalGeneration_v1_1_as_built = VARIANTS["gated"]["T5ForConditionalGeneration"].renamed(
+    "T5ForConditionalGeneration_v1_1_as_built", "T5ForConditionalGeneration as transformers 5.x builds it from a "
+    "v1.1 config (gated, the head tied)", None)
+
+# ---------------------------------------------------------------------------------------------
+# The pieces as the page shows them: one block of each kind (the model's, one copy), and differences
+# ---------------------------------------------------------------------------------------------
+
+
+def one_block(model: Part, stack_name: str) -> Part:
+    """One copy of a stack's repeated block."""
+    return replace(model.find(f"{stack_name}.block"), repeat=sympy.Integer(1))
+
+
+encoder_layer = one_block(T5ForConditionalGeneration, "encoder")
+decoder_layer = one_block(T5ForConditionalGeneration, "decoder")
+encoder_layer_gated = one_block(VARIANTS["gated"]["T5ForConditionalGeneration"], "encoder")
+attention_part = encoder_layer.child("self_attention")
+embeddings = T5ForConditionalGeneration.child("shared")
+tied_head = leaf("head_again", "the tied head: the shared table a second time", V * D)
+# The gated feed-forward against the plain one: one D-by-F matrix more per block.
+gate_per_block = sympy.expand(encoder_layer_gated.total - encoder_layer.total)
+# The untied head of v1.1: one V-by-D matrix more, and nothing else.
+untied_over_tied = sympy.expand(VARIANTS["gated+untied"]["T5ForConditionalGeneration"].total
+                                - T5ForConditionalGeneration_v1_1_as_built.total)
+# T5-3B/11B: the attention against 4 D^2, the count it would have if H d_kv were D.
+attention_over_square = sympy.expand(attention_part.total - 4 * D**2)
+
+# ---------------------------------------------------------------------------------------------
+# Checkpoints (readers.t5.read reads their config.json)
+# ---------------------------------------------------------------------------------------------
+
+# The five T5 1.0 sizes Google released (google-t5/t5-small, -base, -large, -3b, -11b on the Hugging
+# Face hub) and the five T5 1.1 sizes (google/t5-v1_1-small ... -xxl), as their config.json files
+# describe them [cite: hub-google-t5]. The 3B and 11B files name the class
+# "T5WithLMHeadModel", as copies of them print them. t5-v1_1-base as transformers printed its
+# snapshot b5fc947a, without the keys transformers adds on loading; the other v1.1 files are that one
+# with their sizes: small 8 blocks of 512 (d_ff 1024, 6 heads), large 24 of 1024 (2816, 16), xl 24 of
+# 2048 (5120, 32), xxl 24 of 4096 (10240, 64; the t5.1.1.xxl.gin of the T5 repository), sizes that
+# the exact totals of [cite: t5-tpu] (tests/test_t5.py) confirm. Every v1.1 and Flan-T5
+# file says tie_word_embeddings false.
+# The v1.1 ones build another layout (VARIANTS["gated+untied"]); the checkpoint table counts each
+# checkpoint in the layout its config asks for.
+V1_0_CHECKPOINTS = ("t5-small", "t5-base", "t5-large", "t5-3b", "t5-11b")
+V1_1_CHECKPOINTS = ("t5-v1_1-small", "t5-v1_1-base", "t5-v1_1-large", "t5-v1_1-xl", "t5-v1_1-xxl")
+CHECKPOINTS = V1_0_CHECKPOINTS + V1_1_CHECKPOINTS
+
+TABLE_SYMBOLS = (D, F, H, d_h, L)
+# T5Model has no head: on a v1.1 checkpoint its column is also what transformers 5.x builds for
+# T5ForConditionalGeneration from the config (the head tied, so counted nowhere).
+TABLE_ARCHITECTURES = {"T5ForConditionalGeneration": "T5ForConditionalGeneration", "T5Model": "T5Model",
+                       "T5EncoderModel": "T5EncoderModel"}
+
+# ---------------------------------------------------------------------------------------------
+# Published counts, reconciled
+# ---------------------------------------------------------------------------------------------
+
+_PAPER = Citation("raffel2020", f"section 3.7 (and the released checkpoints of {cite('t5-repository')})")
+_WIKIPEDIA = Citation("wikipedia-t5", "the parameter table (columns total, encoder, decoder)")
+_ISSUE = cite("text-to-text-transfer-transformer-326")
+
+# The head counted a second time: what Wikipedia's table adds (each stack counted with a V-by-D table).
+head_counted_twice = group("head_counted_twice", "with the shared table counted a second time",
+                           T5ForConditionalGeneration, tied_head)
+
+
+def _paper(name: str, millions: int, what: str, checkpoint: str, printed: str, precision: int) -> Rounded:
+    return Rounded(name, millions * 10**6, what, _PAPER, checkpoint, (T5ForConditionalGeneration, head_counted_twice),
+                   precision=precision, printed=printed)
+
+
+# "60 million", "220 million", "770 million", "3 billion", "11 billion": each rounded at the unit of its
+# last printed digit, 10^7 for the first three and 10^9 for the last two (not two significant figures:
+# T5-3B's 2,851,598,336 is 2.9 billion to two).
+PAPER = (
+    _paper("paper_small", 60, "Small: 6 + 6 blocks, d_model 512", "t5-small", "60M", 10**7),
+    _paper("paper_base", 220, "Base: 12 + 12 blocks, d_model 768", "t5-base", "220M", 10**7),
+    _paper("paper_large", 770, "Large: 24 + 24 blocks, d_model 1024", "t5-large", "770M", 10**7),
+    _paper("paper_3b", 3000, "3B: d_ff 16384, 32 heads of 128", "t5-3b", "3B", 10**9),
+    _paper("paper_11b", 11000, "11B: d_ff 65536, 128 heads of 128", "t5-11b", "11B", 10**9),
+)
+paper_small, paper_base, paper_large, paper_3b, paper_11b = PAPER
+
+# T5-Large's "770M": the count with the shared table counted twice rounds to it; the count of the
+# checkpoint (the one Mesh TensorFlow logs as its trainable variables, [cite: text-to-text-transfer-transformer-326]) does not.
+large_770m = Miscount(
+    "large_770m", 770_000_000, "T5-Large as “770 million parameters”",
+    Citation("raffel2020", f"section 3.7; the checkpoint's own log gives 737,668,096 trainable ({_ISSUE}, where an "
+                           "author answers “could just be a typo”)"), "t5-large", T5ForConditionalGeneration,
+    terms=(leaf("head", "the tied head (the shared table) a second time, which the figure would need", -V * D),
+           leaf("rounding", "rounding that double count to 770M", head_counted_twice.total - 770_000_000)),
+    printed="770M",
+    model="T5-Large (<code>t5-large</code>)",
+    cause="770M is reached only by counting the shared table twice, and rounding that count",
+)
+
+_TWICE = "the encoder's column and the decoder's each count the shared token table, so their sum counts it twice"
+wikipedia_small = Miscount(
+    "wikipedia_small", 76_956_160, "T5 Small, “total parameters”", _WIKIPEDIA, "t5-small", T5ForConditionalGeneration,
+    terms=(leaf("head", "the shared table a second time: counted with the encoder and again with the decoder", -V * D),),
+    reconstruction=group(
+        "claimed", "the table's encoder and decoder columns, added",
+        group("encoder_column", "encoder column: the table and the encoder (T5EncoderModel)", embeddings,
+              T5ForConditionalGeneration.child("encoder")),
+        group("decoder_column", "decoder column: a table of its own and the decoder", leaf("table", "V D", V * D),
+              T5ForConditionalGeneration.child("decoder")),
+    ),
+    model="T5-Small (<code>t5-small</code>)",
+    cause=_TWICE,
+)
+wikipedia_large = Miscount(
+    "wikipedia_large", 770_567_168, "T5 Large, “total parameters”", _WIKIPEDIA, "t5-large", T5ForConditionalGeneration,
+    terms=(leaf("head", "the shared table a second time", -V * D),),
+    reconstruction=head_counted_twice,
+    model="T5-Large (<code>t5-large</code>)",
+    cause=_TWICE,
+)
+
+MISCOUNTS = (large_770m, wikipedia_small, wikipedia_large)
+ROUNDED = PAPER

@@ -1,0 +1,343 @@
+"""The Transformer of Vaswani et al. 2017, and two reference implementations of it.
+
+The paper's model is an encoder-decoder: one embedding matrix shared by the source embeddings, the
+target embeddings and the pre-softmax projection (section 3.4), sinusoidal positions (a fixed
+table, nothing learned), and post-LN layers, ``LayerNorm(x + Sublayer(x))`` (section 3.1): self-
+attention and feed-forward in the encoder, self-attention, cross-attention and feed-forward in the
+decoder. transformers' Marian (``MarianModel``, ``MarianMTModel``) is laid out exactly so, with a
+bias on every projection; ``torch.nn.Transformer`` has no embeddings and adds a final LayerNorm to
+each stack.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+
+import sympy
+
+from . import Headline
+from ..claims import Hypothesis, Miscount, Rounded, sizes
+from ..components import (AttentionLayout, Part, as_kind, attention, embedding, feed_forward, fused_attention, group,
+                          idle,
+                         layer_norm, leaf, tied_tensor)
+from ..readers import transformer as reader
+from ..sources import Citation, cite
+from ..symbols import D, F, F_d, H, L, L_d, P, V, V_d, d_h, d_k, s, s_d
+
+MODEL_TYPE = reader.READER.model_type
+
+# The month of the family's first paper (its arXiv version; for GPT-1 and GPT-2, OpenAI's release),
+# which orders the families in the site's navigation; and the counts it is known by (the home page).
+FIRST_PUBLISHED = "2017-06"
+HEADLINES = (Headline("MarianMTModel", "transformer-base", "base, Table 3"),)
+# The running example of the page: every table on it is evaluated on this checkpoint unless its caption
+# says otherwise (the site adds the caption), and the at-a-glance box names it.
+EXAMPLE = "transformer-base"
+
+# The paper's shapes: the decoder is as deep and as wide as the encoder.
+PAPER = {L_d: L, F_d: F}
+
+# ---------------------------------------------------------------------------------------------
+# Attention: four D-by-D projections with biases (H heads of D/H each; their number drops out)
+# $$N_\mathrm{attn} = 4D^2 + 4D$$
+# ---------------------------------------------------------------------------------------------
+
+_MARIAN = AttentionLayout("q_proj", "k_proj", "v_proj", "out_proj")
+# (name, module path, label, bias, and what it computes: causal, keys) -> Part
+Attention = Callable[..., Part]
+
+
+def marian_attention(name: str, path: str, label: str, bias: bool = True, **computes) -> Part:
+    return attention(D, H, D / H, bias=bias, layout=_MARIAN, path=path, name=name, label=label, **computes)
+
+
+def narrow_key_attention(name: str, path: str, label: str, bias: bool = True, **computes) -> Part:
+    """Queries and keys of d_k per head, values of D/H (Table 3, rows B)."""
+    return attention(D, H, D / H, bias=bias, layout=_MARIAN, path=path, name=name, label=label, key_size=d_k,
+                     **computes)
+
+
+# ---------------------------------------------------------------------------------------------
+# Layers (post-LN)
+# $$N_\mathrm{enc} = (4D^2 + 4D) + 2D + (2DF + F + D) + 2D$$
+# $$N_\mathrm{dec} = 2 (4D^2 + 4D) + 3 \cdot 2D + (2DF_\mathrm{dec} + F_\mathrm{dec} + D)$$
+# ---------------------------------------------------------------------------------------------
+
+def encoder_layer(attend: Attention = marian_attention, bias: bool = True) -> Part:
+    """MarianEncoderLayer: self-attention, Add & LayerNorm, feed-forward, Add & LayerNorm (``bias``
+    false: the projections without biases, as the paper's equations write them)."""
+    return group(
+        "layer", "encoder layer",
+        attend("self_attention", "self_attn", "self-attention", bias),
+        layer_norm("self_attention_norm", D, "self_attn_layer_norm", label="LayerNorm after self-attention"),
+        feed_forward(D, F, bias=bias, up="fc1", down="fc2"),
+        layer_norm("feed_forward_norm", D, "final_layer_norm", label="LayerNorm after the feed-forward"),
+        path="layers", symbol=r"N_{\mathrm{enc}}",
+    )
+
+
+def decoder_layer(attend: Attention = marian_attention, bias: bool = True, alone: bool = False) -> Part:
+    """MarianDecoderLayer: masked self-attention, cross-attention over the encoder's output (its keys and
+    values from the encoder's s rows; built but not run in a decoder ``alone``), feed-forward, each followed
+    by Add & LayerNorm."""
+    cross = attend("cross_attention", "encoder_attn", "cross-attention (keys and values from the encoder)", bias,
+                   keys=s)
+    return group(
+        "layer", "decoder layer",
+        attend("self_attention", "self_attn", "masked self-attention", bias, causal=True),
+        layer_norm("self_attention_norm", D, "self_attn_layer_norm", label="LayerNorm after self-attention"),
+        idle(cross) if alone else cross,
+        layer_norm("cross_attention_norm", D, "encoder_attn_layer_norm", label="LayerNorm after cross-attention"),
+        feed_forward(D, F_d, bias=bias, up="fc1", down="fc2"),
+        layer_norm("feed_forward_norm", D, "final_layer_norm", label="LayerNorm after the feed-forward"),
+        path="layers", symbol=r"N_{\mathrm{dec}}",
+    )
+
+
+# Sinusoidal positions: a fixed function of the position. Marian registers the table as a frozen
+# parameter (requires_grad off), so parameters() counts P D more per stack than anything learns.
+def positions(path: str = "embed_positions") -> Part:
+    return leaf("positions", "sinusoidal positions", sympy.Integer(0), path,
+                note="a fixed P-by-D table: registered as a frozen parameter, learned by nothing", kind="embeddings")
+
+
+# ---------------------------------------------------------------------------------------------
+# The models, in Marian's four embedding layouts
+# ---------------------------------------------------------------------------------------------
+
+def architectures(share: bool = True, tie: bool = True, attend: Attention = marian_attention,
+                  bias: bool = True) -> dict[str, Part]:
+    """MarianModel, MarianMTModel and MarianForCausalLM for one embedding layout.
+
+    ``share`` (share_encoder_decoder_embeddings): one V-by-D table, ``shared``, for source and target.
+    ``tie`` (tie_word_embeddings): the encoder's and decoder's tables are that shared one, and the
+    output projection is the decoder's table. Untied, transformers still builds ``shared`` (which the
+    forward pass no longer reads) next to tables of the encoder's and the decoder's own.
+    """
+    target_rows = V if share else V_d  # MarianMTModel's output vocabulary
+    if share and tie:
+        tables = [embedding("shared", "shared token embeddings (source, target, output)", V, D, "shared")]
+        source = as_kind(tied_tensor("tokens", "source token embeddings", "shared", "embed_tokens"), "embeddings")
+        target = as_kind(tied_tensor("tokens", "target token embeddings", "shared", "embed_tokens"), "embeddings")
+    else:
+        tables = [embedding("shared", "shared token embeddings (built, then unused: untied)", V, D, "shared")
+                  ] if share else []
+        source = embedding("tokens", "source token embeddings", V, D, "embed_tokens")
+        target = embedding("tokens", "target token embeddings", V_d, D, "embed_tokens")
+    encoder = group("encoder", "encoder", source, positions(), replace(encoder_layer(attend, bias), repeat=L),
+                    path="encoder", symbol=r"N_{\mathrm{encoder}}")
+
+    def decoder(tokens: Part, alone: bool = False) -> Part:
+        # Beside an encoder, the decoder reads the target's s_dec rows; alone, its own sequence of s.
+        return group("decoder", "decoder", tokens, positions(),
+                     replace(decoder_layer(attend, bias, alone), repeat=L_d),
+                     path="decoder", symbol=r"N_{\mathrm{decoder}}", tokens=None if alone else s_d)
+
+    def model(path: str | None, name: str = "model", label: str = "MarianModel") -> Part:
+        return group(name, label, *tables, encoder, decoder(target), path=path, symbol=rf"N_{{\mathrm{{{name}}}}}")
+
+    if tie:
+        head = tied_tensor("lm_head", "output projection (the target embeddings, transposed)",
+                           "model.shared" if share else "model.decoder.embed_tokens", "lm_head", matrix=D * target_rows)
+    else:
+        head = replace(embedding("lm_head", "output projection (untied: a weight of its own, no bias)", target_rows, D,
+                                 "lm_head"), matrix=D * target_rows)
+    # It projects the decoder's rows.
+    head = replace(as_kind(head, "heads"), tokens=s_d)
+    # MarianForCausalLM: the decoder alone (cross-attention blocks included: the layer builds them), and a
+    # head of vocab_size rows, tied to the decoder's table of decoder_vocab_size rows unless untied.
+    causal_tokens = embedding("tokens", "target token embeddings", V_d, D, "embed_tokens")
+    causal_head = as_kind(tied_tensor("lm_head", "output projection (the target embeddings, transposed)",
+                                      "model.decoder.embed_tokens", "lm_head", matrix=D * V_d) if tie else
+                          replace(embedding("lm_head", "output projection (untied: a weight of its own, no bias)", V,
+                                            D, "lm_head"), matrix=D * V), "heads")
+    return {
+        "MarianModel": model(None, "MarianModel", "MarianModel: embeddings, encoder, decoder"),
+        "MarianMTModel": group("MarianMTModel", "Marian with its output projection (final_logits_bias is a buffer)",
+                               model("model"), head, symbol=r"N_{\mathrm{MarianMTModel}}"),
+        "MarianForCausalLM": group("MarianForCausalLM", "the decoder alone, with an output projection",
+                                   group("model", "decoder wrapper", decoder(causal_tokens, alone=True), path="model"),
+                                   causal_head, symbol=r"N_{\mathrm{MarianForCausalLM}}"),
+    }
+
+
+ARCHITECTURES = architectures()
+BASE_ARCHITECTURE = "MarianModel"
+# Every layout a config.json can ask for (readers.transformer.READER.layout): source and target tables apart
+# (share_encoder_decoder_embeddings false), and nothing tied (tie_word_embeddings false).
+VARIANTS = reader.READER.layout.variants(lambda unshared, untied: architectures(share=not unshared, tie=not untied))
+
+MarianModel = ARCHITECTURES["MarianModel"]
+MarianMTModel = ARCHITECTURES["MarianMTModel"]
+MarianForCausalLM = ARCHITECTURES["MarianForCausalLM"]
+
+layer = encoder_layer()
+cross_layer = decoder_layer()
+
+# What parameters() adds for the two frozen sinusoidal tables of MarianModel and MarianMTModel.
+frozen_positions = 2 * P * D
+parameters_with_frozen = MarianMTModel.total + frozen_positions
+
+# ---------------------------------------------------------------------------------------------
+# The paper's model: Marian's shared layout with the decoder as deep and as wide as the encoder
+# ---------------------------------------------------------------------------------------------
+
+Transformer = replace(MarianMTModel.subs(PAPER), name="Transformer",
+                      label="the Transformer: shared embeddings, encoder, decoder", symbol=r"N")
+# Rows B of Table 3 narrow the queries and keys to d_k and keep the values.
+Transformer_narrow_keys = replace(architectures(attend=narrow_key_attention)["MarianMTModel"].subs(PAPER),
+                                  name="Transformer_narrow_keys", label="the Transformer with queries and keys of d_k")
+# The paper's equations write no bias on any projection; its code has had them and not had them.
+Transformer_without_biases = replace(architectures(bias=False)["MarianMTModel"].subs(PAPER),
+                                     name="Transformer_without_biases", label="the Transformer without linear biases")
+Transformer_narrow_keys_without_biases = replace(
+    architectures(attend=narrow_key_attention, bias=False)["MarianMTModel"].subs(PAPER),
+    name="Transformer_narrow_keys_without_biases", label="the same, queries and keys of d_k")
+embedding_matrix = Transformer.find("model.shared")
+body = group("body", "encoder and decoder layers (no embeddings)",
+             *(replace(stack, children=tuple(c for c in stack.children if c.name == "layer"))
+               for stack in (Transformer.find("model.encoder"), Transformer.find("model.decoder"))))
+
+# ---------------------------------------------------------------------------------------------
+# torch.nn.Transformer: no embeddings, the same layers, and a final LayerNorm on each stack
+# ---------------------------------------------------------------------------------------------
+
+def torch_transformer(bias: bool = True) -> Part:
+    """``nn.Transformer(d_model, nhead, num_encoder_layers, num_decoder_layers, dim_feedforward, bias=bias)``;
+    with ``bias=False`` no Linear and no LayerNorm has a bias. ``norm_first`` moves the norms, not
+    their count."""
+
+    def attend(name: str, path: str, label: str) -> Part:
+        # nn.MultiheadAttention keeps Q, K and V in one in_proj_weight (and one in_proj_bias) on itself.
+        return fused_attention(D, qkv="in_proj_weight", qkv_bias="in_proj_bias" if bias else None,
+                               output="out_proj", bias=bias, path=path, name=name, label=label)
+
+    def norm(name: str, path: str, label: str) -> Part:
+        return layer_norm(name, D, path, bias=bias, label=label)
+
+    encoder = group(
+        "encoder", "TransformerEncoder",
+        group("layer", "TransformerEncoderLayer", attend("self_attention", "self_attn", "self-attention"),
+              feed_forward(D, F, bias=bias, up="linear1", down="linear2"),
+              norm("self_attention_norm", "norm1", "LayerNorm of the self-attention"),
+              norm("feed_forward_norm", "norm2", "LayerNorm of the feed-forward"), path="layers", repeat=L),
+        norm("final_norm", "norm", "final LayerNorm of the encoder"), path="encoder")
+    decoder = group(
+        "decoder", "TransformerDecoder",
+        group("layer", "TransformerDecoderLayer", attend("self_attention", "self_attn", "masked self-attention"),
+              attend("cross_attention", "multihead_attn", "cross-attention"),
+              feed_forward(D, F_d, bias=bias, up="linear1", down="linear2"),
+              norm("self_attention_norm", "norm1", "LayerNorm of the self-attention"),
+              norm("cross_attention_norm", "norm2", "LayerNorm of the cross-attention"),
+              norm("feed_forward_norm", "norm3", "LayerNorm of the feed-forward"), path="layers", repeat=L_d),
+        norm("final_norm", "norm", "final LayerNorm of the decoder"), path="decoder")
+    return group("nn_Transformer" if bias else "nn_Transformer_without_bias",
+                 "torch.nn.Transformer" + ("" if bias else "(bias=False)"), encoder, decoder)
+
+
+TorchTransformer = torch_transformer()
+TorchTransformer_without_bias = torch_transformer(bias=False)
+# nn.Transformer against the paper's layers, at the paper's shapes: the two final LayerNorms exactly.
+torch_minus_paper = sympy.expand(TorchTransformer.total.subs(PAPER) - body.total)
+
+# ---------------------------------------------------------------------------------------------
+# Checkpoints (readers.transformer.read reads their config.json)
+# ---------------------------------------------------------------------------------------------
+
+# transformer-base and transformer-big: the two rows of Table 3 as Marian configs, with the
+# section 5.1 vocabulary taken as 37,000 (the paper says "about 37000"); built for this site, not
+# released. opus-mt-en-de: a released Marian checkpoint of the base shape [cite: hub-helsinki-nlp].
+CHECKPOINTS = ("transformer-base", "transformer-big", "opus-mt-en-de")
+TABLE_SYMBOLS = (V, D, F, L, H)
+TABLE_ARCHITECTURES = {"MarianMTModel": "MarianMTModel", "parameters_with_frozen": "parameters()"}
+
+
+
+def by_vocabulary(checkpoint: str, name: str) -> sympy.Equality:
+    """The paper's model at a checkpoint's sizes, the vocabulary left free: N(V) = D V + layers."""
+    from ..configs import checkpoint as read
+    values = {s: v for s, v in read(checkpoint).values.items() if s != V}
+    return sympy.Eq(sympy.Symbol(rf"N_{{\mathrm{{{name}}}}}"), Transformer.total.subs(values))
+
+
+base_by_vocabulary = by_vocabulary("transformer-base", "base")
+big_by_vocabulary = by_vocabulary("transformer-big", "big")
+
+# ---------------------------------------------------------------------------------------------
+# Table 3 reconciled: each printed count against the paper's model, and the vocabulary it needs
+# ---------------------------------------------------------------------------------------------
+
+_TABLE_3 = Citation("vaswani2017", "Table 3")
+
+
+def _row(name: str, millions: int, what: str, checkpoint: str = "transformer-base",
+         candidate: Part = Transformer, **overrides: int) -> Rounded:
+    return Rounded(name, millions * 10**6, what, _TABLE_3, checkpoint, (candidate,), printed=f"{millions}M",
+                   overrides=sizes(**overrides))
+
+
+TABLE_3 = (
+    _row("base", 65, "base: N 6, d_model 512, d_ff 2048, h 8, d_k = d_v 64"),
+    _row("keys_16", 58, "(B) d_k 16", candidate=Transformer_narrow_keys, d_k=16),
+    _row("keys_32", 60, "(B) d_k 32", candidate=Transformer_narrow_keys, d_k=32),
+    _row("layers_2", 36, "(C) N 2", L=2),
+    _row("layers_4", 50, "(C) N 4", L=4),
+    _row("layers_8", 80, "(C) N 8", L=8),
+    _row("width_256", 28, "(C) d_model 256, d_k = d_v 32", D=256),
+    _row("width_1024", 168, "(C) d_model 1024, d_k = d_v 128", D=1024),
+    _row("ffn_1024", 53, "(C) d_ff 1024", F=1024),
+    _row("ffn_4096", 90, "(C) d_ff 4096", F=4096),
+    _row("big", 213, "big: N 6, d_model 1024, d_ff 4096, h 16", "transformer-big"),
+)
+base_65m, width_1024, big_213m = TABLE_3[0], TABLE_3[7], TABLE_3[-1]
+# Big against row (C) d_model 1024: the same model but for d_ff 4096 (and h 16, which changes nothing).
+big_over_width_1024 = big_213m.exact() - width_1024.exact()
+printed_big_over_width_1024 = big_213m.claim - width_1024.claim
+
+# Section 5.1's "about 37000 tokens", taken literally, reproduces no row.
+vocabulary_37000 = Hypothesis(
+    "vocabulary_37000", "the shared vocabulary of section 5.1 has 37,000 tokens", TABLE_3, V, 37_000)
+# Is there one vocabulary for all the rows derived from base? (There is; big needs another.)
+base_rows = Hypothesis("base_rows", "one vocabulary for the base model and its nine variants", TABLE_3[:-1], V, None)
+# Without any linear bias the rows agree too, on other vocabularies: the table does not decide the biases.
+TABLE_3_WITHOUT_BIASES = tuple(
+    replace(row, name=f"{row.name}_without_biases", candidates=(
+        Transformer_narrow_keys_without_biases if row.candidates[0] is Transformer_narrow_keys
+        else Transformer_without_biases,)) for row in TABLE_3)
+base_rows_without_biases = Hypothesis("base_rows_without_biases", "one vocabulary for the ten rows, without biases",
+                                      TABLE_3_WITHOUT_BIASES[:-1], V, None)
+big_without_biases = TABLE_3_WITHOUT_BIASES[-1]
+
+# ---------------------------------------------------------------------------------------------
+# Published counts, reconciled (the common-mistakes page)
+# ---------------------------------------------------------------------------------------------
+
+_ANSWER = Citation("stackexchange-120358", "an answer")
+# "V × d_model + V × d_model + N × (2 × h × 3 × d_model × d_k + 2 × d_model × d_ff)", V = 37000.
+stackexchange_60m = Miscount(
+    "stackexchange_60m", 59_908_096, "the base Transformer, “a total of 60M” with V = 37000",
+    _ANSWER, "transformer-base", Transformer,
+    terms=(
+        leaf("second_matrix", "a second vocabulary matrix: the paper shares one (section 3.4)", -V * D),
+        leaf("output_projections", "W_O of the encoder's and the decoder's self-attention", 2 * L * D**2),
+        leaf("cross_attention", "the decoder's cross-attention, weights and biases", L * (4 * D**2 + 4 * D)),
+        leaf("second_feed_forward", "the feed-forward weights of the second stack", L * 2 * D * F),
+        leaf("biases", "the biases of both self-attentions and both feed-forwards", L * (8 * D + 2 * F + 2 * D)),
+        leaf("norms", "the LayerNorms: two per encoder layer, three per decoder layer", L * 10 * D),
+    ),
+    reconstruction=group(
+        "claimed", "the answer's formula",
+        leaf("input", "V d_model, the token input embeddings", V * D),
+        leaf("output", "V d_model, “the final layer”", V * D),
+        leaf("layers", "N (2 h 3 d_model d_k + 2 d_model d_ff)", L * (2 * H * 3 * D * d_h + 2 * D * F)),
+    ),
+    printed="60M",
+    model="the base Transformer (<code>transformer-base</code>)",
+    cause="a second vocabulary matrix is counted, and the output projections, the cross-attention, one stack's "
+          "feed-forward, the biases and the norms are left out",
+)
+
+MISCOUNTS = (stackexchange_60m,)
+ROUNDED = TABLE_3
+HYPOTHESES = (vocabulary_37000, base_rows, base_rows_without_biases)

@@ -1,0 +1,45 @@
+"""DistilBERT (model_type ``distilbert``): config.json -> {symbol name: value}, and the layout it asks for."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from ..reading import ConfigError, Reader, Fields, Layout, divides, flag, num_labels, padding_index, switch
+
+# DistilBertConfig.attribute_map: these names, when present, set the field (hidden_size sets dim).
+ALIASES = {"dim": "hidden_size", "n_heads": "num_attention_heads", "n_layers": "num_hidden_layers"}
+# transformers' DistilBertConfig defaults: a minimal config.json takes these for a missing field.
+# hidden_dim is 3072 whatever dim is (the default is 4 * 768, not 4 * dim), and intermediate_size is
+# no alias of it: DistilBERT ignores that field.
+FIELDS = Fields({"vocab_size": 30522, "max_position_embeddings": 512, "n_layers": 6, "n_heads": 12, "dim": 768,
+                 "hidden_dim": 3072}, ALIASES)
+
+
+def read(config: Mapping) -> dict[str, int]:
+    hidden, heads = FIELDS.size(config, "dim"), FIELDS.size(config, "n_heads")
+    vocabulary = FIELDS.size(config, "vocab_size")
+    padding_index(config, vocabulary, default=0)
+    # sinusoidal_pos_embds changes what the position table is initialised with, not whether it is a
+    # parameter (transformers 5.x leaves it trainable): read only to reject a value that is no flag.
+    flag(config, "sinusoidal_pos_embds")
+    return {
+        "V": vocabulary, "P": FIELDS.size(config, "max_position_embeddings"), "D": hidden, "H": heads,
+        # TransformerBlock requires the heads to divide the width.
+        "d_h": divides(heads, hidden, FIELDS.written(config, "n_heads"), FIELDS.written(config, "dim")),
+        "F": FIELDS.size(config, "hidden_dim"), "L": FIELDS.size(config, "n_layers"), "C": num_labels(config),
+    }
+
+
+# Which of distilbert.VARIANTS a config builds: an untied vocab_projector or not. (The ``tie_weights_``
+# field of the released configs is a leftover that transformers does not read.)
+LAYOUT = Layout((switch("untied", "tie_word_embeddings", True, on=False),))
+
+
+def check(config: Mapping, architecture: str) -> None:
+    """DistilBertForQuestionAnswering raises unless num_labels is 2 (start and end)."""
+    if architecture == "DistilBertForQuestionAnswering" and (labels := num_labels(config)) != 2:
+        raise ConfigError(f"DistilBertForQuestionAnswering needs num_labels 2 (start and end), got {labels}")
+
+
+READER = Reader("distilbert", read, LAYOUT,
+                {"C": "num_labels", "F": "hidden_dim", "d_h": "dim / n_heads"}, check=check)

@@ -1,0 +1,52 @@
+"""Gemma (model_type ``gemma``): config.json -> sizes, as GemmaConfig reads them. Gemma 2 and Gemma 3
+(readers.gemma2, readers.gemma3_text) read theirs with :func:`read_gemma` and their own defaults.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from ..reading import ConfigError, Fields, Layout, Reader, num_labels, padding_index, shown, switch
+from .llama import NO_TOKEN_BIAS, SYMBOL_FIELDS
+
+# transformers' GemmaConfig defaults (configuration_gemma.py, 5.23): Gemma 7B's sizes. head_dim is a field of
+# its own (256 in every Gemma), and the heads need not divide the width (Gemma 7B: 16 heads of 256 in 3,072).
+FIELDS = Fields({"vocab_size": 256000, "hidden_size": 3072, "intermediate_size": 24576, "num_hidden_layers": 28,
+                 "num_attention_heads": 16, "num_key_value_heads": 16, "head_dim": 256})
+
+
+def read_gemma(config: Mapping, fields: Fields, *, divisible: bool) -> dict[str, int]:
+    """The sizes of a Gemma decoder. ``divisible``: the config class refuses a width the heads do not divide,
+    even with head_dim set (Gemma2Config and Gemma3TextConfig.validate_architecture); GemmaConfig does not."""
+    def get(field: str) -> int:
+        return fields.size(config, field)
+
+    for field in ("num_key_value_heads", "head_dim"):  # typed int: null is refused
+        if field in config and config[field] is None:
+            raise ConfigError(f"{field} must be an integer, got null")
+    hidden, heads, kv_heads = get("hidden_size"), get("num_attention_heads"), get("num_key_value_heads")
+    if divisible and hidden % heads:
+        raise ConfigError(f"hidden_size ({hidden}) is not a multiple of num_attention_heads ({heads})")
+    if heads % kv_heads:  # repeat_kv cannot pair the heads: the forward pass fails
+        raise ConfigError(f"num_attention_heads ({heads}) is not a multiple of num_key_value_heads ({kv_heads})")
+    head = get("head_dim")
+    if head > 1 and head % 2:
+        raise ConfigError(f"the head size ({head}) must be even for rotary position embeddings")
+    vocabulary = get("vocab_size")
+    padding_index(config, vocabulary, default=0)
+    if not isinstance(config.get("attention_bias", False), bool):
+        raise ConfigError(f"attention_bias must be true or false, got {shown(config['attention_bias'])}")
+    return {"V": vocabulary, "D": hidden, "H": heads, "K": kv_heads, "d_h": head, "F": get("intermediate_size"),
+            "L": get("num_hidden_layers"), "C": num_labels(config)}
+
+
+def read(config: Mapping) -> dict[str, int]:
+    return read_gemma(config, FIELDS, divisible=False)
+
+
+# Biases on q, k, v and o (attention_bias, false in every release); an untied head (tie_word_embeddings is true
+# by default and in every release); a token classifier without bias.
+LAYOUT = Layout((switch("attention_bias", "attention_bias"), switch("untied", "tie_word_embeddings", True, on=False),
+                 NO_TOKEN_BIAS))
+
+READER = Reader("gemma", read, LAYOUT, SYMBOL_FIELDS)

@@ -1,0 +1,177 @@
+"""What memory holds, as plain rules on integers: units, storage formats, optimizers' states, ZeRO's
+partitions, and which tokens a key/value cache keeps.
+
+No SymPy here: the command line's ``memory`` uses these on the compiled derivations
+(:mod:`derivations.compiled`), and :mod:`derivations.memory` on the trees.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+# ---------------------------------------------------------------------------------------------
+# Units
+# ---------------------------------------------------------------------------------------------
+
+DECIMAL = (("TB", 10**12), ("GB", 10**9), ("MB", 10**6), ("kB", 10**3))
+BINARY = (("TiB", 2**40), ("GiB", 2**30), ("MiB", 2**20), ("KiB", 2**10))
+
+
+def in_unit(count: int, units: Sequence[tuple[str, int]], digits: int = 2) -> str:
+    """Bytes in the largest unit of ``units`` that leaves at least 1 (``digits`` decimals): '440.43 MB'."""
+    for name, size in units:
+        if count >= size:
+            return f"{count / size:,.{digits}f} {name}"
+    return f"{count:,} B"
+
+
+def both_units(count: int) -> str:
+    """'440,425,712 bytes = 440.43 MB = 420.02 MiB': exact, then decimal and binary."""
+    return f"{count:,} bytes = {in_unit(count, DECIMAL)} = {in_unit(count, BINARY)}"
+
+
+# ---------------------------------------------------------------------------------------------
+# Weights by data type
+# ---------------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Format:
+    """How weights are stored: ``bits`` a weight; for a block-wise format, the ``block`` of weights that
+    share a scale of ``scale_bits`` (and a zero point of ``zero_bits``), applied to the quantizable
+    matrices only, the other tensors at ``kept_bits``."""
+
+    name: str
+    label: str
+    bits: int
+    block: int | None = None
+    scale_bits: int = 0
+    zero_bits: int = 0
+    kept_bits: int = 16
+
+    def tensor_bytes(self, size: int, quantizable: bool) -> int:
+        """The bytes of one tensor of ``size`` elements."""
+        if self.block is None:
+            return size * self.bits // 8
+        if not quantizable:
+            return size * self.kept_bits // 8
+        # The blocks run over the tensor's elements in order (for a matrix: along its rows); a last,
+        # partial block has a scale of its own.
+        blocks = -(-size // self.block)
+        return -(-(size * self.bits + blocks * (self.scale_bits + self.zero_bits)) // 8)
+
+
+FORMATS = {f.name: f for f in (
+    Format("fp32", "32-bit float", 32),
+    Format("bf16", "bfloat16", 16),
+    Format("fp16", "16-bit float", 16),
+    # One byte a parameter, every tensor: a cast, as accelerate's estimator counts int8 (scales not counted).
+    Format("fp8", "8-bit float (E4M3 or E5M2), every tensor", 8),
+    Format("int8", "8-bit integer, every tensor", 8),
+    # GPTQ and AWQ: 4-bit integers in groups of 128, an fp16 scale and a 4-bit zero point per group.
+    Format("int4", "4-bit integers, groups of 128 with an fp16 scale and a 4-bit zero point (GPTQ, AWQ)", 4,
+           block=128, scale_bits=16, zero_bits=4),
+    # bitsandbytes' NF4: blocks of 64 with an fp32 absmax each (without its optional double quantization).
+    Format("nf4", "4-bit NormalFloat, blocks of 64 with an fp32 scale (bitsandbytes)", 4, block=64, scale_bits=32),
+    # The OCP microscaling format gpt-oss ships its experts in: blocks of 32 sharing an 8-bit exponent.
+    Format("mxfp4", "4-bit float, blocks of 32 sharing an 8-bit exponent (OCP MXFP4)", 4, block=32, scale_bits=8),
+)}
+
+def weight_bytes(items: Sequence[tuple[int, int, bool]], fmt: Format) -> int:
+    """The bytes of the weights in ``fmt``, from (size, copies, quantizable) of every tensor."""
+    return sum(copies * fmt.tensor_bytes(size, quantizable) for size, copies, quantizable in items)
+
+
+
+# ---------------------------------------------------------------------------------------------
+# The key/value cache: which tokens a layer keeps
+# ---------------------------------------------------------------------------------------------
+
+def kept(tokens: int, window: int | None) -> int:
+    """Tokens a layer's cache holds after a forward over ``tokens``: all of them, or, in a sliding-window
+    layer, the last window − 1 (transformers' DynamicSlidingWindowLayer keeps ``[-window + 1:]``: the
+    current token and those window − 1 are all a query at the next position attends to)."""
+    if window is None:
+        return tokens
+    # Python's slice, as transformers writes it: a window of 1 slices [-0:], which keeps everything.
+    return len(range(tokens)[1 - window:])
+
+
+def cache_elements(rows: Sequence[tuple[int, int, bool]], tokens: int, windows: Sequence[int | None],
+                   source: int | None = None) -> int:
+    """Elements in the cache for one sequence, from (per copy, copies, cross) of each caching block: the
+    self-attention layers in order (``windows``, one per layer), each keeping :func:`kept` tokens; the
+    cross-attention ones ``source`` tokens (the encoder's; default ``tokens``)."""
+    self_rows = [(per_copy, copies) for per_copy, copies, cross in rows if not cross]
+    assert sum(c for _, c in self_rows) == len(windows), "one window per self-attention layer"
+    kept_tokens = iter([kept(tokens, w) for w in windows])
+    total = 0
+    for per_copy, copies in self_rows:
+        total += per_copy * sum(next(kept_tokens) for _ in range(copies))
+    source = tokens if source is None else source
+    return total + sum(per_copy * copies * source for per_copy, copies, cross in rows if cross)
+
+
+# ---------------------------------------------------------------------------------------------
+# Training state
+# ---------------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Optimizer:
+    """Bytes a parameter needs for training: its ``weights`` and ``gradients`` in the training data type,
+    and the optimizer's ``states`` (a mixed-precision master copy included)."""
+
+    name: str
+    label: str
+    weights: int
+    gradients: int
+    states: int
+
+    @property
+    def per_parameter(self) -> int:
+        return self.weights + self.gradients + self.states
+
+
+OPTIMIZERS = {o.name: o for o in (
+    # torch.optim.Adam(W) on fp32 weights: exp_avg and exp_avg_sq, 4 bytes each.
+    Optimizer("adam", "Adam, fp32", 4, 4, 8),
+    # Mixed precision (ZeRO's K = 12): 16-bit weights and gradients; an fp32 master copy, momentum, variance.
+    Optimizer("adam-mixed", "Adam, mixed precision", 2, 2, 12),
+    Optimizer("adam-mixed-fp32-grads", "Adam, mixed precision, fp32 gradients", 2, 4, 12),
+    # torch.optim.SGD(momentum=...) on fp32 weights: one momentum buffer.
+    Optimizer("sgd", "SGD with momentum, fp32", 4, 4, 4),
+)}
+
+# bitsandbytes' 8-bit Adam (Adam8bit): two uint8 states a parameter, quantized in blocks of 256 with an
+# fp32 absmax each, for tensors of at least 4,096 elements (min_8bit_size); smaller tensors keep fp32
+# states. Plus its two 256-entry fp32 quantization maps, one of each shared by all the 8-bit tensors.
+ADAM_8BIT_BLOCK = 256
+ADAM_8BIT_MIN_SIZE = 4096
+ADAM_8BIT_MAPS = 2 * 256 * 4
+
+
+def adam_8bit_states(sizes: Sequence[tuple[int, int]]) -> int:
+    """The bytes of Adam8bit's states for tensors of (size, copies): the fp32 weights and gradients apart."""
+    total = ADAM_8BIT_MAPS if any(size >= ADAM_8BIT_MIN_SIZE for size, _ in sizes) else 0
+    for size, copies in sizes:
+        if size >= ADAM_8BIT_MIN_SIZE:
+            total += copies * (2 * size + 2 * 4 * -(-size // ADAM_8BIT_BLOCK))
+        else:
+            total += copies * 8 * size
+    return total
+
+
+def zero(parameters: int, devices: int, stage: int, optimizer: Optimizer = OPTIMIZERS["adam-mixed"]) -> int:
+    """Bytes of model states on each of ``devices`` with ZeRO ``stage`` (0: none; 1: optimizer states
+    partitioned; 2: and gradients; 3: and weights). A partition holds ceil(Ψ / N) of each tensor's elements
+    (DeepSpeed pads the flattened parameters to a multiple of N)."""
+    share = -(-parameters // devices)
+    weights = optimizer.weights * (share if stage >= 3 else parameters)
+    gradients = optimizer.gradients * (share if stage >= 2 else parameters)
+    states = optimizer.states * (share if stage >= 1 else parameters)
+    return weights + gradients + states
+
+
+# ZeRO's running example (Rajbhandari et al. 2020, Figure 1): Ψ = 7.5B parameters on N_d = 64 devices.
+ZERO_EXAMPLE_PARAMETERS = 7_500_000_000
+ZERO_EXAMPLE_DEVICES = 64

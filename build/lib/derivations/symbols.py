@@ -1,0 +1,157 @@
+"""The notation: one SymPy symbol per hyper-parameter, stated once and used everywhere.
+
+Each symbol carries its meaning, the Hugging Face ``config.json`` field it is read from, and the
+names other well-known texts give the same quantity. The notation page of the site is generated
+from :data:`NOTATION`; nothing else in the project defines a symbol.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import sympy
+
+
+def _size(name: str, latex: str | None = None) -> sympy.Symbol:
+    # Sizes are positive integers; telling SymPy so lets it simplify D/H * H to D.
+    symbol = sympy.Symbol(name, integer=True, positive=True)
+    if latex is not None:
+        # NOTE: render.latex passes this mapping to SymPy's printer.
+        LATEX_NAMES[symbol] = latex
+    return symbol
+
+
+LATEX_NAMES: dict[sympy.Symbol, str] = {}
+
+V = _size("V")
+V_d = _size("V_d", r"V_{\mathrm{dec}}")
+P = _size("P")
+T = _size("T")
+D = _size("D")
+F = _size("F")
+F_d = _size("F_d", r"F_{\mathrm{dec}}")
+L = _size("L")
+L_d = _size("L_d", r"L_{\mathrm{dec}}")
+H = _size("H")
+d_h = _size("d_h", r"d_{\mathrm{h}}")
+d_k = _size("d_k", r"d_{\mathrm{k}}")
+K = _size("K")
+C = _size("C")
+E = _size("E")
+X = _size("X")
+X_a = _size("X_a", r"X_{\mathrm{a}}")
+X_s = _size("X_s", r"X_{\mathrm{s}}")
+F_e = _size("F_e", r"F_{\mathrm{e}}")
+F_s = _size("F_s", r"F_{\mathrm{s}}")
+L_f = _size("L_f", r"L_{\mathrm{f}}")
+R_q = _size("R_q", r"R_{\mathrm{q}}")
+R_kv = _size("R_kv", r"R_{\mathrm{kv}}")
+d_r = _size("d_r", r"d_{\mathrm{rope}}")
+d_n = _size("d_n", r"d_{\mathrm{nope}}")
+d_v = _size("d_v", r"d_{\mathrm{v}}")
+G = _size("G")
+L_g = _size("L_g", r"L_{\mathrm{g}}")
+B = _size("B")
+M = _size("M")
+# What a model computes depends on its input as well: the tokens of a sequence and the sequences of a batch.
+s = _size("s")
+s_d = _size("s_d", r"s_{\mathrm{dec}}")
+b = _size("b")
+# Where a model is trained: the devices a layer's tensors are split over (tensor parallelism), and the heads of
+# the keys and values that an attention's matmuls keep (memory: what autograd saves).
+t = _size("t")
+H_r = _size("H_r", r"H_{\mathrm{r}}")
+# A ratio, not a size: Meta's ffn_dim_multiplier (1.3 for Llama-2-70B).
+r = sympy.Symbol("r", positive=True)
+
+
+@dataclass(frozen=True)
+class Notation:
+    """One hyper-parameter: its symbol, what it means, and where readers meet it."""
+
+    symbol: sympy.Symbol
+    meaning: str
+    hf_fields: tuple[str, ...]
+    elsewhere: str
+
+
+NOTATION: tuple[Notation, ...] = (
+    Notation(V, "vocabulary size: rows of the token embedding table", ("vocab_size",),
+             "V in most texts; GPT-2's n_vocab"),
+    Notation(V_d, "decoder vocabulary of an encoder-decoder whose two sides do not share one table (V_dec = V when they do)",
+             ("decoder_vocab_size",), "Vaswani et al. share one vocabulary (and one matrix) between source and target"),
+    Notation(P, "maximum sequence length: rows of the position table (learned; a fixed sinusoidal table learns nothing)", ("max_position_embeddings", "n_positions"),
+             "a public note on BERT writes L; Kaplan et al. write n_ctx"),
+    Notation(T, "token types (segments): rows of the segment table", ("type_vocab_size",),
+             "usually 2 in BERT (sentence A and B)"),
+    Notation(D, "hidden size: width of the residual stream and of every embedding", ("hidden_size", "n_embd", "d_model", "dim"),
+             "BERT's paper writes H; Kaplan et al. d_model; a Chinese-language blog post W"),
+    Notation(F, "feed-forward inner size", ("intermediate_size", "n_inner", "d_ff", "encoder_ffn_dim", "hidden_dim"),
+             "Kaplan et al. d_ff; 4D in BERT and GPT-2; the encoder's in an encoder-decoder"),
+    Notation(F_d, "decoder feed-forward inner size of an encoder-decoder (equal to F in the original Transformer)",
+             ("decoder_ffn_dim",), "Vaswani et al. d_ff (the same for both stacks)"),
+    Notation(L, "number of layers (blocks); the encoder's in an encoder-decoder", ("num_hidden_layers", "n_layer",
+                                                                                  "encoder_layers", "num_layers",
+                                                                                  "n_layers"),
+             "BERT's paper writes L; Kaplan et al. n_layer; Vaswani et al. N; a public note on BERT N"),
+    Notation(L_d, "decoder layers of an encoder-decoder (equal to L in the original Transformer and T5)",
+             ("decoder_layers", "num_decoder_layers"), "Vaswani et al. N (the same N for both stacks)"),
+    Notation(H, "attention heads", ("num_attention_heads", "n_head", "encoder_attention_heads", "num_heads",
+                                  "n_heads"),
+             "BERT's paper writes A; Vaswani et al. h"),
+    Notation(d_h, "size of one attention head; D/H in BERT", ("head_dim", "d_kv"),
+             "Vaswani et al. d_k = d_v"),
+    Notation(d_k, "size of one head's queries and keys where it differs from d_h, the size of its values",
+             (), "Vaswani et al. d_k (Table 3, rows B, narrows it and keeps d_v)"),
+    Notation(K, "key/value heads in grouped-query attention; K = H is ordinary multi-head attention",
+             ("num_key_value_heads",), "n_kv_heads in Meta's params.json"),
+    Notation(C, "labels of a classification head", ("num_labels", "id2label"),
+             "2 by default in transformers"),
+    Notation(E, "factorized embedding size (ALBERT); E = D when embeddings are not factorized",
+             ("embedding_size",), "ALBERT's paper writes E"),
+    Notation(X, "experts in a mixture-of-experts layer", ("num_local_experts",), "Mixtral's paper writes n"),
+    Notation(X_a, "experts that run for each token (top-k routing); X_a = X would make every expert active",
+             ("num_experts_per_tok",), "Mixtral's paper writes K (2 of 8)"),
+    Notation(X_s, "shared experts: experts every token uses, beside the X_a the router picks (DeepSeek)",
+             ("n_shared_experts",), "DeepSeek-V2's paper writes N_s (and N_r for the routed experts)"),
+    Notation(F_e, "inner size of one expert of a mixture, where it differs from the dense feed-forward's F",
+             ("moe_intermediate_size",), "DeepSeek-V2's paper: the intermediate hidden dimension of each expert"),
+    Notation(F_s, "inner size of the shared expert of Qwen's mixtures (one expert, gated by its own sigmoid)",
+             ("shared_expert_intermediate_size",), "transformers' shared_expert, beside the routed experts"),
+    Notation(L_f, "layers with a dense feed-forward in a model whose other layers hold experts",
+             ("first_k_dense_replace", "mlp_only_layers", "decoder_sparse_step"),
+             "DeepSeek's first_k_dense_replace; Qwen's mlp_only_layers and decoder_sparse_step decide which"),
+    Notation(R_q, "rank of the compressed queries in latent attention (DeepSeek): D to R_q, then to the heads",
+             ("q_lora_rank",), "DeepSeek-V2's paper writes d_c' (1536); none in V2-Lite, whose queries are not compressed"),
+    Notation(R_kv, "rank of the compressed keys and values in latent attention (DeepSeek): the latent each token caches",
+             ("kv_lora_rank",), "DeepSeek-V2's paper writes d_c (512)"),
+    Notation(d_r, "the part of a query and key head that carries the rotary embedding, in latent attention (DeepSeek)",
+             ("qk_rope_head_dim",), "DeepSeek-V2's paper writes d_h with a superscript R (64)"),
+    Notation(d_n, "the part of a query and key head without rotary embedding, in latent attention (DeepSeek)",
+             ("qk_nope_head_dim",), "DeepSeek-V2's paper writes d_h (128)"),
+    Notation(d_v, "size of one head's values in latent attention (DeepSeek), where queries and keys have d_nope + d_rope",
+             ("v_head_dim",), "DeepSeek-V2's paper writes d_h (128) for both"),
+    Notation(G, "groups of layers that share their weights across depth (ALBERT); G = L is an ordinary stack",
+             ("num_hidden_groups",), "1 in every released ALBERT: all layers share one set of weights"),
+    Notation(L_g, "layers inside one group of shared layers (ALBERT), each with weights of its own",
+             ("inner_group_num",), "1 in every released ALBERT"),
+    Notation(B, "relative position buckets: rows of T5's relative attention bias, one value per head",
+             ("relative_attention_num_buckets",), "32 in every released T5"),
+    Notation(s, "sequence length: the tokens of one sequence (for an encoder-decoder, the source the encoder "
+                "reads); at most P where positions are learned", (),
+             "Kaplan et al. n_ctx; PaLM T; Megatron-LM and Korthikanti et al. s; nanoGPT T"),
+    Notation(s_d, "target length: the tokens the decoder of an encoder-decoder reads (s_dec = s unless given)", (),
+             "the length of the decoder's input (decoder_input_ids)"),
+    Notation(b, "batch size: sequences processed together; every FLOP count scales with it", (),
+             "Megatron-LM B; Korthikanti et al. b"),
+    Notation(t, "tensor-parallel degree: the devices each layer's matrices are split over", (),
+             "Korthikanti et al. t; Megatron-LM t"),
+    Notation(H_r, "heads of the keys and values that attention's matrix products keep for the backward pass: H "
+                  "(transformers repeats the K heads), or 1 with one key/value head and one sequence (views)", (),
+             "transformers' repeat_kv and num_key_value_groups"),
+    Notation(M, "the multiple LLaMA rounds its feed-forward width up to", (),
+             "multiple_of in Meta's params.json (256 for LLaMA-1 and Llama-2-7B)"),
+    Notation(r, "the factor LLaMA scales its feed-forward width by, before rounding (not an integer)",
+             (), "ffn_dim_multiplier in Meta's params.json (1.3 for Llama-2-70B)"),
+)
+
