@@ -30,6 +30,14 @@ def version() -> str:
         return "unknown (not installed)"
 
 
+class _Version(argparse.Action):
+    """--version, looked up only when asked (importlib.metadata takes longer to import than a count)."""
+
+    def __call__(self, parser, namespace, values, option_string=None) -> None:
+        print(f"derivations {version()}")
+        parser.exit()
+
+
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # one line, not usage + message
         raise configs.ConfigError(message)
@@ -254,7 +262,7 @@ def _table(title: str, head: tuple[str, str, str], body: list, foot: list) -> st
 
 def main(argv: list[str] | None = None) -> int:
     parser = _Parser(prog="derivations", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--version", action="version", version=f"derivations {version()}")
+    parser.add_argument("--version", action=_Version, nargs=0, help="print the version and exit")
     sub = parser.add_subparsers(dest="command", required=True)
     p = sub.add_parser("count", help="count the parameters of a model, component by component")
     p.add_argument("config", metavar="CONFIG",

@@ -30,6 +30,14 @@ def version() -> str:
         return "unknown (not installed)"
 
 
+class _Version(argparse.Action):
+    """--version, looked up only when asked (importlib.metadata takes longer to import than a count)."""
+
+    def __call__(self, parser, namespace, values, option_string=None) -> None:
+        print(f"derivations {version()}")
+        parser.exit()
+
+
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # one line, not usage + message
         raise configs.ConfigError(message)
@@ -62,17 +70,22 @@ def table(architecture: str, rows: list[dict], total: int, active: int | None = 
     return _table(architecture, head, body, foot + extra)
 
 
-def count(args: argparse.Namespace) -> str:
-    architecture, rows, active = components(configs.load(args.config, args.revision), args.arch)
+def count_result(config: dict, architecture: str | None) -> tuple[dict, list[dict]]:
+    """``count --json``'s object, and the rows behind it (with their formulas, for the table)."""
+    architecture, rows, active = components(config, architecture)
     # The total is the sum of the components: each tensor is one leaf, a tied one counts 0.
-    total = sum(r["count"] for r in rows)
+    result = {"architecture": architecture, "total": sum(r["count"] for r in rows)}
+    if active is not None:
+        result["active"] = active
+    result["components"] = [{k: r[k] for k in ("name", "latex", "count")} for r in rows]
+    return result, rows
+
+
+def count(args: argparse.Namespace) -> str:
+    result, rows = count_result(configs.load(args.config, args.revision), args.arch)
     if args.json:
-        result = {"architecture": architecture, "total": total}
-        if active is not None:
-            result["active"] = active
-        result["components"] = [{k: r[k] for k in ("name", "latex", "count")} for r in rows]
         return json.dumps(result, indent=2)
-    return table(architecture, rows, total, active)
+    return table(result["architecture"], rows, result["total"], result.get("active"))
 
 
 # Longer than any model reads (2^24 tokens); a length beyond it is a typo, not a question.
@@ -112,14 +125,15 @@ def flop_components(config: dict, architecture: str | None, tokens: int, target:
     return chosen.architecture, out, values
 
 
-def flops(args: argparse.Namespace) -> str:
-    architecture, rows, values = flop_components(configs.load(args.config, args.revision), args.arch, args.seq, args.target)
-    batch = args.batch
+def flops_result(config: dict, architecture: str | None, tokens: int, target: int | None, batch: int
+                 ) -> tuple[dict, list[dict]]:
+    """``flops --json``'s object, and the rows behind it (with their formulas, for the table)."""
+    architecture, rows, values = flop_components(config, architecture, tokens, target)
     forward = batch * sum(r["flops"] for r in rows)
     # derivations.flops: the backward of each product is two of its size; full recomputation runs the layers'
     # forward again, selective recomputation attention's products.
     result = {
-        "architecture": architecture, "seq": args.seq, "batch": batch,
+        "architecture": architecture, "seq": tokens, "batch": batch,
         "forward": forward,
         "forward_causal": batch * sum(r["flops"] if r["causal_flops"] is None else r["causal_flops"] for r in rows),
         "backward": 2 * forward,
@@ -127,10 +141,16 @@ def flops(args: argparse.Namespace) -> str:
         "full_recomputation": batch * sum(r["flops"] for r in rows if r["in_layer"]),
         "selective_recomputation": batch * sum(r["flops"] for r in rows if r["in_layer"] and r["product"]),
     }
-    if values["s_d"] != values["s"] or args.target is not None:
+    if values["s_d"] != values["s"] or target is not None:
         result["target"] = values["s_d"]
+    result["components"] = [{"name": r["name"], "latex": r["latex"], "flops": batch * r["flops"]} for r in rows]
+    return result, rows
+
+
+def flops(args: argparse.Namespace) -> str:
+    result, rows = flops_result(configs.load(args.config, args.revision), args.arch, args.seq, args.target, args.batch)
+    batch, forward = args.batch, result["forward"]
     if args.json:
-        result["components"] = [{"name": r["name"], "latex": r["latex"], "flops": batch * r["flops"]} for r in rows]
         return json.dumps(result, indent=2)
     head = ("component", "formula (one sequence)", "forward FLOPs")
     body = [(r["name"], r["formula"], f"{batch * r['flops']:,}") for r in rows]
@@ -142,7 +162,7 @@ def flops(args: argparse.Namespace) -> str:
              ("training step", "forward + backward", f"{result['training_step']:,}"),
              ("+ full recomputation", "the layers' forward again", f"{result['full_recomputation']:,}"),
              ("+ selective recomputation", "attention's products again", f"{result['selective_recomputation']:,}")]
-    return _table(architecture, head, body, foot)
+    return _table(result["architecture"], head, body, foot)
 
 
 # The context a config declares (the sequence length memory assumes without --seq), else this.
@@ -242,7 +262,7 @@ def _table(title: str, head: tuple[str, str, str], body: list, foot: list) -> st
 
 def main(argv: list[str] | None = None) -> int:
     parser = _Parser(prog="derivations", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--version", action="version", version=f"derivations {version()}")
+    parser.add_argument("--version", action=_Version, nargs=0, help="print the version and exit")
     sub = parser.add_subparsers(dest="command", required=True)
     p = sub.add_parser("count", help="count the parameters of a model, component by component")
     p.add_argument("config", metavar="CONFIG",
