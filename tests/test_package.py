@@ -19,9 +19,14 @@ ROOT = Path(__file__).resolve().parents[1]
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("wheel")
-    # Built as `pip install .` builds it, with the setuptools already installed (no download).
+    # Built from a copy of what the package is made of (setuptools writes build/ beside the sources), as
+    # `pip install .` builds it, with the setuptools already installed (no download).
+    source = tmp_path_factory.mktemp("source")
+    for name in ("pyproject.toml", "README.md"):
+        shutil.copy(ROOT / name, source / name)
+    shutil.copytree(ROOT / "derivations", source / "derivations", ignore=shutil.ignore_patterns("__pycache__"))
     subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q", "-w", str(out),
-                    str(ROOT)], check=True, capture_output=True, text=True)
+                    str(source)], check=True, capture_output=True, text=True)
     [built] = out.glob("derivations-*.whl")
     return built
 
