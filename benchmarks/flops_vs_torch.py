@@ -25,14 +25,23 @@ CONFIG = ROOT / "derivations" / "checkpoints" / f"{CHECKPOINT}.json"
 MIN_RATIO, BUDGET = 10.0, 0.2
 
 DERIVATION = [sys.executable, "-m", "derivations", "flops", CHECKPOINT, "--seq", str(TOKENS), "--json"]
-TORCH = [sys.executable, "-c", f"""
+
+
+def on_meta(architecture: str, config: Path, tokens: int) -> str:
+    """The start of a script that builds ``architecture`` from ``config`` on the meta device (eager attention)
+    and makes ``ids``, one sequence of ``tokens`` tokens."""
+    return f"""
 import json, torch, transformers
-from torch.utils.flop_counter import FlopCounterMode
-config = transformers.AutoConfig.for_model(**json.load(open({str(CONFIG)!r})))
+config = transformers.AutoConfig.for_model(**json.load(open({str(config)!r})))
 config._attn_implementation = "eager"
 with torch.device("meta"):
-    model = transformers.LlamaForCausalLM(config)
-ids = torch.zeros(1, {TOKENS}, dtype=torch.long, device="meta")
+    model = transformers.{architecture}(config)
+ids = torch.zeros(1, {tokens}, dtype=torch.long, device="meta")
+"""
+
+
+TORCH = [sys.executable, "-c", on_meta("LlamaForCausalLM", CONFIG, TOKENS) + """
+from torch.utils.flop_counter import FlopCounterMode
 with torch.no_grad(), FlopCounterMode(display=False) as counter:
     model(input_ids=ids, attention_mask=torch.ones_like(ids), use_cache=False)
 print(counter.get_total_flops())

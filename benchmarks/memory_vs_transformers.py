@@ -16,19 +16,13 @@ from __future__ import annotations
 
 import sys
 
-from flops_vs_torch import ROOT, race  # the script's folder is on the path: its sibling
+from flops_vs_torch import ROOT, on_meta, race  # the script's folder is on the path: its sibling
 
 CHECKPOINT, TOKENS = "mistral-7b", 8192
 CONFIG = ROOT / "derivations" / "checkpoints" / f"{CHECKPOINT}.json"
 
 DERIVATION = [sys.executable, "-m", "derivations", "memory", CHECKPOINT, "--seq", str(TOKENS), "--json"]
-TRANSFORMERS = [sys.executable, "-c", f"""
-import json, torch, transformers
-config = transformers.AutoConfig.for_model(**json.load(open({str(CONFIG)!r})))
-config._attn_implementation = "eager"
-with torch.device("meta"):
-    model = transformers.MistralForCausalLM(config)
-ids = torch.zeros(1, {TOKENS}, dtype=torch.long, device="meta")
+TRANSFORMERS = [sys.executable, "-c", on_meta("MistralForCausalLM", CONFIG, TOKENS) + """
 with torch.no_grad():
     cache = model(input_ids=ids, attention_mask=torch.ones_like(ids), use_cache=True).past_key_values
 print(sum(layer.keys.numel() + layer.values.numel() for layer in cache.layers))

@@ -220,10 +220,10 @@ def memory_result(config: dict, architecture: str | None, tokens: int | None, ta
         result["target"] = decoder_tokens
     if {"D", "H", "L"} <= values.keys():
         # Korthikanti et al.'s GPT layer at 16 bits: sbh(34 + 5as/h) a layer; full recomputation keeps 2sbh.
-        h, a, layers_, s, b = values["D"], values["H"], values["L"], tokens, batch
-        result["activations_bytes"] = layers_ * (34 * s * b * h + 5 * a * s * s * b)
-        result["activations_selective_recomputation_bytes"] = layers_ * 34 * s * b * h
-        result["activations_full_recomputation_bytes"] = layers_ * 2 * s * b * h
+        h, a, depth = values["D"], values["H"], values["L"]
+        result["activations_bytes"] = depth * storage.activations(tokens, batch, h, a)
+        result["activations_selective_recomputation_bytes"] = depth * storage.activations_selective(tokens, batch, h)
+        result["activations_full_recomputation_bytes"] = depth * storage.activations_full(tokens, batch, h)
     return result
 
 

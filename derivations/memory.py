@@ -25,8 +25,8 @@ import sympy
 
 from .components import Expr, Part
 from .storage import (ADAM_8BIT_MIN_SIZE, BINARY, DECIMAL, FORMATS, OPTIMIZERS, ZERO_EXAMPLE_DEVICES,  # noqa: F401
-                      ZERO_EXAMPLE_PARAMETERS, Format, adam_8bit_states, both_units, cache_elements, in_unit, kept,
-                      weight_bytes, zero)
+                      ZERO_EXAMPLE_PARAMETERS, Format, activations, activations_full, activations_selective,
+                      adam_8bit_states, both_units, cache_elements, in_unit, kept, weight_bytes, zero)
 from .symbols import D, H, H_r, b, s, t
 
 # ---------------------------------------------------------------------------------------------
@@ -146,15 +146,17 @@ def cached(part: Part, values: Mapping[sympy.Symbol, int], config: Mapping, toke
 # ---------------------------------------------------------------------------------------------
 
 h, a = D, H
-# Per layer, in bytes: attention 11sbh + 5as²b, MLP 19sbh, the two LayerNorms 4sbh.
+# Per layer, in bytes (derivations.storage.activations, which the command line evaluates), and with tensor
+# parallelism over t devices, sequence parallelism and selective recomputation (their Table 2).
 korthikanti = {
-    "none": s * b * h * (34 + 5 * a * s / h),
+    "none": activations(s, b, h, a),
     "tensor_parallel": s * b * h * (10 + 24 / t + 5 * a * s / (h * t)),
     "tensor_sequence_parallel": s * b * h * (34 / t + 5 * a * s / (h * t)),
     "tensor_parallel_selective": s * b * h * (10 + 24 / t),
     "tensor_sequence_parallel_selective": s * b * h * 34 / t,
-    "full_recomputation": 2 * s * b * h,
+    "full_recomputation": activations_full(s, b, h),
 }
+assert sympy.expand(korthikanti["tensor_sequence_parallel_selective"].subs(t, 1) - activations_selective(s, b, h)) == 0
 # The attention term's share against the rest: 5as/h (GPT-3: 80; MT-NLG: 64).
 attention_ratio = 5 * a * s / h
 
@@ -339,9 +341,8 @@ def picture(checkpoint: str, architecture: str) -> list[tuple[int, int, int, int
     for tokens in PICTURE_LENGTHS:
         if tokens > longest:
             break
-        activations = evaluate(L * korthikanti["tensor_sequence_parallel_selective"].subs(t, 1),
-                               {**values, s: tokens, b: 1})
-        out.append((tokens, weights, 2 * cached(resolved.part, values, config, tokens), activations))
+        kept_for_backward = values[L] * activations_selective(tokens, 1, values[D])
+        out.append((tokens, weights, 2 * cached(resolved.part, values, config, tokens), kept_for_backward))
     return out
 # The units, as the page states them.
 megabyte, mebibyte = sympy.Pow(10, 6, evaluate=False), sympy.Pow(2, 20, evaluate=False)

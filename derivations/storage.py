@@ -175,3 +175,24 @@ def zero(parameters: int, devices: int, stage: int, optimizer: Optimizer = OPTIM
 # ZeRO's running example (Rajbhandari et al. 2020, Figure 1): Ψ = 7.5B parameters on N_d = 64 devices.
 ZERO_EXAMPLE_PARAMETERS = 7_500_000_000
 ZERO_EXAMPLE_DEVICES = 64
+
+
+# ---------------------------------------------------------------------------------------------
+# Activations: Korthikanti et al. 2022, Megatron's GPT layer, 16-bit activations, 1-byte dropout masks
+# ---------------------------------------------------------------------------------------------
+# Bytes one layer keeps for the backward, for s tokens, a batch of b, a width h and a heads (numbers or SymPy
+# symbols alike: derivations.memory writes the paper's Table 2 from these).
+
+def activations(s, b, h, a):
+    """No recomputation: attention 11sbh + 5as²b, the MLP 19sbh, the two LayerNorms 4sbh."""
+    return 34 * s * b * h + 5 * a * s * s * b
+
+
+def activations_selective(s, b, h):
+    """Selective recomputation: attention's products (the as² terms) recomputed, not kept."""
+    return 34 * s * b * h
+
+
+def activations_full(s, b, h):
+    """Full recomputation: only the layer's input, 2sbh, is kept."""
+    return 2 * s * b * h
