@@ -6,10 +6,11 @@ Times, in a fresh interpreter each (imports included: that is what a user waits 
 - a script that imports torch and transformers, builds BertForMaskedLM for the same config.json on
   the meta device (no memory, no initialisation) and sums its parameters.
 
-Both must print 102,290,312. Prints both times and the ratio; exits 1 if the derivation is not at
-least ``MIN_RATIO`` times faster. The command line evaluates the derivations compiled to plain
-polynomials (``derivations/compiled.py``); the first run after a change to the package compiles them,
-importing SymPy, so the script also reports that cold run, which is not held to the ratio.  Usage: ``python benchmarks/count_vs_transformers.py [REPEATS]``.
+Both must print 102,290,312. Prints both times and the ratio; exits 1 if the command takes longer than
+``BUDGET`` seconds or is not at least ``MIN_RATIO`` times faster. The command line evaluates the
+derivations compiled to plain polynomials (``derivations/compiled.py``, kept by ``derivations/cache.py``);
+the first run after a change to the package compiles them, importing SymPy, so the script also reports
+that cold run, which is held to neither.  Usage: ``python benchmarks/count_vs_transformers.py [REPEATS]``.
 """
 
 from __future__ import annotations
@@ -24,7 +25,9 @@ CHECKPOINT = "bert-base-chinese"
 CONFIG = ROOT / "derivations" / "checkpoints" / f"{CHECKPOINT}.json"
 # transformers' own count on the meta device (BertForMaskedLM, bert-base-chinese; also [cite: note-mlm]).
 EXPECTED = "102290312"
-MIN_RATIO = 10.0
+MIN_RATIO = 100.0
+# The command answers a bundled name within this (issue: where practitioners work).
+BUDGET = 0.060
 
 DERIVATION = [sys.executable, "-m", "derivations", "count", CHECKPOINT, "--json"]
 # Reads the JSON directly rather than through derivations, so sympy is not imported on this side.
@@ -53,8 +56,8 @@ def best_time(command: list[str], repeats: int) -> float:
 
 def cold_time() -> float:
     """One run with no compiled cache: what the first ``count`` after installing or editing costs."""
-    for cached in (ROOT / "derivations" / "__pycache__").glob("compiled-*.json"):
-        cached.unlink()
+    for kept in (ROOT / "derivations" / "__pycache__").glob("*.json"):  # compiled families, the readers' index
+        kept.unlink()
     return best_time(DERIVATION, 1)
 
 
@@ -72,8 +75,8 @@ def main(argv: list[str]) -> int:
     print(f"python -m derivations count {CHECKPOINT} --json, first run (compiles, imports SymPy): {cold:.3f} s")
     print(f"python -m derivations count {CHECKPOINT} --json: {derivation:.3f} s (best of {repeats})")
     print(f"transformers + torch, meta device, BertForMaskedLM: {reference:.3f} s (best of {repeats})")
-    print(f"ratio: {ratio:.1f}x (required: at least {MIN_RATIO:g}x)")
-    return 0 if ratio >= MIN_RATIO else 1
+    print(f"ratio: {ratio:.1f}x (required: at least {MIN_RATIO:g}x; the command within {BUDGET * 1000:g} ms)")
+    return 0 if ratio >= MIN_RATIO and derivation <= BUDGET else 1
 
 
 if __name__ == "__main__":

@@ -47,14 +47,19 @@ def parameter_symbols(model_type: str, layout: str) -> dict[str, set[str]]:
     """Per class, the symbols of its components, each of which must be at least 1; not those of the active
     count (Mixtral runs with num_experts_per_tok 0)."""
     return {name: {symbol for row in rows for _, powers in row["terms"] for symbol in powers}
-            for name, rows in compiled.load(model_type)["variants"][layout].items()}
+            for name, rows in compiled.section(model_type, "count")["variants"][layout].items()}
+
+
+def base(model_type: str) -> str:
+    """The class a config without architectures builds: the family's base model."""
+    return compiled.section(model_type, "count")["base"]
 
 
 def components(config: dict, architecture: str | None) -> tuple[str, list[dict], int | None]:
     """The architecture, one row per component (dotted name, LaTeX, formula and exact count), and for
     a mixture of experts the parameters one token uses (None otherwise)."""
-    chosen = configs.select(config, architecture, parameter_symbols, lambda model_type: compiled.load(model_type)["base"])
-    family = compiled.load(chosen.model_type)
+    chosen = configs.select(config, architecture, parameter_symbols, base)
+    family = compiled.section(chosen.model_type, "count")
     rows = family["variants"][chosen.layout][chosen.architecture]
     active = family["active"][chosen.layout].get(chosen.architecture)
     return (chosen.architecture, [{**row, "count": compiled.count(row["terms"], chosen.values)} for row in rows],
@@ -109,10 +114,10 @@ def flop_components(config: dict, architecture: str | None, tokens: int, target:
     where there is one), and the values the polynomials were evaluated at."""
     def known(model_type: str, layout: str) -> dict[str, set[str]]:
         return {name: {symbol for row in rows for _, powers in row["terms"] for symbol in powers} - {"s", "s_d"}
-                for name, rows in compiled.load(model_type)["flops"][layout].items()}
+                for name, rows in compiled.section(model_type, "flops")["flops"][layout].items()}
 
-    chosen = configs.select(config, architecture, known, lambda model_type: compiled.load(model_type)["base"])
-    rows = compiled.load(chosen.model_type)["flops"][chosen.layout][chosen.architecture]
+    chosen = configs.select(config, architecture, known, base)
+    rows = compiled.section(chosen.model_type, "flops")["flops"][chosen.layout][chosen.architecture]
     values = {str(symbol): value for symbol, value in chosen.values.items()}
     positions = values.get("P")
     if positions is not None and max(tokens, target or tokens) > positions:
@@ -182,9 +187,8 @@ def memory_result(config: dict, architecture: str | None, tokens: int | None, ta
                   dtype: str) -> dict:
     """What the model holds, in bytes (derivations.memory, on the compiled polynomials): the weights in every
     format, the key/value cache, training state for each optimizer, and activations."""
-    chosen = configs.select(config, architecture, parameter_symbols, lambda model_type: compiled.load(model_type)["base"])
-    family = compiled.load(chosen.model_type)
-    held = family["memory"][chosen.layout][chosen.architecture]
+    chosen = configs.select(config, architecture, parameter_symbols, base)
+    held = compiled.section(chosen.model_type, "memory")["memory"][chosen.layout][chosen.architecture]
     values = {str(symbol): value for symbol, value in chosen.values.items()}
     tokens = tokens if tokens is not None else context(config)
     positions = values.get("P")

@@ -2,37 +2,23 @@
 
 Importing SymPy takes about 0.3 s, several times everything else a ``count`` does. So the first count
 of a model_type after any change to the package compiles that family's architectures, in every
-layout (name, LaTeX, formula, and the count as a polynomial in the symbols), into a JSON file under
-``__pycache__``; later runs evaluate those polynomials with Python integers. One file per model_type,
-named by a hash of the package's source, so a stale one is never read and a count compiles only its
-own family. Where ``__pycache__`` is not writable, every run compiles afresh.
+layout (name, LaTeX, formula, and the count as a polynomial in the symbols), and keeps the result
+(:mod:`derivations.cache`: valid for one state of the source, so a stale one is never read); later runs
+evaluate those polynomials with Python integers. A family is kept in three sections, so that a command
+reads only what it shows: ``count`` (the base class, the component rows, the active count), ``flops`` and
+``memory``.
 """
 
 from __future__ import annotations
 
 import functools
-import hashlib
-import json
-import tempfile
 from collections.abc import Mapping
-from fractions import Fraction
 from math import prod
-from pathlib import Path
 
-PACKAGE = Path(__file__).parent
+from . import cache
 
-
-def _key() -> str:
-    digest = hashlib.sha256()
-    for path in sorted(PACKAGE.rglob("*.py")):
-        digest.update(str(path.relative_to(PACKAGE)).encode() + b"\0" + path.read_bytes())
-    return digest.hexdigest()[:16]
-
-
-def cache_file(model_type: str, key: str | None = None) -> Path:
-    # model_types are names like "openai-gpt"; keep the file name to safe characters all the same.
-    safe = "".join(ch if ch.isalnum() or ch in "-_" else "_" for ch in model_type)
-    return PACKAGE / "__pycache__" / f"compiled-{key or _key()}-{safe}.json"
+# What each section holds: the keys of compile_family's result.
+SECTIONS = {"count": ("base", "variants", "active"), "flops": ("flops",), "memory": ("memory",)}
 
 
 def compile_family(model_type: str) -> dict:
@@ -127,32 +113,34 @@ def rows(part) -> list[dict]:
     return out
 
 
+def store(model_type: str, compiled: dict) -> None:
+    """Keep a compiled family (as compile_family returns it), section by section."""
+    for section, keys in SECTIONS.items():
+        cache.write(f"compiled-{model_type}-{section}", {key: compiled[key] for key in keys})
+
+
 @functools.lru_cache(maxsize=None)
-def load(model_type: str) -> dict:
-    """One compiled family, from the cache when it matches the source, else compiled now (read once
-    per process)."""
-    key = _key()
-    path = cache_file(model_type, key)
-    try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        pass
+def section(model_type: str, name: str) -> dict:
+    """One section of a compiled family, kept, else compiled now (read once per process)."""
+    kept = cache.read(f"compiled-{model_type}-{name}")
+    if kept is not None:
+        return kept
     compiled = compile_family(model_type)
-    try:
-        path.parent.mkdir(exist_ok=True)
-        with tempfile.NamedTemporaryFile("w", dir=path.parent, suffix=".tmp", delete=False, encoding="utf-8") as out:
-            json.dump(compiled, out)
-        Path(out.name).replace(path)  # atomic: a concurrent reader sees no file or the whole file
-        for stale in path.parent.glob("compiled-*.json"):
-            if not stale.name.startswith(f"compiled-{key}-"):  # another source's: never read again
-                stale.unlink(missing_ok=True)
-    except OSError:
-        pass
-    return compiled
+    store(model_type, compiled)
+    return {key: compiled[key] for key in SECTIONS[name]}
+
+
+def load(model_type: str) -> dict:
+    """A whole compiled family: every section's keys."""
+    return {key: value for name in SECTIONS for key, value in section(model_type, name).items()}
 
 
 def count(terms: list, values: Mapping[str, int]) -> int:
     """Evaluate a compiled polynomial exactly."""
+    if all("/" not in c for c, _ in terms):  # integer coefficients: no Fraction (nor its import) needed
+        return sum(int(c) * prod(values[s] ** k for s, k in powers.items()) for c, powers in terms)
+    from fractions import Fraction
+
     total = sum(Fraction(c) * prod(values[s] ** k for s, k in powers.items()) for c, powers in terms)
     assert total.denominator == 1, f"not an integer: {total}"
     return int(total)

@@ -19,8 +19,8 @@ from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING
 
+from . import cache, readers
 from . import families as families_package
-from . import readers
 from .reading import ConfigError, Reader, json_type, shown
 
 if TYPE_CHECKING:
@@ -31,7 +31,7 @@ if TYPE_CHECKING:
 CHECKPOINTS_DIR = Path(__file__).with_name("checkpoints")
 
 
-def _readers() -> dict[str, Reader]:
+def _find_readers() -> dict[str, Reader]:
     """model_type -> reader: the READER of every module in derivations/readers/ (a new family adds
     its reader module there, and nothing here)."""
     import pkgutil
@@ -51,7 +51,44 @@ def _readers() -> dict[str, Reader]:
     return found
 
 
-READERS: dict[str, Reader] = _readers()
+class _Readers(Mapping):
+    """model_type -> reader, each reader module imported when first asked for: the command line reads one
+    family's config and need not import the other readers. Which module reads which model_type is found
+    once by importing them all (:func:`_find_readers`), then kept (:mod:`derivations.cache`)."""
+
+    def __init__(self) -> None:
+        self._modules: dict[str, str] | None = None
+        self._readers: dict[str, Reader] = {}
+
+    def modules(self) -> dict[str, str]:
+        """model_type -> the name of its reader module."""
+        if self._modules is None:
+            kept = cache.read("readers")
+            if kept is None:
+                self._readers = _find_readers()
+                kept = {model_type: reader.module for model_type, reader in self._readers.items()}
+                cache.write("readers", kept)
+            self._modules = kept
+        return self._modules
+
+    def __getitem__(self, model_type: str) -> Reader:
+        if model_type not in self._readers:
+            module = self.modules()[model_type]
+            reader = importlib.import_module(f"{readers.__name__}.{module}").READER
+            self._readers[model_type] = replace(reader, module=module)
+        return self._readers[model_type]
+
+    def __iter__(self):
+        return iter(self.modules())
+
+    def __len__(self) -> int:
+        return len(self.modules())
+
+    def __contains__(self, model_type: object) -> bool:
+        return model_type in self.modules()
+
+
+READERS: Mapping[str, Reader] = _Readers()
 
 
 def family_modules() -> dict[str, ModuleType]:
