@@ -1,17 +1,20 @@
-"""The Python API: what the command line answers (count, flops, memory), as functions that return results.
+"""What the command line answers (count, flops, memory), as three functions that return results.
 
-    >>> import derivations
-    >>> derivations.count("bert-base-chinese").total
-    102290312
-    >>> derivations.flop_count("gpt2", seq=1024).forward
-    291648307200
-    >>> derivations.memory_use("Qwen/Qwen2.5-7B", seq=8192).kv_cache_elements   # a model id, from the local cache
+`derivations.count`, `derivations.flop_count` and `derivations.memory_use` are these functions, exported by
+the package (importing `derivations` does not import SymPy; the first call does). Each takes the model first,
+as any of:
 
-``model`` is a bundled checkpoint name, a path to a config.json, a config as a dict, or a Hugging Face model id
-(its config.json from the local cache, or fetched: :mod:`derivations.hub`). Each result carries the numbers of
-the command line's ``--json`` object as attributes, that object itself (:meth:`Result.json`), and for count and
-flops the components with their SymPy expressions. Bad input raises :class:`derivations.configs.ConfigError`
-with the command line's one-line message.
+- a bundled checkpoint name, such as `"bert-base-chinese"` or `"llama-2-7b"` (the configs in
+  `derivations/checkpoints/`);
+- a path to a `config.json`, as a `str` or a `pathlib.Path`;
+- a config as a dict, what `json.load` gives for a `config.json`;
+- a Hugging Face model id, such as `"Qwen/Qwen2.5-7B"`: its `config.json` from the local Hugging Face cache,
+  else fetched alone from the hub (with the `hub` extra installed), at `revision` if one is given.
+
+Each returns a [`Result`][derivations.api.Result]: the numbers of the command line's `--json` object as
+attributes, that object itself, and, for a count and for FLOPs, one [`Component`][derivations.api.Component]
+per tensor with its SymPy expression. Input that describes no model raises
+[`ConfigError`][derivations.configs.ConfigError] with the command line's one-line message.
 """
 
 from __future__ import annotations
@@ -28,8 +31,21 @@ from . import configs, render
 
 @dataclass(frozen=True)
 class Component:
-    """One component (a leaf of the derivation, its copies folded in): its dotted name, its formula, that
-    formula in LaTeX, and its value (parameters, or forward FLOPs for the batch)."""
+    """One component of a count or of FLOPs: a leaf of the derivation, a tensor with its copies folded in.
+
+    Attributes:
+        name: Its dotted name, as the command line's table shows it (`"bert.embeddings.word"`).
+        expr: Its formula, a SymPy expression in the symbols of `derivations.symbols` (the config's sizes,
+            and for FLOPs the sequence's length `s`, an encoder-decoder's decoder length `s_d`): parameters,
+            or the forward FLOPs of one sequence.
+        latex: That formula in LaTeX.
+        value: The formula's value on the model's config: parameters, or forward FLOPs for the whole batch.
+
+    Examples:
+        >>> import derivations
+        >>> derivations.count("bert-base-chinese").components[0]
+        Component(name='bert.embeddings.word', expr=D*V, latex='D V', value=16226304)
+    """
 
     name: str
     expr: sympy.Expr
@@ -38,14 +54,40 @@ class Component:
 
 
 class Result:
-    """The command line's JSON object, its keys as attributes (``result.total``, ``result.kv_cache_elements``)."""
+    """What [`count`][derivations.api.count], [`flop_count`][derivations.api.flop_count] or
+    [`memory_use`][derivations.api.memory_use] answers: the command line's `--json` object, its keys as
+    attributes.
+
+    Each function lists the keys of its result. A key the result does not have raises `AttributeError`, which
+    names the keys it has.
+
+    Attributes:
+        components (tuple[Component, ...]): One [`Component`][derivations.api.Component] per tensor, in the
+            order of the command line's table (a count and FLOPs); empty for memory. Each has its SymPy
+            expression, where the `--json` object's `"components"` has its LaTeX alone.
+
+    Examples:
+        >>> import derivations
+        >>> result = derivations.count("mixtral-8x7b")
+        >>> result
+        Result(architecture='MixtralForCausalLM', total=46702792704, active=12879925248)
+        >>> result.active
+        12879925248
+        >>> result.json()["active"]
+        12879925248
+    """
 
     def __init__(self, data: dict, components: tuple[Component, ...] = ()) -> None:
         self._data = data
         self.components = components
 
     def json(self) -> dict:
-        """The object ``--json`` prints, equal to it."""
+        """The object the command line's `--json` prints, equal to it: the keys, and `"components"` as
+        dicts (`name`, `latex`, and `count` or `flops`).
+
+        Returns:
+            The object itself (not a copy).
+        """
         return self._data
 
     def __getattr__(self, name: str):
@@ -78,8 +120,37 @@ def _config(model: str | Path | Mapping, revision: str | None) -> dict:
 
 
 def count(model: str | Path | Mapping, architecture: str | None = None, revision: str | None = None) -> Result:
-    """The parameters of ``architecture`` (default: the config's architectures[0], else the base model): total,
-    ``active`` for a mixture of experts, and every component with its formula."""
+    """The parameters of a model, exactly, component by component: what `derivations count` answers.
+
+    Args:
+        model: A bundled checkpoint name, a path to a `config.json`, a config as a dict, or a Hugging Face
+            model id ([the models it reads][derivations.api]).
+        architecture: The class to count, such as `"BertModel"` or `"GPT2LMHeadModel"`; by default the
+            first of the config's `architectures`, else the family's base model.
+        revision: A branch, tag or commit of a Hugging Face model id; by default `main`.
+
+    Returns:
+        The count, in these attributes:
+
+        - `architecture`: the class counted.
+        - `total`: its parameters, a tensor tied to another counted once.
+        - `active`: for a mixture of experts alone, the parameters that one token goes through.
+        - `components`: one [`Component`][derivations.api.Component] for each tensor of the model; their values
+          add up to `total`.
+
+    Raises:
+        configs.ConfigError: The model is not found, its config describes no model, or it has no such
+            architecture.
+
+    Examples:
+        >>> import derivations
+        >>> derivations.count("gpt2").total
+        124439808
+        >>> derivations.count("bert-base-chinese", architecture="BertModel").total
+        102267648
+        >>> derivations.count({"model_type": "gpt2", "n_layer": 6}).total
+        81912576
+    """
     config = _config(model, revision)
     data, _ = _cli.count_result(config, architecture)
     resolved = configs.resolve(config, data["architecture"])
@@ -90,8 +161,44 @@ def count(model: str | Path | Mapping, architecture: str | None = None, revision
 
 def flop_count(model: str | Path | Mapping, seq: int, architecture: str | None = None, target: int | None = None,
           batch: int = 1, revision: str | None = None) -> Result:
-    """The forward FLOPs over ``seq`` tokens (``target`` an encoder-decoder's decoder tokens), its causal half,
-    the backward, a training step and what recomputation adds; every component with its formula in s."""
+    """The FLOPs of a forward pass over `seq` tokens, component by component, and those of a training step:
+    what `derivations flops` answers. A multiply-add counts 2 FLOPs.
+
+    Args:
+        model: A bundled checkpoint name, a path to a `config.json`, a config as a dict, or a Hugging Face
+            model id ([the models it reads][derivations.api]).
+        seq: The tokens of each sequence (an encoder-decoder's encoder tokens): a whole number from 1, at
+            most `2**24`, and at most the rows of a model's table of learned positions.
+        architecture: The class to count, as for [`count`][derivations.api.count].
+        target: An encoder-decoder's decoder tokens; by default `seq`.
+        batch: The sequences in the batch.
+        revision: A branch, tag or commit of a Hugging Face model id.
+
+    Returns:
+        The FLOPs, in these attributes:
+
+        - `architecture`, `seq`, `batch`, and `target` when it was given or differs from `seq`.
+        - `forward`: the whole batch's forward pass, every query against every key.
+        - `forward_causal`: the same with each query against the keys up to it only.
+        - `backward`: twice `forward`.
+        - `training_step`: `forward` and `backward`.
+        - `full_recomputation`: what recomputing the layers' forward pass adds to a step.
+        - `selective_recomputation`: what recomputing attention's products alone adds to a step.
+        - `components`: one [`Component`][derivations.api.Component] for each component of the count; their
+          values add up to `forward`, each expression a polynomial in `s` (and `s_d`) for one sequence.
+
+    Raises:
+        configs.ConfigError: As for [`count`][derivations.api.count]; and `seq`, `target` or `batch` out of range.
+
+    Examples:
+        >>> import derivations
+        >>> flops = derivations.flop_count("gpt2", seq=1024)
+        >>> flops.forward, flops.training_step
+        (291648307200, 874944921600)
+        >>> batch = derivations.flop_count("gpt2", seq=1024, batch=8)
+        >>> batch.forward == 8 * flops.forward
+        True
+    """
     from . import flops as _flops
 
     config = _config(model, revision)
@@ -104,8 +211,50 @@ def flop_count(model: str | Path | Mapping, seq: int, architecture: str | None =
 
 def memory_use(model: str | Path | Mapping, seq: int | None = None, architecture: str | None = None,
            target: int | None = None, batch: int = 1, dtype: str = "bf16", revision: str | None = None) -> Result:
-    """What the model holds, in bytes: weights in every format, the key/value cache after ``seq`` tokens
-    (default: the config's context), training state per optimizer, activations."""
+    """What a model holds, in bytes: its weights in every format, the key/value cache after `seq` tokens, its
+    training state under each optimizer, and its activations. What `derivations memory` answers.
+
+    Args:
+        model: A bundled checkpoint name, a path to a `config.json`, a config as a dict, or a Hugging Face
+            model id ([the models it reads][derivations.api]).
+        seq: The tokens the cache holds and the activations are counted for; by default the config's context
+            (`max_position_embeddings`, `n_positions` or `n_ctx`, else 2048). A sliding window keeps only
+            its last tokens in the cache.
+        architecture: The class to count, as for [`count`][derivations.api.count].
+        target: An encoder-decoder's decoder tokens; by default `seq`.
+        batch: The sequences in the batch.
+        dtype: The weights' format: `fp32`, `bf16`, `fp16`, `fp8`, `int8`, or a 4-bit one with its scales:
+            `int4` (GPTQ, AWQ), `nf4` (bitsandbytes), `mxfp4`.
+        revision: A branch, tag or commit of a Hugging Face model id.
+
+    Returns:
+        The bytes, in these attributes (and no `components`):
+
+        - `architecture`, `seq`, `batch`, `dtype`, and `target` for an encoder-decoder.
+        - `parameters`: the parameters the weights hold.
+        - `weights_bytes`: the weights in `dtype`; `weights_bytes_by_dtype`, a dict of the bytes in each format.
+        - `kv_cache_elements` and `kv_cache_bytes`: the key/value cache of the batch after `seq` tokens, kept at
+          the weights' width (at 16 bits under a 4-bit format); `kv_cache_windows`, the lengths of the sliding
+          windows, if the model has any.
+        - `training_bytes`: a dict of the bytes of weights, gradients and optimizer states under each
+          optimizer: `adam`, `adam-mixed`, `adam-mixed-fp32-grads`, `sgd`, `adam-8bit`.
+        - `activations_bytes`, `activations_selective_recomputation_bytes` and
+          `activations_full_recomputation_bytes`: what a training step stores at 16 bits (Korthikanti et al.),
+          with no recomputation, with selective and with full recomputation; for a model with a width, heads
+          and layers.
+
+    Raises:
+        configs.ConfigError: As for [`count`][derivations.api.count]; an unknown `dtype`; and `seq`, `target` or
+            `batch` out of range.
+
+    Examples:
+        >>> import derivations
+        >>> memory = derivations.memory_use("mistral-7b", seq=8192, dtype="int4")
+        >>> memory.weights_bytes, memory.kv_cache_windows
+        (4150796288, [4096])
+        >>> memory.training_bytes["adam-mixed"]
+        115867713536
+    """
     from .storage import FORMATS
 
     if dtype not in FORMATS:

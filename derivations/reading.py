@@ -16,7 +16,18 @@ LARGEST = 2**63 - 1
 
 
 class ConfigError(ValueError):
-    """A config that describes no model: the message is one line, for a person to read."""
+    """A config that describes no model, or a question it cannot answer (no such architecture, a length out
+    of range): the message is one line, for a person to read, and the command line prints it after `error:`.
+
+    Examples:
+        >>> import derivations
+        >>> from derivations.configs import ConfigError
+        >>> try:
+        ...     derivations.count({"model_type": "gpt2", "n_embd": -1})
+        ... except ConfigError as error:
+        ...     print(error)
+        n_embd must be positive, got -1
+    """
 
 
 def json_type(value: object) -> str:
