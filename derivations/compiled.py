@@ -21,25 +21,36 @@ from . import cache
 SECTIONS = {"count": ("base", "variants", "active"), "flops": ("flops",), "memory": ("memory",)}
 
 
-def compile_family(model_type: str) -> dict:
-    """One model_type's base architecture and, per layout variant and architecture, its component rows."""
+def compile_section(model_type: str, name: str) -> dict:
+    """One section of a model_type's compiled family (:data:`SECTIONS`): its keys, per layout variant and
+    architecture where they vary."""
     from . import configs
 
     family = configs.family(model_type)
-    return {"base": family.BASE_ARCHITECTURE,
-            "variants": {variant: {name: rows(part) for name, part in architectures.items()}
-                         for variant, architectures in family.VARIANTS.items()},
-            # Mixtures of experts: the count of the parameters one token uses, as a polynomial.
-            "active": {variant: {name: terms(active) for name in architectures
-                                 if (active := active_part(family, variant, name)) is not None}
-                       for variant, architectures in family.VARIANTS.items()},
-            # What each class computes: one row per component (derivations.flops), in the sequence length s
-            # (and s_d, an encoder-decoder's target length).
-            "flops": {variant: {name: flop_rows(part) for name, part in architectures.items()}
-                      for variant, architectures in family.VARIANTS.items()},
-            # What each class holds (derivations.memory): its tensors, and what a token leaves in the cache.
-            "memory": {variant: {name: memory_rows(part) for name, part in architectures.items()}
-                       for variant, architectures in family.VARIANTS.items()}}
+
+    def each(build) -> dict:
+        return {variant: {name: build(part) for name, part in architectures.items()}
+                for variant, architectures in family.VARIANTS.items()}
+
+    if name == "count":
+        return {"base": family.BASE_ARCHITECTURE,
+                "variants": each(rows),
+                # Mixtures of experts: the count of the parameters one token uses, as a polynomial.
+                "active": {variant: {name: terms(active) for name in architectures
+                                     if (active := active_part(family, variant, name)) is not None}
+                           for variant, architectures in family.VARIANTS.items()}}
+    if name == "flops":
+        # What each class computes: one row per component (derivations.flops), in the sequence length s
+        # (and s_d, an encoder-decoder's target length).
+        return {"flops": each(flop_rows)}
+    # What each class holds (derivations.memory): its tensors, and what a token leaves in the cache.
+    assert name == "memory", name
+    return {"memory": each(memory_rows)}
+
+
+def compile_family(model_type: str) -> dict:
+    """One model_type's compiled family: every section's keys."""
+    return {key: value for name in SECTIONS for key, value in compile_section(model_type, name).items()}
 
 
 def memory_rows(part) -> dict:
@@ -113,21 +124,21 @@ def rows(part) -> list[dict]:
     return out
 
 
-def store(model_type: str, compiled: dict) -> None:
-    """Keep a compiled family (as compile_family returns it), section by section."""
-    for section, keys in SECTIONS.items():
-        cache.write(f"compiled-{model_type}-{section}", {key: compiled[key] for key in keys})
+def keep(model_type: str, name: str, section: dict) -> None:
+    """Keep one section of a compiled family: :func:`section` reads it from now on."""
+    assert set(section) == set(SECTIONS[name]), (name, sorted(section))
+    cache.write(f"compiled-{model_type}-{name}", section)
 
 
 @functools.lru_cache(maxsize=None)
 def section(model_type: str, name: str) -> dict:
-    """One section of a compiled family, kept, else compiled now (read once per process)."""
+    """One section of a compiled family, kept, else compiled now and kept (read once per process)."""
     kept = cache.read(f"compiled-{model_type}-{name}")
     if kept is not None:
         return kept
-    compiled = compile_family(model_type)
-    store(model_type, compiled)
-    return {key: compiled[key] for key in SECTIONS[name]}
+    compiled = compile_section(model_type, name)
+    keep(model_type, name, compiled)
+    return compiled
 
 
 def load(model_type: str) -> dict:

@@ -487,6 +487,8 @@ def expand_calculator(text: str, tex: Tex) -> str:
            '<span class="dv-calc-cache-more"></span> (<a href="memory.html">how</a>)</p>\n' if caches else "")
         + f'<div class="dv-calc-scroll"><table class="dv-calc-table"><thead><tr>{head}</tr></thead><tbody></tbody>'
         "</table></div>\n</div>\n"
+        '<p class="dv-calc-rules">A config.json of your own? <a href="config.html">Paste it</a> and count it as the '
+        "command line does.</p>\n"
         "<noscript><p>The calculator runs in the page (JavaScript); the tables above give every count for "
         "the bundled checkpoints, and <code>python -m derivations count</code> any other.</p></noscript>\n"
         "</form>")

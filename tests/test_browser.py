@@ -4,6 +4,7 @@ instant navigation, dark mode and the addresses of earlier versions work."""
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -677,3 +678,105 @@ def test_a_wide_table_keeps_its_key_column_on_a_phone(served, chromium):
     assert abs(cell.bounding_box()["x"] - before) <= 1, "the key column scrolled away"
     assert 0 <= before and cell.bounding_box()["width"] < PHONE["width"] / 2
     context.close()
+
+
+# ---------------------------------------------------------------------------------------------
+# The page for a config of one's own (config.html): Pyodide runs derivations/pasted.py
+# ---------------------------------------------------------------------------------------------
+
+PASTED = """form => ({
+  status: form.querySelector('.dv-paste-status').textContent,
+  message: form.querySelector('.dv-paste-message').hidden ? null : form.querySelector('.dv-paste-message').textContent,
+  architecture: form.querySelector('.dv-paste-architecture').textContent,
+  total: form.querySelector('.dv-paste-total').textContent,
+  active: form.querySelector('.dv-paste-active').hidden ? null : form.querySelector('.dv-paste-active strong').textContent,
+  rows: [...form.querySelector('tbody').rows].map(tr => [tr.cells[0].textContent, tr.cells[2].textContent]),
+  foot: [...form.querySelector('tfoot').rows].map(tr => [tr.cells[0].textContent, tr.cells[2].textContent]),
+  classes: [...form.querySelectorAll('select[name=architecture] option')].map(o => o.value).filter(Boolean),
+})"""
+
+
+def command_line_json(*args: str) -> tuple[int, str, str]:
+    """``derivations count ARGS``, run in this process: exit status, stdout, stderr."""
+    import contextlib
+    import io
+
+    from derivations import __main__ as cli
+
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        status = cli.main(["count", *args])
+    return status, out.getvalue(), err.getvalue()
+
+
+def counted(form) -> dict:
+    """What the form shows once its count is done (the button is enabled again)."""
+    form.page.wait_for_function("() => !document.querySelector('form.dv-paste button').disabled", timeout=120_000)
+    return form.evaluate(PASTED)
+
+
+def expected_on_page(printed: str) -> dict:
+    """What the page must show for the command line's --json: its numbers as the command's table writes them."""
+    result = json.loads(printed)
+    foot = [["total", f"{result['total']:,}"]] + (
+        [["active per token", f"{result['active']:,}"]] if "active" in result else [])
+    return {"architecture": result["architecture"], "total": f"{result['total']:,}",
+            "active": f"{result['active']:,}" if "active" in result else None,
+            "rows": [[c["name"], f"{c['count']:,}"] for c in result["components"]], "foot": foot}
+
+
+def test_a_pasted_config_counts_as_the_command_line_for_every_bundled_config(served, watched):
+    page = watched.page
+    page.goto(served + "config.html")
+    form = page.locator("form.dv-paste")
+    for name in configs.bundled():
+        path = configs.CHECKPOINTS_DIR / f"{name}.json"
+        form.locator("textarea").fill(path.read_text())
+        form.locator("button").click()
+        shown = counted(form)
+        status, printed, _ = command_line_json(str(path), "--json")
+        assert status == 0 and shown["message"] is None and shown["status"] == "", (name, shown)
+        assert {k: shown[k] for k in ("architecture", "total", "active", "rows", "foot")} == expected_on_page(printed), name
+    assert not watched.errors and not watched.foreign() and not watched.failures
+
+
+def test_a_chosen_class_a_chosen_file_and_a_refused_config_on_the_config_page(served, watched, tmp_path, monkeypatch):
+    page = watched.page
+    page.goto(served + "config.html")
+    form = page.locator("form.dv-paste")
+    path = configs.CHECKPOINTS_DIR / "t5-small.json"
+    form.locator("input[type=file]").set_input_files(str(path))  # a file chosen counts at once
+    shown = counted(form)
+    assert shown["classes"] and shown["architecture"] == json.loads(command_line_json(str(path), "--json")[1])["architecture"]
+    other = shown["classes"][-1]
+    form.locator("select[name=architecture]").select_option(other)  # the command line's --arch
+    assert {k: v for k, v in counted(form).items() if k in ("architecture", "total", "active", "rows", "foot")} == \
+        expected_on_page(command_line_json(str(path), "--arch", other, "--json")[1])
+    # Configs the command line refuses: its line (the file it names is config.json), and no table. The readers'
+    # words are the same everywhere; a JSON syntax error is worded by the json module of the Python that runs
+    # (the page's is Pyodide's, 3.14: "Illegal trailing comma" where 3.11 expects a property name).
+    monkeypatch.chdir(tmp_path)
+    for text, exact in (('{"model_type": "llama", "hidden_size": 12.0}', True), ('{"model_type": "gpt2",}', False)):
+        Path("config.json").write_text(text)
+        form.locator("textarea").fill(text)
+        form.locator("button").click()
+        shown = counted(form)
+        status, _, error = command_line_json("config.json")
+        assert status == 2, error
+        if exact:
+            assert shown["message"] == error.strip()
+        else:
+            prefix = "error: config.json: invalid JSON ("
+            assert shown["message"].startswith(prefix) and error.startswith(prefix), (shown["message"], error)
+    assert form.locator(".dv-paste-result").is_hidden()
+    assert not watched.errors and not watched.foreign() and not watched.failures
+
+
+def test_the_config_page_from_disk_says_to_serve_the_site(site, watched):
+    page = watched.page
+    page.goto((site / "config.html").as_uri())
+    form = page.locator("form.dv-paste")
+    form.locator("textarea").fill('{"model_type": "gpt2"}')
+    form.locator("button").click()
+    page.wait_for_function("() => !document.querySelector('form.dv-paste button').disabled", timeout=60_000)
+    assert "serve the site" in form.locator(".dv-paste-status").inner_text()

@@ -1,0 +1,55 @@
+"""A config.json pasted into the site: the command line's ``count``, run in the reader's browser.
+
+The site's page for a config of one's own runs this module in Pyodide (CPython compiled to WebAssembly,
+shipped with the site: hooks/pasted.py) on a bundle of this package's own modules, the readers
+included, and its compiled families. So a pasted config is read by the same code as
+``derivations count config.json``: the same defaults, aliases and layout flags, the same numbers and
+the same one-line errors. There is no reader written a second time in JavaScript. Plain Python (no
+SymPy), like the command line.
+"""
+
+from __future__ import annotations
+
+import json
+
+from . import __main__ as cli
+from . import compiled, configs
+
+# The name the pasted text is read under: the command line's errors name the file they read.
+FILE = "config.json"
+# In the bundle: every model_type's compiled count section (compiled.SECTIONS["count"]).
+COMPILED = "compiled-count.json"
+
+
+def install(path: str) -> None:
+    """Keep the bundle's compiled families, so that no count needs SymPy (which the bundle does not hold)."""
+    with open(path, encoding="utf-8") as file:
+        for model_type, section in json.load(file).items():
+            compiled.keep(model_type, "count", section)
+
+
+def count(text: str, architecture: str | None = None) -> str:
+    """What ``derivations count config.json [--arch ARCHITECTURE]`` answers when config.json holds ``text``, as
+    a JSON object for the page: the class, each component's name, formula and count and the totals, the
+    numbers written as the command's table writes them (strings: JavaScript's numbers are exact to 2^53
+    only); ``json``, what ``--json`` prints; ``table``, the table the command prints; ``architectures``, the
+    classes the config can build. Or ``error``: the line the command prints, and nothing else."""
+    with open(FILE, "w", encoding="utf-8") as file:
+        file.write(text)
+    try:
+        config = configs.load(FILE)
+        result, rows = cli.count_result(config, architecture)
+    except configs.ConfigError as error:
+        return json.dumps({"error": f"error: {error}"})
+    model_type = configs.read_model_type(config)
+    layout = configs.READERS[model_type].layout.of(config)
+    active = result.get("active")
+    return json.dumps({
+        "architecture": result["architecture"],
+        "rows": [{"name": row["name"], "formula": row["formula"], "count": f"{row['count']:,}"} for row in rows],
+        "total": f"{result['total']:,}",
+        "active": None if active is None else f"{active:,}",
+        "json": json.dumps(result, indent=2),
+        "table": cli.table(result["architecture"], rows, result["total"], active),
+        "architectures": list(cli.parameter_symbols(model_type, layout)),
+    })

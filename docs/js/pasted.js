@@ -1,0 +1,128 @@
+// The page for a config of one's own (config.html): a pasted or chosen config.json, counted by the package's
+// own Python (derivations/pasted.py: the command line's readers and compiled derivations) run by Pyodide,
+// both shipped with the site (hooks/pasted.py). Nothing is read or counted here: this script moves text
+// between the form and Python, and shows what Python answers. Pyodide (about 13 MB) loads on the first
+// count only. Runs on every page Material shows, instant navigation included; acts where the form is.
+(function () {
+  "use strict";
+  // This script's address, read while it runs: the runtime and the bundle sit beside the site's js/ folder.
+  const HERE = document.currentScript ? document.currentScript.src : location.href;
+  const RUNTIME = new URL("../assets/pyodide/", HERE).href;
+  const BUNDLE = new URL("../assets/derivations.zip", HERE).href;
+  let python = null; // a promise of Pyodide with the bundle installed, made once per page load
+
+  function start() {
+    if (!python) {
+      python = (async () => {
+        const { loadPyodide } = await import(RUNTIME + "pyodide.mjs");
+        const pyodide = await loadPyodide({ indexURL: RUNTIME });
+        const response = await fetch(BUNDLE);
+        if (!response.ok) throw new Error(`${BUNDLE}: ${response.status}`);
+        pyodide.unpackArchive(await response.arrayBuffer(), "zip", { extractDir: "/home/pyodide/bundle" });
+        pyodide.runPython(
+          "import sys; sys.path.insert(0, '/home/pyodide/bundle')\n" +
+            "from derivations import pasted; pasted.install('/home/pyodide/bundle/' + pasted.COMPILED)"
+        );
+        return pyodide.globals.get("pasted").count;
+      })();
+      python.catch(() => (python = null)); // a failed load may be tried again
+    }
+    return python;
+  }
+
+  function cell(tag, text, className) {
+    const element = document.createElement(tag);
+    element.textContent = text;
+    if (className) element.className = className;
+    return element;
+  }
+
+  function row(section, cells) {
+    const tr = section.insertRow();
+    cells.forEach(([text, className]) => tr.appendChild(cell("td", text, className)));
+  }
+
+  function show(form, answer) {
+    const message = form.querySelector(".dv-paste-message");
+    const result = form.querySelector(".dv-paste-result");
+    if (answer.error) {
+      message.textContent = answer.error;
+      message.hidden = false;
+      result.hidden = true;
+      return;
+    }
+    message.hidden = true;
+    form.querySelector(".dv-paste-architecture").textContent = answer.architecture;
+    form.querySelector(".dv-paste-total").textContent = answer.total;
+    const active = form.querySelector(".dv-paste-active");
+    active.hidden = answer.active === null;
+    active.querySelector("strong").textContent = answer.active || "";
+    const table = form.querySelector("table");
+    table.tBodies[0].replaceChildren();
+    table.tFoot.replaceChildren();
+    for (const r of answer.rows) {
+      row(table.tBodies[0], [[r.name], [r.formula, "dv-paste-formula"], [r.count, "dv-calc-count"]]);
+    }
+    row(table.tFoot, [["total"], [""], [answer.total, "dv-calc-count"]]);
+    if (answer.active !== null) {
+      row(table.tFoot, [["active per token"], ["X_a of the X experts, the rest whole"], [answer.active, "dv-calc-count"]]);
+    }
+    form.querySelector(".dv-paste-table").textContent = answer.table;
+    form.querySelector(".dv-paste-json").textContent = answer.json;
+    // The classes this config can build: the command line's --arch.
+    const select = form.querySelector("select[name=architecture]");
+    select.replaceChildren(cell("option", "as the config says (architectures[0], else the base model)"));
+    select.options[0].value = "";
+    for (const name of answer.architectures) select.appendChild(cell("option", name));
+    select.value = form.dataset.architecture || "";
+    result.hidden = false;
+  }
+
+  async function count(form) {
+    const status = form.querySelector(".dv-paste-status");
+    const button = form.querySelector("button");
+    button.disabled = true;
+    status.textContent = python ? "counting…" : "loading Python (about 13 MB, once)…";
+    try {
+      const counter = await start();
+      const text = form.querySelector("textarea").value;
+      const architecture = form.dataset.architecture; // none: the command line without --arch
+      show(form, JSON.parse(architecture ? counter(text, architecture) : counter(text)));
+      status.textContent = "";
+    } catch (error) {
+      status.textContent = location.protocol === "file:"
+        ? "Opened from disk, the browser will not load Python (WebAssembly): serve the site (make serve) or use the command line."
+        : `Python could not be loaded: ${error.message}`;
+    } finally {
+      button.disabled = false;
+    }
+  }
+
+  function setup(form) {
+    if (form.dataset.ready) return;
+    form.dataset.ready = "true";
+    form.addEventListener("submit", (event) => {
+      event.preventDefault();
+      form.dataset.architecture = "";
+      count(form);
+    });
+    form.querySelector("select[name=architecture]").addEventListener("change", (event) => {
+      form.dataset.architecture = event.target.value;
+      count(form);
+    });
+    form.querySelector("input[type=file]").addEventListener("change", async (event) => {
+      const file = event.target.files[0];
+      if (!file) return;
+      form.querySelector("textarea").value = await file.text();
+      form.dataset.architecture = "";
+      count(form);
+    });
+  }
+
+  function init() {
+    document.querySelectorAll("form.dv-paste").forEach(setup);
+  }
+  if (window.document$) window.document$.subscribe(init);
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", init);
+  else init();
+})();

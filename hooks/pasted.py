@@ -1,0 +1,66 @@
+"""MkDocs hook: what the page for a config of one's own (docs/config.md) runs in the reader's browser.
+
+The page counts a pasted config.json with the package's own readers and compiled derivations
+(:mod:`derivations.pasted`), run by Pyodide, CPython compiled to WebAssembly. This hook ships both,
+from this machine and nowhere else:
+
+- Pyodide's runtime, from node_modules (``npm ci`` installs the version package-lock.json pins): the
+  loader, the interpreter and its standard library, under ``assets/pyodide/``;
+- ``assets/derivations.zip``: the package's plain-Python modules (the command line's: no SymPy) and
+  every model_type's compiled count (:mod:`derivations.compiled`), so that the browser compiles nothing.
+
+The page loads them only when a reader asks for a count: about 13 MB, once (the browser keeps them).
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import zipfile
+from pathlib import Path
+
+from mkdocs.exceptions import PluginError
+from mkdocs.structure.files import File, Files
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGE = ROOT / "derivations"
+PYODIDE = ROOT / "node_modules" / "pyodide"
+# What loadPyodide fetches from its indexURL: the loader, the interpreter, the standard library and the
+# lock file of its packages (none of which the page loads).
+RUNTIME = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json")
+RUNTIME_URI = "assets/pyodide"
+BUNDLE_URI = "assets/derivations.zip"
+# The modules ``derivations count`` runs: plain Python, no SymPy (tests/test_pasted.py runs the bundle alone).
+MODULES = ("__init__", "__main__", "cache", "compiled", "configs", "hub", "pasted", "reading", "storage",
+           "families/__init__", "readers/*")
+
+
+def sources() -> list[Path]:
+    return sorted(path for pattern in MODULES for path in PACKAGE.glob(f"{pattern}.py"))
+
+
+def bundle() -> bytes:
+    """The zip the page unpacks: derivations/ (the modules above) and the compiled counts."""
+    from derivations import compiled, configs, pasted
+
+    counts = {model_type: compiled.section(model_type, "count") for model_type in configs.READERS}
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as archive:
+        def add(name: str, data: bytes) -> None:
+            # A fixed date: the same sources make the same bytes.
+            archive.writestr(zipfile.ZipInfo(name, date_time=(2020, 1, 1, 0, 0, 0)), data,
+                             compress_type=zipfile.ZIP_DEFLATED)
+
+        for path in sources():
+            add(f"derivations/{path.relative_to(PACKAGE).as_posix()}", path.read_bytes())
+        add(pasted.COMPILED, json.dumps(counts, separators=(",", ":")).encode())
+    return out.getvalue()
+
+
+def on_files(files: Files, config) -> Files:
+    for name in RUNTIME:
+        if not (PYODIDE / name).is_file():
+            raise PluginError(f"{PYODIDE / name} is missing: run `npm ci` (or `make node_modules`)")
+        files.append(File.generated(config, f"{RUNTIME_URI}/{name}", abs_src_path=str(PYODIDE / name)))
+    files.append(File.generated(config, BUNDLE_URI, content=bundle()))
+    return files

@@ -1,0 +1,111 @@
+"""derivations.pasted, the count the site's config page runs in the browser: what the command line prints, for
+every bundled config and for configs it refuses; and the bundle the page unpacks (hooks/pasted.py) counts on
+its own, without SymPy or any module it does not hold."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from derivations import __main__ as cli
+from derivations import configs, pasted
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "hooks"))
+import pasted as hook  # noqa: E402  (hooks/pasted.py: the bundle)
+
+# Configs the command line refuses, each for its own reason (the message is the command line's, whatever it is).
+REFUSED = {
+    "not JSON": "{",
+    "not an object": "[1, 2]",
+    "no model_type": "{}",
+    "unknown model_type": '{"model_type": "bort"}',
+    "a float size": '{"model_type": "llama", "hidden_size": 12.0}',
+    "heads that do not divide": '{"model_type": "bert", "hidden_size": 100, "num_attention_heads": 12}',
+    "unknown class": '{"model_type": "gpt2", "architectures": ["GPT2ForPoetry"]}',
+}
+
+
+def command_line(path: Path, *extra: str) -> tuple[int, str, str]:
+    """``derivations count PATH [extra]``, in this process: exit status, stdout, stderr."""
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        status = cli.main(["count", str(path), *extra])
+    return status, out.getvalue(), err.getvalue()
+
+
+@pytest.fixture()
+def in_tmp(tmp_path, monkeypatch) -> Path:
+    monkeypatch.chdir(tmp_path)  # pasted.count writes config.json where it runs, as the page's Python does
+    return tmp_path
+
+
+@pytest.mark.parametrize("name", configs.bundled())
+def test_a_pasted_bundled_config_counts_as_the_command_line(name, in_tmp):
+    text = (configs.CHECKPOINTS_DIR / f"{name}.json").read_text()
+    (in_tmp / "config.json").write_text(text)
+    status, printed, _ = command_line(Path("config.json"), "--json")
+    _, table, _ = command_line(Path("config.json"))
+    answer = json.loads(pasted.count(text))
+    assert status == 0 and answer["json"] + "\n" == printed and answer["table"] + "\n" == table
+    expected = json.loads(printed)
+    assert answer["architecture"] == expected["architecture"]
+    assert [(r["name"], r["count"]) for r in answer["rows"]] == [
+        (c["name"], f"{c['count']:,}") for c in expected["components"]]
+    assert answer["total"] == f"{expected['total']:,}"
+    assert answer["active"] == (f"{expected['active']:,}" if "active" in expected else None)
+    assert expected["architecture"] in answer["architectures"]
+
+
+def test_a_class_chosen_on_the_page_is_the_command_lines_arch(in_tmp):
+    text = (configs.CHECKPOINTS_DIR / "bert-base-uncased.json").read_text()
+    (in_tmp / "config.json").write_text(text)
+    answer = json.loads(pasted.count(text))
+    assert len(answer["architectures"]) > 1
+    for architecture in answer["architectures"]:
+        _, printed, _ = command_line(Path("config.json"), "--arch", architecture, "--json")
+        assert json.loads(pasted.count(text, architecture))["json"] + "\n" == printed
+
+
+@pytest.mark.parametrize("text", REFUSED.values(), ids=REFUSED.keys())
+def test_a_refused_config_gets_the_command_lines_line(text, in_tmp):
+    (in_tmp / "config.json").write_text(text)
+    status, printed, error = command_line(Path("config.json"))
+    assert status == cli.EXIT_BAD_INPUT and printed == ""
+    assert json.loads(pasted.count(text)) == {"error": error.rstrip("\n")}
+
+
+def test_the_bundle_counts_alone_without_sympy(tmp_path):
+    # The page's Python holds the bundle and the standard library, nothing else: run it so, in a fresh
+    # interpreter that cannot import SymPy nor this checkout, on every bundled config.
+    with zipfile.ZipFile(io.BytesIO(hook.bundle())) as archive:
+        archive.extractall(tmp_path / "bundle")
+    names = configs.bundled()
+    code = f"""
+import json, os, sys
+sys.modules["sympy"] = None  # an import of SymPy fails
+sys.path[:] = [{str(tmp_path / "bundle")!r}] + [p for p in sys.path if "site-packages" not in p and p not in ("", {str(ROOT)!r})]
+from derivations import pasted
+pasted.install({str(tmp_path / "bundle" / pasted.COMPILED)!r})
+os.chdir({str(tmp_path)!r})
+answers = {{}}
+for name in {names!r}:
+    with open(os.path.join({str(configs.CHECKPOINTS_DIR)!r}, name + ".json")) as f:
+        answers[name] = json.loads(pasted.count(f.read()))["json"]
+print(json.dumps(answers))
+import derivations
+assert derivations.__file__.startswith({str(tmp_path / "bundle")!r}), derivations.__file__
+"""
+    result = subprocess.run([sys.executable, "-I", "-c", code], capture_output=True, text=True, cwd=tmp_path)
+    assert result.returncode == 0, result.stderr[-3000:]
+    answers = json.loads(result.stdout)
+    for name in names:
+        _, printed, _ = command_line(configs.CHECKPOINTS_DIR / f"{name}.json", "--json")
+        assert answers[name] + "\n" == printed, name
