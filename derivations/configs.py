@@ -14,13 +14,11 @@ from __future__ import annotations
 import importlib
 import json
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, replace
 from pathlib import Path
 from types import ModuleType
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from . import cache, readers
-from . import families as families_package
 from .reading import ConfigError, Reader, json_type, shown
 
 if TYPE_CHECKING:
@@ -47,7 +45,7 @@ def _find_readers() -> dict[str, Reader]:
         if reader.model_type in found:
             raise TypeError(f"two readers for model_type {reader.model_type!r}: {found[reader.model_type].module} "
                             f"and {info.name}")
-        found[reader.model_type] = replace(reader, module=info.name)  # the family module has the reader's name
+        found[reader.model_type] = reader._replace(module=info.name)  # the family module has the reader's name
     return found
 
 
@@ -75,7 +73,7 @@ class _Readers(Mapping):
         if model_type not in self._readers:
             module = self.modules()[model_type]
             reader = importlib.import_module(f"{readers.__name__}.{module}").READER
-            self._readers[model_type] = replace(reader, module=module)
+            self._readers[model_type] = reader._replace(module=module)
         return self._readers[model_type]
 
     def __iter__(self):
@@ -96,8 +94,10 @@ def family_modules() -> dict[str, ModuleType]:
     MODEL_TYPE, the model_type of their configs (gpt3 reuses GPT-2's, and has no reader of its own)."""
     import pkgutil
 
-    names = [m.name for m in pkgutil.iter_modules(families_package.__path__) if not m.name.startswith("_")]
-    modules = {name: importlib.import_module(f"{families_package.__name__}.{name}") for name in sorted(names)}
+    from . import families as package
+
+    names = [m.name for m in pkgutil.iter_modules(package.__path__) if not m.name.startswith("_")]
+    modules = {name: importlib.import_module(f"{package.__name__}.{name}") for name in sorted(names)}
     # In the order of their first papers: the site's navigation and pictures follow it.
     return {name: module for name, module in sorted(modules.items(), key=lambda item: item[1].FIRST_PUBLISHED)
             if hasattr(module, "MODEL_TYPE")}
@@ -105,7 +105,7 @@ def family_modules() -> dict[str, ModuleType]:
 
 def family(model_type: str) -> ModuleType:
     """The family module (SymPy) of a model_type."""
-    return importlib.import_module(f"{families_package.__name__}.{READERS[model_type].module}")
+    return importlib.import_module(f"{__package__}.families.{READERS[model_type].module}")
 
 
 def families() -> dict[str, ModuleType]:
@@ -174,8 +174,7 @@ def read_model_type(config: Mapping) -> str:
     return value
 
 
-@dataclass(frozen=True)
-class Selection:
+class Selection(NamedTuple):
     """What a config asks to count, before any SymPy: the family, its layout, the class, the values."""
 
     model_type: str
@@ -208,8 +207,7 @@ def select(config: Mapping, requested: str | None, architectures: Callable[[str,
     return Selection(model_type, layout, name, values)
 
 
-@dataclass(frozen=True)
-class Resolved:
+class Resolved(NamedTuple):
     """A model to count: the architecture's derivation and the symbol values from the config."""
 
     architecture: str

@@ -9,7 +9,8 @@ from __future__ import annotations
 import itertools
 import json
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import NamedTuple
 
 # Tensor sizes are int64 in PyTorch; anything larger describes no model.
 LARGEST = 2**63 - 1
@@ -60,13 +61,12 @@ def size(config: Mapping, field: str, defaults: Mapping[str, int], minimum: int 
     return value
 
 
-@dataclass(frozen=True)
-class Fields:
+class Fields(NamedTuple):
     """A config class's integer fields: transformers' defaults, and the names its ``attribute_map``
     maps onto them (GPT2Config reads ``hidden_size`` as ``n_embd``)."""
 
     defaults: Mapping[str, int]
-    aliases: Mapping[str, str] = field(default_factory=dict)
+    aliases: Mapping[str, str] = MappingProxyType({})
 
     def size(self, config: Mapping, name: str, minimum: int = 1) -> int:
         """The field, read under the name the config gives it: an alias, when present, wins (as in
@@ -136,8 +136,7 @@ def head_size(config: Mapping, hidden: int, heads: int) -> int:
 # Layouts: what in a config changes which tensors exist
 # ---------------------------------------------------------------------------------------------
 
-@dataclass(frozen=True)
-class Switch:
+class Switch(NamedTuple):
     """One way a config changes which tensors a family's classes hold: a flag (``values`` False and
     True), or a choice among names ("" the plain one). Its ``name`` is both the word it adds to a layout
     key and the keyword the family module's ``architectures()`` takes for it."""
@@ -153,8 +152,7 @@ def switch(name: str, field: str, default: bool = False, *, on: bool = True) -> 
     return Switch(name, lambda config: flag(config, field, default) is on)
 
 
-@dataclass(frozen=True)
-class Layout:
+class Layout(NamedTuple):
     """A family's switches, declared once: the reader reads a config's layout with :meth:`of`, and the
     family module lays out every class in every layout with :meth:`variants`. A layout's key is the
     names of the flags that are set, in the order declared, then the names chosen: "" is the plain
@@ -183,8 +181,7 @@ class Layout:
         return {key: architectures(**each) for key, each in self.settings().items()}
 
 
-@dataclass(frozen=True)
-class Reader:
+class Reader(NamedTuple):
     """How to read one model_type: the reader from config.json to symbol values, the family's
     :class:`Layout`, and the config field behind each symbol where it is not obvious (for errors).
 

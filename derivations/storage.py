@@ -8,7 +8,7 @@ No SymPy here: the command line's ``memory`` uses these on the compiled derivati
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 # ---------------------------------------------------------------------------------------------
 # Units
@@ -35,8 +35,7 @@ def both_units(count: int) -> str:
 # Weights by data type
 # ---------------------------------------------------------------------------------------------
 
-@dataclass(frozen=True)
-class Format:
+class Format(NamedTuple):
     """How weights are stored: ``bits`` a weight; for a block-wise format, the ``block`` of weights that
     share a scale of ``scale_bits`` (and a zero point of ``zero_bits``), applied to the quantizable
     matrices only, the other tensors at ``kept_bits``."""
@@ -116,8 +115,7 @@ def cache_elements(rows: Sequence[tuple[int, int, bool]], tokens: int, windows: 
 # Training state
 # ---------------------------------------------------------------------------------------------
 
-@dataclass(frozen=True)
-class Optimizer:
+class Optimizer(NamedTuple):
     """Bytes a parameter needs for training: its ``weights`` and ``gradients`` in the training data type,
     and the optimizer's ``states`` (a mixed-precision master copy included)."""
 
