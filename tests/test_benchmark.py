@@ -22,9 +22,13 @@ def load_script():
     return module
 
 
+# The test's margin: the benchmark's goal (bench.MIN_RATIO, 100x) is measured idle, best of N; one run a side
+# on a machine busy with the rest of the suite measures about 40x to 75x.
+TEST_RATIO = 10.0
+
+
 def test_derivation_is_ten_times_faster() -> None:
     bench = load_script()
     bench.best_time(bench.DERIVATION, 1)  # not timed: compiles the family if its cache is stale
-    # Then one run a side: a busy machine slows both, and the ratio measured is about 50x against 10x.
     derivation, reference_time, ratio = bench.compare(repeats=1)
-    assert ratio >= bench.MIN_RATIO, f"derivation {derivation:.3f} s, transformers {reference_time:.3f} s"
+    assert ratio >= TEST_RATIO, f"derivation {derivation:.3f} s, transformers {reference_time:.3f} s"
