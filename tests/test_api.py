@@ -63,3 +63,32 @@ def test_importing_the_package_does_not_import_sympy():
     code = "import sys, derivations; assert 'sympy' not in sys.modules; print(derivations.__all__)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
     assert out.returncode == 0, out.stderr
+
+
+def test_the_docstrings_examples_are_true():
+    # The API's page (docs/api.md) is generated from these docstrings: every example on it runs, and prints
+    # what it shows.
+    import doctest
+
+    from derivations import api, reading
+
+    for module in (api, reading):
+        failed, attempted = doctest.testmod(module, report=False)
+        assert attempted and not failed, f"{module.__name__}: {failed} of {attempted} examples fail"
+
+
+@pytest.mark.parametrize("function, results", [
+    (derivations.count, lambda: [derivations.count("mixtral-8x7b")]),
+    (derivations.flop_count, lambda: [derivations.flop_count("t5-small", seq=64, target=16)]),
+    (derivations.memory_use, lambda: [derivations.memory_use("t5-small", seq=64, target=16),
+                                      derivations.memory_use("mistral-7b", seq=8192)]),
+], ids=["count", "flop_count", "memory_use"])
+def test_every_key_of_a_result_is_in_its_docstring(function, results):
+    # The page lists each function's keys (its Returns), and the dicts' keys (formats, optimizers): a key the
+    # command line adds must be described there too. These models have every optional key (active, target,
+    # windows, activations).
+    for result in results():
+        for key, value in result.json().items():
+            assert f"`{key}`" in function.__doc__, f"{function.__name__}: `{key}` not in its docstring"
+            for inner in value if isinstance(value, dict) else ():
+                assert f"`{inner}`" in function.__doc__, f"{function.__name__}: `{inner}` ({key}) not in its docstring"

@@ -754,3 +754,80 @@ def test_katex_kern_classes_are_styled(site):
         assert f".katex .{minify.kern_class(value)} {{ margin-right: {value[1:]}em; }}" in css, value
     page = (site / "bert.html").read_text(encoding="utf-8")
     assert "k2222" in page and "margin-right:.2222em" not in page
+
+# -- (k) the Python API's page -------------------------------------------------------------
+
+API_FUNCTIONS = ("count", "flop_count", "memory_use")
+
+
+def docstring_words(markdown: str) -> str:
+    """A docstring's Markdown as a page's text reads it: no backticks, a cross-reference as its words."""
+    return words(re.sub(r"\[([^\]]+)\]\[[^\]]*\]", r"\1", markdown).replace("`", ""))
+
+
+def test_the_api_page_documents_each_function_from_its_docstring(site):
+    # docs/api.md holds mkdocstrings' directives (::: derivations.api.count), not the text: each function is
+    # shown with its signature, every parameter with its type, and the words of its docstring, parameter by
+    # parameter, as griffe (which mkdocstrings reads them with) parses them.
+    import inspect
+
+    from griffe import Docstring, DocstringSectionKind
+
+    from derivations import api
+
+    page = soup(built_page(site, "api"))
+    for name in API_FUNCTIONS:
+        function = getattr(api, name)
+        heading = page.find(id=f"derivations.api.{name}")
+        assert heading is not None and heading.name == "h3", name
+        signature = words(heading.find_next_sibling("div", class_="doc-signature").get_text())
+        body = heading.find_next_sibling("div", class_="doc-contents")
+        text = words(body.get_text())
+        parameters = inspect.signature(function).parameters
+        assert signature.startswith(f"{name}(") and signature.endswith(") -> Result"), signature
+        for parameter in parameters.values():
+            assert f"{parameter.name}: {parameter.annotation}" in signature, f"{name}: {parameter.name}"
+        sections = {s.kind: s.value for s in Docstring(inspect.getdoc(function), parser="google").parse()}
+        assert docstring_words(sections[DocstringSectionKind.text]) in text, name
+        shown = {item.select_one("b code").get_text(): words(item.get_text())
+                 for item in body.select("li.doc-section-item") if item.select_one("b code")}
+        assert list(shown) == list(parameters), f"{name}: the page lists {list(shown)}"
+        for parameter in sections[DocstringSectionKind.parameters]:
+            assert docstring_words(parameter.description) in shown[parameter.name], f"{name}: {parameter.name}"
+        for raised in sections[DocstringSectionKind.raises]:
+            assert docstring_words(raised.description) in text, f"{name}: what it raises"
+        assert body.select_one(".highlight .gp"), f"{name}: no example"  # the >>> of its examples
+
+
+def test_the_api_page_documents_the_results_and_the_error(site):
+    # The results' classes and the error, each with its docstring's summary; Component with its fields. No
+    # private member, no source, and no cross-reference left as its Markdown.
+    import inspect
+
+    from derivations import api, configs
+
+    page = soup(built_page(site, "api"))
+    assert page.find(id="derivations.api") is not None
+    for ref, documented in (("derivations.api.Result", api.Result), ("derivations.api.Result.json", api.Result.json),
+                            ("derivations.api.Component", api.Component),
+                            ("derivations.configs.ConfigError", configs.ConfigError)):
+        heading = page.find(id=ref)
+        assert heading is not None, ref
+        body = words(heading.find_next_sibling("div", class_="doc-contents").get_text())
+        assert docstring_words(inspect.getdoc(documented).split("\n\n")[0]) in body, ref
+    fields = page.find(id="derivations.api.Component").find_next_sibling("div", class_="doc-contents")
+    assert [code.get_text() for code in fields.select("li b code")] == ["name", "expr", "latex", "value"]
+    assert not page.select('[id*="._"]'), "a private member on the page"
+    assert not page.select(".doc-source, details.quote"), "source code on the page"
+    assert "][" not in visible_text(page), "a cross-reference left unresolved"
+
+
+def test_the_api_page_follows_memory_and_is_searched(site):
+    nav = [a["href"] for a in soup(built_page(site, "index")).select("nav.md-nav--primary a.md-nav__link[href]")]
+    assert nav.index("api.html") == nav.index("memory.html") + 1, nav
+    index = indexed_text(site)["api.html"]
+    from derivations import api
+
+    for name in API_FUNCTIONS:
+        summary = docstring_words(getattr(api, name).__doc__.split("\n\n")[0])
+        assert summary in index, f"{name}: its summary is not in the search index"

@@ -18,10 +18,11 @@
 # %%
 from IPython.display import Math, display
 
+import derivations
 from derivations import configs, render
 
 from derivations.families import albert
-from derivations.symbols import E, G, L, L_g
+from derivations.symbols import E, L
 
 
 def show(expression, name=""):
@@ -49,11 +50,12 @@ show(albert.encoder.total, "encoder")
 print("depth in the count:", L in albert.AlbertModel.total.free_symbols)
 
 # %% [markdown]
-# The four released sizes, each class that the checkpoint table shows:
+# The four released sizes, each class that the checkpoint table shows, counted by `derivations.count` (the
+# [Python API](../api.md)):
 
 # %%
 for name in albert.CHECKPOINTS:
-    counts = [configs.checkpoint(name, arch).total for arch in ("AlbertModel", "AlbertForPreTraining")]
+    counts = [derivations.count(name, arch).total for arch in ("AlbertModel", "AlbertForPreTraining")]
     print(f"{name:18} " + " ".join(f"{count:>13,}" for count in counts))
 
 # %% [markdown]
@@ -64,9 +66,9 @@ print("embedding sizes that give the figure:", albert.xxlarge_embedding.common)
 print("released:", configs.checkpoint("albert-xxlarge-v2").values[E])
 
 # %% [markdown]
-# Your own sizes: albert-base-v2 with two groups of two layers each, then a depth of 48.
+# Your own sizes: albert-base-v2's config with two groups of two layers each, then a depth of 48.
 
 # %%
-own = values | {G: 2, L_g: 2}
-print(f"{albert.AlbertModel.count(own):,}")
-print(f"{albert.AlbertModel.count(own | {L: 48}):,}")
+own = configs.load("albert-base-v2") | {"num_hidden_groups": 2, "inner_group_num": 2}
+print(f"{derivations.count(own, 'AlbertModel').total:,}")
+print(f"{derivations.count(own | {'num_hidden_layers': 48}, 'AlbertModel').total:,}")

@@ -16,7 +16,8 @@
 # %%
 from IPython.display import Math, display
 
-from derivations import configs, render
+import derivations
+from derivations import render
 
 from derivations.families import bert
 
@@ -36,20 +37,20 @@ show(bert.layer.total, "encoder layer")
 show(bert.layer_standard.total, "encoder layer, standard shapes")
 
 # %% [markdown]
-# BertModel under the same shapes, and every class on bert-base-uncased:
+# BertModel under the same shapes, and every class on bert-base-uncased, counted by `derivations.count` (the
+# [Python API](../api.md)):
 
 # %%
 show(bert.BertModel_standard.total, "BertModel, standard shapes")
-values = configs.checkpoint("bert-base-uncased").values
-for name, part in bert.ARCHITECTURES.items():
-    print(f"{name:32} {part.count(values):>13,}")
+for name in bert.ARCHITECTURES:
+    print(f"{name:32} {derivations.count('bert-base-uncased', name).total:>13,}")
 
 # %% [markdown]
 # The released checkpoints differ only in their vocabularies (and in size, base or large):
 
 # %%
 for name in bert.CHECKPOINTS:
-    print(f"{name:32} {configs.checkpoint(name, 'BertModel').total:>13,}")
+    print(f"{name:32} {derivations.count(name, 'BertModel').total:>13,}")
 
 # %% [markdown]
 # The 75,641,856 of a Chinese-language blog post, rebuilt, and the terms it misses (against the body of

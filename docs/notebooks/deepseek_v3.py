@@ -17,8 +17,8 @@
 # %%
 from IPython.display import Math, display
 
-from derivations import configs, render
-from derivations.symbols import D, V
+import derivations
+from derivations import render
 
 from derivations.families import deepseek_v3
 
@@ -34,10 +34,11 @@ show(deepseek_v3.moe.total, "the mixture of experts")
 show(deepseek_v3.idle_experts.total, "idle experts")
 
 # %% [markdown]
-# Every checkpoint: the total, and the active count with and without the input embedding.
+# Every checkpoint: the total, and the active count with and without the input embedding (its component
+# `embed_tokens`), from `derivations.count` (the [Python API](../api.md)).
 
 # %%
 for name in deepseek_v3.CHECKPOINTS:
-    resolved = configs.checkpoint(name)
-    active = deepseek_v3.ACTIVE_VARIANTS[configs.layout_of(deepseek_v3, name)]["DeepseekV3ForCausalLM"].count(resolved.values)
-    print(f"{name:18} {resolved.total:>17,} {active:>16,} {active - resolved.values[V] * resolved.values[D]:>16,}")
+    result = derivations.count(name)
+    embedding = next(c.value for c in result.components if c.name.endswith("embed_tokens"))
+    print(f"{name:18} {result.total:>17,} {result.active:>16,} {result.active - embedding:>16,}")

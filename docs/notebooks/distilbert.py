@@ -18,10 +18,10 @@
 # %%
 from IPython.display import Math, display
 
+import derivations
 from derivations import configs, render
 
 from derivations.families import distilbert
-from derivations.symbols import L
 
 
 def show(expression, name=""):
@@ -39,25 +39,28 @@ for part in distilbert.layer.children:
 show(distilbert.layer_standard.total, "one layer, F = 4D")
 
 # %% [markdown]
-# The whole model: word and position embeddings and the layers; no token types, no pooler.
+# The whole model: word and position embeddings and the layers; no token types, no pooler. The released
+# checkpoints, counted by `derivations.count` (the [Python API](../api.md)):
 
 # %%
 show(distilbert.DistilBertModel_standard.total, "DistilBertModel")
 for name in distilbert.CHECKPOINTS:
-    print(f"{name:24} {configs.checkpoint(name, 'DistilBertModel').total:>13,}")
+    print(f"{name:24} {derivations.count(name, 'DistilBertModel').total:>13,}")
 
 # %% [markdown]
 # The teacher and what distillation removed.
 
 # %%
 values = configs.checkpoint("distilbert-base-uncased").values
-print(f"teacher {distilbert.teacher.count(values):,}, student {distilbert.DistilBertModel.count(values):,}")
+student = derivations.count("distilbert-base-uncased", "DistilBertModel").total
+print(f"teacher {distilbert.teacher.count(values):,}, student {student:,}")
 for part in distilbert.removed.children:
     print(f"  {part.label:40} {part.count(values):>12,}")
 print(f"smaller by {float(distilbert.smaller_by.subs(values)):.1%}")
 
 # %% [markdown]
-# Your own sizes: a student of four layers instead of six.
+# Your own sizes: the student's config with four layers instead of six.
 
 # %%
-print(f"{distilbert.DistilBertModel.count(values | {L: 4}):,}")
+config = configs.load("distilbert-base-uncased") | {"n_layers": 4}
+print(f"{derivations.count(config, 'DistilBertModel').total:,}")

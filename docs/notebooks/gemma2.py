@@ -18,7 +18,8 @@
 # %%
 from IPython.display import Math, display
 
-from derivations import configs, render
+import derivations
+from derivations import render
 
 from derivations.families import gemma2
 
@@ -36,13 +37,14 @@ show(gemma2.attention_block.total, "attention")
 show(gemma2.layer.total, "one layer")
 
 # %% [markdown]
-# Every checkpoint: the count, the embedding table and the rest (the papers' split).
+# Every checkpoint: the count, the embedding table (its component `embed_tokens`) and the rest (the papers'
+# split), from `derivations.count` (the [Python API](../api.md)).
 
 # %%
 for name in gemma2.CHECKPOINTS:
-    values = configs.checkpoint(name).values
-    print(f"{name:12} {configs.checkpoint(name).total:>15,} {gemma2.embedding_parameters.count(values):>14,} "
-          f"{gemma2.non_embedding.count(values):>15,}")
+    result = derivations.count(name)
+    embedding = next(c.value for c in result.components if c.name.endswith("embed_tokens"))
+    print(f"{name:12} {result.total:>15,} {embedding:>14,} {result.total - embedding:>15,}")
 
 # %% [markdown]
 # The published figures, each against the exact count it could mean:

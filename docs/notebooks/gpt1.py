@@ -16,7 +16,8 @@
 # %%
 from IPython.display import Math, display
 
-from derivations import configs, render
+import derivations
+from derivations import render
 
 from derivations.families import gpt1, gpt2
 
@@ -40,9 +41,8 @@ show(gpt1.OpenAIGPTModel.total, "OpenAIGPTModel")
 show(gpt2.GPT2Model_standard.total - gpt1.OpenAIGPTModel.total, "GPT2Model minus OpenAIGPTModel")
 
 # %% [markdown]
-# Every class on openai-gpt:
+# Every class on openai-gpt, counted by `derivations.count` (the [Python API](../api.md)):
 
 # %%
-values = configs.checkpoint("openai-gpt").values
-for name, part in gpt1.ARCHITECTURES.items():
-    print(f"{name:36} {part.count(values):>13,}")
+for name in gpt1.ARCHITECTURES:
+    print(f"{name:36} {derivations.count('openai-gpt', name).total:>13,}")

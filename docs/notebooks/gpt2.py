@@ -18,10 +18,10 @@
 # %%
 from IPython.display import Math, display
 
+import derivations
 from derivations import configs, render
 
 from derivations.families import gpt2
-from derivations.symbols import D, F, L
 
 
 def show(expression, name=""):
@@ -44,12 +44,12 @@ show(gpt2.layer.total, "one block")
 show(gpt2.layer_standard.total, "one block, F = 4D")
 
 # %% [markdown]
-# The whole model, and its count on the four released sizes:
+# The whole model, and its count on the four released sizes by `derivations.count` (the [Python API](../api.md)):
 
 # %%
 show(gpt2.GPT2Model_standard.total, "GPT2Model")
 for name in gpt2.CHECKPOINTS:
-    print(f"{name:12} {configs.checkpoint(name).total:>15,}")
+    print(f"{name:12} {derivations.count(name).total:>15,}")
 
 # %% [markdown]
 # The paper's figures, counted with GPT-1's vocabulary: the hypothesis of the GPT-2 page.
@@ -60,8 +60,9 @@ for claim in gpt2.paper_counts.claims:
 print("vocabularies that reproduce all four:", gpt2.paper_counts.common)
 
 # %% [markdown]
-# Your own sizes: a GPT-2 of 30 layers, 2,048 wide.
+# Your own sizes: GPT-2's config with 30 layers, 2,048 wide (in 16 heads: the width must split into
+# heads).
 
 # %%
-values = configs.checkpoint("gpt2").values | {L: 30, D: 2048, F: 4 * 2048}
-print(f"{gpt2.GPT2LMHeadModel.count(values):,}")
+config = configs.load("gpt2") | {"n_layer": 30, "n_embd": 2048, "n_head": 16}
+print(f"{derivations.count(config).total:,}")

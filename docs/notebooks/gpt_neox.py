@@ -18,10 +18,10 @@
 # %%
 from IPython.display import Math, display
 
+import derivations
 from derivations import configs, render
 
 from derivations.families import gpt_neox
-from derivations.symbols import D, F, L
 
 
 def show(expression, name=""):
@@ -47,12 +47,14 @@ show(gpt_neox.CausalLM_standard.total, "GPTNeoXForCausalLM")
 show(gpt_neox.non_embedding_standard.total, "non-embedding")
 
 # %% [markdown]
-# The bundled checkpoints: total, non-embedding, and the share of the total outside the two tables.
+# The bundled checkpoints: total, non-embedding, and the share of the total outside the two tables (the
+# components `embed_in` and `lm_head`), from `derivations.count` (the [Python API](../api.md)).
 
 # %%
 for name in gpt_neox.CHECKPOINTS:
-    values = configs.checkpoint(name).values
-    total, rest = gpt_neox.GPTNeoXForCausalLM.count(values), gpt_neox.non_embedding.count(values)
+    result = derivations.count(name)
+    tables = sum(c.value for c in result.components if c.name in ("gpt_neox.embed_in", "lm_head"))
+    total, rest = result.total, result.total - tables
     print(f"{name:13} {total:>15,} {rest:>15,} {100 * rest / total:6.1f}%")
 
 # %% [markdown]
@@ -63,8 +65,8 @@ values = configs.checkpoint("pythia-70m").values
 print(f"{gpt_neox.tokenizer_vocabulary_70m.reconstruction.count(values):,}")
 
 # %% [markdown]
-# Your own sizes: a Pythia-style model of 20 layers, 3,072 wide.
+# Your own sizes: Pythia-1B's config with 20 layers, 3,072 wide.
 
 # %%
-values = configs.checkpoint("pythia-1b").values | {L: 20, D: 3072, F: 4 * 3072}
-print(f"{gpt_neox.GPTNeoXForCausalLM.count(values):,}")
+config = configs.load("pythia-1b") | {"num_hidden_layers": 20, "hidden_size": 3072, "intermediate_size": 4 * 3072}
+print(f"{derivations.count(config).total:,}")

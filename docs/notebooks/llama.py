@@ -18,6 +18,7 @@
 # %%
 from IPython.display import Math, display
 
+import derivations
 from derivations import configs, render
 
 from derivations.families import llama
@@ -47,11 +48,12 @@ for name, (dim, multiple_of, multiplier, _) in llama.PARAMS.items():
     print(f"{name:12} {llama.width(dim, multiple_of, multiplier):>7,} {configs.checkpoint(name).values[llama.F]:>7,}")
 
 # %% [markdown]
-# The whole model on every bundled checkpoint (the last two tie their head):
+# The whole model on every bundled checkpoint (the last two tie their head), by `derivations.count` (the
+# [Python API](../api.md)):
 
 # %%
 for name in llama.CHECKPOINTS:
-    print(f"{name:13} {configs.checkpoint(name).total:>16,}")
+    print(f"{name:13} {derivations.count(name).total:>16,}")
 
 # %% [markdown]
 # Grouped-query attention on Llama 2 70B: one layer with its 8 key/value heads, and with 64.

@@ -16,6 +16,7 @@
 # %%
 from IPython.display import Math, display
 
+import derivations
 from derivations import configs, render
 
 from derivations.families import llama, mistral
@@ -34,9 +35,10 @@ show(mistral.layer.total, "one layer")
 print(mistral.layer.total == llama.layer.total)
 
 # %% [markdown]
-# Mistral 7B, and the same config with a sliding window of any size or none: the window is a mask.
+# Mistral 7B, and the same config with a sliding window of any size or none, counted by `derivations.count`
+# (the [Python API](../api.md)): the window is a mask.
 
 # %%
 config = configs.load("mistral-7b")
 for window in (4096, 128, None):
-    print(window, f"{configs.resolve(config | {'sliding_window': window}).total:,}")
+    print(window, f"{derivations.count(config | {'sliding_window': window}).total:,}")

@@ -18,10 +18,10 @@
 # %%
 from IPython.display import Math, display
 
+import derivations
 from derivations import configs, render
 
 from derivations.families import mixtral
-from derivations.symbols import X, X_a
 
 
 def show(expression, name=""):
@@ -55,14 +55,14 @@ show(mixtral.ACTIVE["MixtralForCausalLM"].total, "active per token")
 show(mixtral.active_without_embedding.total, "active, input embedding left out")
 
 # %% [markdown]
-# The two releases: total, active, active without the input embedding.
+# The two releases: total, active, active without the input embedding (its component `embed_tokens`), from
+# `derivations.count` (the [Python API](../api.md)).
 
 # %%
 for name in mixtral.CHECKPOINTS:
-    values = configs.checkpoint(name).values
-    print(f"{name:14} {mixtral.MixtralForCausalLM.count(values):>18,} "
-          f"{mixtral.ACTIVE['MixtralForCausalLM'].count(values):>18,} "
-          f"{mixtral.active_without_embedding.count(values):>18,}")
+    result = derivations.count(name)
+    embedding = next(c.value for c in result.components if c.name.endswith("embed_tokens"))
+    print(f"{name:14} {result.total:>18,} {result.active:>18,} {result.active - embedding:>18,}")
 
 # %% [markdown]
 # The "8x7B" of the name against the count: eight times 7B, eight whole Mistral 7Bs, and Mixtral.
@@ -72,13 +72,13 @@ values = configs.checkpoint("mixtral-8x7b").values
 claim = mixtral.eight_times_seven
 print(f"{'eight times 7B':24} {claim.claim:>18,}")
 print(f"{'eight whole Mistral 7Bs':24} {mixtral.whole_mistral_7bs.count(values):>18,}")
-print(f"{'Mixtral 8x7B':24} {mixtral.MixtralForCausalLM.count(values):>18,}")
+print(f"{'Mixtral 8x7B':24} {derivations.count('mixtral-8x7b').total:>18,}")
 for term in claim.terms:
     print(f"  {term.label:90} {term.count(values):>16,}")
 
 # %% [markdown]
-# Your own sizes: Mixtral 8x7B with 16 experts, 4 of them per token.
+# Your own sizes: Mixtral 8x7B's config with 16 experts, 4 of them per token.
 
 # %%
-values = configs.checkpoint("mixtral-8x7b").values | {X: 16, X_a: 4}
-print(f"total {mixtral.MixtralForCausalLM.count(values):,}, active {mixtral.ACTIVE['MixtralForCausalLM'].count(values):,}")
+result = derivations.count(configs.load("mixtral-8x7b") | {"num_local_experts": 16, "num_experts_per_tok": 4})
+print(f"total {result.total:,}, active {result.active:,}")

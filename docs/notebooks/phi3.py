@@ -17,7 +17,8 @@
 # %%
 from IPython.display import Math, display
 
-from derivations import configs, render
+import derivations
+from derivations import render
 
 from derivations.families import llama, phi3
 
@@ -36,8 +37,8 @@ show(phi3.gated_feed_forward.total, "feed-forward")
 print(phi3.layer.total.expand() == llama.layer.total.expand())
 
 # %% [markdown]
-# Every checkpoint:
+# Every checkpoint, counted by `derivations.count` (the [Python API](../api.md)):
 
 # %%
 for name in phi3.CHECKPOINTS:
-    print(f"{name:16} {configs.checkpoint(name).total:>15,}")
+    print(f"{name:16} {derivations.count(name).total:>15,}")

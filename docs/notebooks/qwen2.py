@@ -17,6 +17,7 @@
 # %%
 from IPython.display import Math, display
 
+import derivations
 from derivations import configs, render
 
 from derivations.families import llama, qwen2
@@ -35,16 +36,17 @@ show(qwen2.self_attention.total, "attention")
 show(qwen2.layer.total - llama.layer.total, "Qwen2 layer - LLaMA layer")
 
 # %% [markdown]
-# Every checkpoint: the count, and the model cards' non-embedding count (layers and final norm).
+# Every checkpoint: the count, and the model cards' non-embedding count (layers and final norm: the
+# components but `embed_tokens` and `lm_head`), from `derivations.count` (the [Python API](../api.md)).
 
 # %%
 for name in qwen2.CHECKPOINTS:
-    resolved = configs.checkpoint(name)
-    print(f"{name:14} {resolved.total:>16,} {qwen2.non_embedding.count(resolved.values):>16,}")
+    result = derivations.count(name)
+    tables = sum(c.value for c in result.components if c.name.endswith(("embed_tokens", "lm_head")))
+    print(f"{name:14} {result.total:>16,} {result.total - tables:>16,}")
 
 # %% [markdown]
-# Qwen2-7B as the release post counted it: one embedding table, as if the head were tied.
+# Qwen2-7B as the release post counted it: one embedding table, as if its config tied the head.
 
 # %%
-values = configs.checkpoint("qwen2-7b").values
-print(f"{qwen2.Qwen2ForCausalLM_tied.count(values):,}")
+print(f"{derivations.count(configs.load('qwen2-7b') | {'tie_word_embeddings': True}).total:,}")

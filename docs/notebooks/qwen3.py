@@ -17,7 +17,8 @@
 # %%
 from IPython.display import Math, display
 
-from derivations import configs, render
+import derivations
+from derivations import render
 
 from derivations.families import llama, qwen3
 
@@ -35,9 +36,11 @@ show(qwen3.attention_block.total, "attention")
 show(qwen3.layer.total - llama.layer.total, "Qwen3 layer - LLaMA layer")
 
 # %% [markdown]
-# Every checkpoint: the count, and the model cards' non-embedding count.
+# Every checkpoint: the count, and the model cards' non-embedding count (the components but `embed_tokens`
+# and `lm_head`), from `derivations.count` (the [Python API](../api.md)).
 
 # %%
 for name in qwen3.CHECKPOINTS:
-    resolved = configs.checkpoint(name)
-    print(f"{name:11} {resolved.total:>15,} {qwen3.non_embedding.count(resolved.values):>15,}")
+    result = derivations.count(name)
+    tables = sum(c.value for c in result.components if c.name.endswith(("embed_tokens", "lm_head")))
+    print(f"{name:11} {result.total:>15,} {result.total - tables:>15,}")

@@ -17,7 +17,8 @@
 # %%
 from IPython.display import Math, display
 
-from derivations import configs, render
+import derivations
+from derivations import render
 
 from derivations.families import qwen3_moe
 
@@ -32,10 +33,11 @@ show(qwen3_moe.moe.total, "the mixture of experts")
 show(qwen3_moe.idle_experts.total, "idle experts")
 
 # %% [markdown]
-# Every checkpoint: the total, and the active count with and without the input embedding.
+# Every checkpoint: the total, and the active count with and without the input embedding (its component
+# `embed_tokens`), from `derivations.count` (the [Python API](../api.md)).
 
 # %%
 for name in qwen3_moe.CHECKPOINTS:
-    values = configs.checkpoint(name).values
-    print(f"{name:18} {configs.checkpoint(name).total:>17,} {qwen3_moe.ACTIVE['Qwen3MoeForCausalLM'].count(values):>16,} "
-          f"{qwen3_moe.active_without_embedding.count(values):>16,}")
+    result = derivations.count(name)
+    embedding = next(c.value for c in result.components if c.name.endswith("embed_tokens"))
+    print(f"{name:18} {result.total:>17,} {result.active:>16,} {result.active - embedding:>16,}")

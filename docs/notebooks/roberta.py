@@ -18,6 +18,7 @@
 # %%
 from IPython.display import Math, display
 
+import derivations
 from derivations import configs, render
 
 from derivations.families import bert, roberta
@@ -57,12 +58,12 @@ for part in (roberta.lm_head_tied, roberta.classification_head):
     show(part.total, part.label.split(" (")[0])
 
 # %% [markdown]
-# Every class on both checkpoints.
+# Every class on both checkpoints, counted by `derivations.count` (the [Python API](../api.md)).
 
 # %%
 for name in roberta.CHECKPOINTS:
     for architecture in roberta.ARCHITECTURES:
-        print(f"{name:14} {architecture:34} {configs.checkpoint(name, architecture).total:>13,}")
+        print(f"{name:14} {architecture:34} {derivations.count(name, architecture).total:>13,}")
 
 # %% [markdown]
 # The published figures: fairseq's 125M and 355M, and KerasNLP's exact counts of a layout without

@@ -18,10 +18,11 @@
 # %%
 from IPython.display import Math, display
 
+import derivations
 from derivations import configs, render
 
 from derivations.families import t5
-from derivations.symbols import D, H, L, L_d, d_h
+from derivations.symbols import D, H, d_h
 
 
 def show(expression, name=""):
@@ -52,7 +53,7 @@ show(t5.gate_per_block, "gated minus plain, per block")
 # %% [markdown]
 # A stack: its blocks, the relative position bias that its first block holds (once per stack, not
 # once per block), and a final norm. Then the whole model: the shared table and both stacks. On the
-# five T5 1.0 checkpoints:
+# five T5 1.0 checkpoints, counted by `derivations.count` (the [Python API](../api.md)):
 
 # %%
 model = t5.T5ForConditionalGeneration
@@ -60,7 +61,7 @@ show(model.child("encoder").total, "encoder")
 show(model.child("decoder").total, "decoder")
 show(model.total, "T5ForConditionalGeneration")
 for name in t5.V1_0_CHECKPOINTS:
-    print(f"{name:9} {configs.checkpoint(name, 'T5ForConditionalGeneration').total:>16,}")
+    print(f"{name:9} {derivations.count(name, 'T5ForConditionalGeneration').total:>16,}")
 
 # %% [markdown]
 # T5 1.1: the checkpoint, in the layout its config asks for (gated, its own lm_head), and what
@@ -70,9 +71,9 @@ for name in t5.V1_0_CHECKPOINTS:
 show(t5.untied_over_tied, "untied minus tied")
 for name in t5.V1_1_CHECKPOINTS:
     layout = configs.READERS["t5"].layout.of(configs.load(name))
-    checkpoint = configs.checkpoint(name, "T5ForConditionalGeneration")
-    print(f"{name:14} {layout:13} {checkpoint.total:>16,}"
-          f" {t5.T5ForConditionalGeneration_v1_1_as_built.count(checkpoint.values):>16,}")
+    values = configs.checkpoint(name).values
+    print(f"{name:14} {layout:13} {derivations.count(name, 'T5ForConditionalGeneration').total:>16,}"
+          f" {t5.T5ForConditionalGeneration_v1_1_as_built.count(values):>16,}")
 
 # %% [markdown]
 # The paper's 770M for T5-Large, against the checkpoint and against the count with the table twice:
@@ -82,9 +83,10 @@ for index, candidate in enumerate(t5.paper_large.candidates):
     print(f"{candidate.label:48} {t5.paper_large.exact(index):>14,}  rounds to 770M: {t5.paper_large.rounds(index)}")
 
 # %% [markdown]
-# Your own sizes: T5-Base with a decoder of 4 blocks instead of 12.
+# Your own sizes: T5-Base's config with a decoder of 4 blocks instead of 12.
 
 # %%
-values = configs.checkpoint("t5-base").values | {L_d: 4}
-print(f"{t5.T5ForConditionalGeneration.count(values):,}")
-print(f"{t5.T5ForConditionalGeneration.count(values | {L: 4}):,} with 4 encoder blocks too")
+config = configs.load("t5-base") | {"num_decoder_layers": 4}
+print(f"{derivations.count(config, 'T5ForConditionalGeneration').total:,}")
+shallow = derivations.count(config | {"num_layers": 4}, "T5ForConditionalGeneration")
+print(f"{shallow.total:,} with 4 encoder blocks too")

@@ -17,7 +17,8 @@
 # %%
 from IPython.display import Math, display
 
-from derivations import configs, render
+import derivations
+from derivations import render
 
 from derivations.families import transformer
 
@@ -57,9 +58,10 @@ for row, span in zip(transformer.TABLE_3, transformer.vocabulary_37000.ranges):
 print("one vocabulary for the ten rows derived from base:", transformer.base_rows.common)
 
 # %% [markdown]
-# nn.Transformer against the paper's layers: two final LayerNorms.
+# nn.Transformer against the paper's layers: two final LayerNorms. The bundled checkpoints, counted by
+# `derivations.count` (the [Python API](../api.md)):
 
 # %%
 show(transformer.torch_minus_paper, "nn.Transformer minus the paper's layers")
 for name in transformer.CHECKPOINTS:
-    print(f"{name:18} {configs.checkpoint(name).total:>13,}")
+    print(f"{name:18} {derivations.count(name).total:>13,}")
