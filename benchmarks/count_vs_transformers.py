@@ -11,13 +11,22 @@ Both must print 102,290,312. Prints both times and the ratio; exits 1 if the com
 derivations compiled to plain polynomials (``derivations/compiled.py``, kept by ``derivations/cache.py``);
 the first run after a change to the package compiles them, importing SymPy, so the script also reports
 that cold run, which is held to neither.  Usage: ``python benchmarks/count_vs_transformers.py [REPEATS]``.
+
+Two ways to run the command are timed: ``python -m derivations`` in the project's ``.venv`` (an editable
+install among the test and docs packages, whose start-up alone is about 16 ms here), and the ``derivations``
+command that ``pip install .`` gives, in a fresh virtual environment holding the package and SymPy alone
+(:func:`install`; about 8 ms of start-up). The budget and the ratio are the installed command's: that is
+what a practitioner runs.
 """
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 import sys
+import tempfile
 import time
+import venv
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -61,22 +70,58 @@ def cold_time() -> float:
     return best_time(DERIVATION, 1)
 
 
-def compare(repeats: int = 3) -> tuple[float, float, float]:
+def compare(repeats: int = 3, command: list[str] = DERIVATION) -> tuple[float, float, float]:
     """(derivation seconds, transformers seconds, ratio transformers / derivation)."""
-    derivation = best_time(DERIVATION, repeats)
+    derivation = best_time(command, repeats)
     reference = best_time(TRANSFORMERS, repeats)
     return derivation, reference, reference / derivation
+
+
+def wheel(out: Path) -> Path:
+    """The package's wheel, built from a copy of what it is made of (setuptools writes build/ beside the
+    sources) as ``pip install .`` builds it, with the setuptools already installed (no download)."""
+    source = out / "source"
+    source.mkdir()
+    for name in ("pyproject.toml", "README.md"):
+        shutil.copy(ROOT / name, source / name)
+    shutil.copytree(ROOT / "derivations", source / "derivations", ignore=shutil.ignore_patterns("__pycache__"))
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q", "-w", str(out),
+                    str(source)], check=True, capture_output=True, text=True)
+    [built] = out.glob("derivations-*.whl")
+    return built
+
+
+def install(built: Path, directory: Path) -> Path:
+    """A fresh virtual environment in ``directory`` with the wheel installed by pip (its script written; no
+    network, no dependencies) and SymPy and the one package it requires copied in: the ``derivations`` command."""
+    venv.create(directory, with_pip=False)
+    python = directory / "bin" / "python"
+    site = Path(subprocess.run([str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+                               capture_output=True, text=True, check=True).stdout.strip())
+    subprocess.run([sys.executable, "-m", "pip", "--python", str(python), "install", "--no-deps", "--no-index", "-q",
+                    str(built)], check=True, capture_output=True, text=True)
+    import mpmath
+    import sympy
+
+    for module in (sympy, mpmath):
+        shutil.copytree(Path(module.__file__).parent, site / module.__name__)
+    return directory / "bin" / "derivations"
 
 
 def main(argv: list[str]) -> int:
     repeats = int(argv[0]) if argv else 3
     cold = cold_time()
-    derivation, reference, ratio = compare(repeats)
+    with tempfile.TemporaryDirectory() as folder:
+        installed = [str(install(wheel(Path(folder)), Path(folder) / "venv")), "count", CHECKPOINT, "--json"]
+        best_time(installed, 1)  # its first run compiles the family
+        command, reference, ratio = compare(repeats, installed)
+    development = best_time(DERIVATION, repeats)
     print(f"python -m derivations count {CHECKPOINT} --json, first run (compiles, imports SymPy): {cold:.3f} s")
-    print(f"python -m derivations count {CHECKPOINT} --json: {derivation:.3f} s (best of {repeats})")
+    print(f"python -m derivations count {CHECKPOINT} --json, in .venv: {development:.3f} s (best of {repeats})")
+    print(f"derivations count {CHECKPOINT} --json, installed with pip: {command:.3f} s (best of {repeats})")
     print(f"transformers + torch, meta device, BertForMaskedLM: {reference:.3f} s (best of {repeats})")
-    print(f"ratio: {ratio:.1f}x (required: at least {MIN_RATIO:g}x; the command within {BUDGET * 1000:g} ms)")
-    return 0 if ratio >= MIN_RATIO and derivation <= BUDGET else 1
+    print(f"ratio, installed command: {ratio:.1f}x (goal: at least {MIN_RATIO:g}x, and within {BUDGET * 1000:g} ms)")
+    return 0 if ratio >= MIN_RATIO and command <= BUDGET else 1
 
 
 if __name__ == "__main__":

@@ -730,7 +730,7 @@ def test_a_pasted_config_counts_as_the_command_line_for_every_bundled_config(ser
     page.goto(served + "config.html")
     form = page.locator("form.dv-paste")
     for name in configs.bundled():
-        path = configs.CHECKPOINTS_DIR / f"{name}.json"
+        path = Path(configs.CHECKPOINTS_DIR) / f"{name}.json"
         form.locator("textarea").fill(path.read_text())
         form.locator("button").click()
         shown = counted(form)
@@ -744,7 +744,7 @@ def test_a_chosen_class_a_chosen_file_and_a_refused_config_on_the_config_page(se
     page = watched.page
     page.goto(served + "config.html")
     form = page.locator("form.dv-paste")
-    path = configs.CHECKPOINTS_DIR / "t5-small.json"
+    path = Path(configs.CHECKPOINTS_DIR) / "t5-small.json"
     form.locator("input[type=file]").set_input_files(str(path))  # a file chosen counts at once
     shown = counted(form)
     assert shown["classes"] and shown["architecture"] == json.loads(command_line_json(str(path), "--json")[1])["architecture"]

@@ -3,11 +3,9 @@
 
 from __future__ import annotations
 
+import importlib.util
 import json
-import shutil
 import subprocess
-import sys
-import venv
 import zipfile
 from pathlib import Path
 
@@ -16,19 +14,17 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 
 
+def benchmark():
+    """benchmarks/count_vs_transformers.py, which builds and installs the wheel as this test does."""
+    spec = importlib.util.spec_from_file_location("count_vs_transformers", ROOT / "benchmarks" / "count_vs_transformers.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory) -> Path:
-    out = tmp_path_factory.mktemp("wheel")
-    # Built from a copy of what the package is made of (setuptools writes build/ beside the sources), as
-    # `pip install .` builds it, with the setuptools already installed (no download).
-    source = tmp_path_factory.mktemp("source")
-    for name in ("pyproject.toml", "README.md"):
-        shutil.copy(ROOT / name, source / name)
-    shutil.copytree(ROOT / "derivations", source / "derivations", ignore=shutil.ignore_patterns("__pycache__"))
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q", "-w", str(out),
-                    str(source)], check=True, capture_output=True, text=True)
-    [built] = out.glob("derivations-*.whl")
-    return built
+    return benchmark().wheel(tmp_path_factory.mktemp("wheel"))
 
 
 def test_the_wheel_holds_the_bundled_configs_and_needs_sympy_alone(wheel):
@@ -44,21 +40,9 @@ def test_the_wheel_holds_the_bundled_configs_and_needs_sympy_alone(wheel):
 
 
 def test_the_installed_command_runs_with_sympy_alone(wheel, tmp_path):
-    env_dir = tmp_path / "venv"
-    venv.create(env_dir, with_pip=False)
-    python = env_dir / "bin" / "python"
-    site = Path(subprocess.run([str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
-                               capture_output=True, text=True, check=True).stdout.strip())
-    # pip installs the wheel into the new environment (its own pip, pointed at it: no network, no dependencies),
-    # and writes the command's script; SymPy and the one package it requires are copied in beside it.
-    subprocess.run([sys.executable, "-m", "pip", "--python", str(python), "install", "--no-deps", "--no-index", "-q",
-                    str(wheel)], check=True, capture_output=True, text=True)
-    import mpmath
-    import sympy
-
-    for module in (sympy, mpmath):
-        shutil.copytree(Path(module.__file__).parent, site / module.__name__)
-    command = env_dir / "bin" / "derivations"
+    # pip installs the wheel into a new environment (no network, no dependencies) and writes the command's
+    # script; SymPy and the one package it requires are copied in beside it.
+    command = benchmark().install(wheel, tmp_path / "venv")
     version = subprocess.run([str(command), "--version"], capture_output=True, text=True, cwd=tmp_path)
     assert version.returncode == 0 and version.stdout.startswith("derivations "), version.stderr
     counted = subprocess.run([str(command), "count", "bert-base-chinese", "--json"], capture_output=True, text=True,

@@ -49,7 +49,7 @@ def in_tmp(tmp_path, monkeypatch) -> Path:
 
 @pytest.mark.parametrize("name", configs.bundled())
 def test_a_pasted_bundled_config_counts_as_the_command_line(name, in_tmp):
-    text = (configs.CHECKPOINTS_DIR / f"{name}.json").read_text()
+    text = (Path(configs.CHECKPOINTS_DIR) / f"{name}.json").read_text()
     (in_tmp / "config.json").write_text(text)
     status, printed, _ = command_line(Path("config.json"), "--json")
     _, table, _ = command_line(Path("config.json"))
@@ -65,7 +65,7 @@ def test_a_pasted_bundled_config_counts_as_the_command_line(name, in_tmp):
 
 
 def test_a_class_chosen_on_the_page_is_the_command_lines_arch(in_tmp):
-    text = (configs.CHECKPOINTS_DIR / "bert-base-uncased.json").read_text()
+    text = (Path(configs.CHECKPOINTS_DIR) / "bert-base-uncased.json").read_text()
     (in_tmp / "config.json").write_text(text)
     answer = json.loads(pasted.count(text))
     assert len(answer["architectures"]) > 1
@@ -97,7 +97,7 @@ pasted.install({str(tmp_path / "bundle" / pasted.COMPILED)!r})
 os.chdir({str(tmp_path)!r})
 answers = {{}}
 for name in {names!r}:
-    with open(os.path.join({str(configs.CHECKPOINTS_DIR)!r}, name + ".json")) as f:
+    with open(os.path.join({configs.CHECKPOINTS_DIR!r}, name + ".json")) as f:
         answers[name] = json.loads(pasted.count(f.read()))["json"]
 print(json.dumps(answers))
 import derivations
@@ -107,5 +107,5 @@ assert derivations.__file__.startswith({str(tmp_path / "bundle")!r}), derivation
     assert result.returncode == 0, result.stderr[-3000:]
     answers = json.loads(result.stdout)
     for name in names:
-        _, printed, _ = command_line(configs.CHECKPOINTS_DIR / f"{name}.json", "--json")
+        _, printed, _ = command_line(Path(configs.CHECKPOINTS_DIR) / f"{name}.json", "--json")
         assert answers[name] + "\n" == printed, name
