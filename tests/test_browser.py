@@ -780,3 +780,19 @@ def test_the_config_page_from_disk_says_to_serve_the_site(site, watched):
     form.locator("button").click()
     page.wait_for_function("() => !document.querySelector('form.dv-paste button').disabled", timeout=60_000)
     assert "serve the site" in form.locator(".dv-paste-status").inner_text()
+
+
+def test_the_config_page_fits_a_phone_after_a_count(served, chromium):
+    # A class's name is long and the table wide: the page keeps the phone's width (the table scrolls in its box).
+    context = chromium.new_context(viewport=PHONE)
+    page = context.new_page()
+    page.goto(served + "config.html")
+    form = page.locator("form.dv-paste")
+    form.locator("textarea").fill((Path(configs.CHECKPOINTS_DIR) / "mixtral-8x7b.json").read_text())
+    form.locator("button").click()
+    shown = counted(form)
+    assert shown["active"] is not None
+    overflow = page.evaluate("() => document.documentElement.scrollWidth - document.documentElement.clientWidth")
+    select = form.locator("select[name=architecture]").bounding_box()
+    context.close()
+    assert overflow <= 0 and select["x"] + select["width"] <= PHONE["width"], (overflow, select)

@@ -71,7 +71,7 @@
     form.querySelector(".dv-paste-json").textContent = answer.json;
     // The classes this config can build: the command line's --arch.
     const select = form.querySelector("select[name=architecture]");
-    select.replaceChildren(cell("option", "as the config says (architectures[0], else the base model)"));
+    select.replaceChildren(cell("option", "the config's (architectures[0], else the base model)"));
     select.options[0].value = "";
     for (const name of answer.architectures) select.appendChild(cell("option", name));
     select.value = form.dataset.architecture || "";
