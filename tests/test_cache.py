@@ -3,16 +3,11 @@
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from derivations import cache, configs
-
-ROOT = Path(__file__).resolve().parent.parent
-
 
 @pytest.fixture()
 def package(tmp_path, monkeypatch) -> Path:
@@ -70,14 +65,3 @@ def test_the_kept_index_of_readers_is_what_importing_them_all_finds():
     found = configs._find_readers()
     assert dict(configs.READERS.modules()) == {model_type: r.module for model_type, r in found.items()}
     assert all(configs.READERS[model_type] == reader for model_type, reader in found.items())
-
-
-def test_a_count_imports_the_reader_of_its_model_type_alone():
-    configs.READERS.modules()  # the index kept
-    code = ("import sys, runpy; sys.argv = ['derivations', 'count', 'bert-base-chinese'];\n"
-            "try: runpy.run_module('derivations', run_name='__main__')\n"
-            "except SystemExit: pass\n"
-            "print(sorted(m for m in sys.modules if m.startswith('derivations.readers.')))")
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
-    assert result.returncode == 0, result.stderr
-    assert result.stdout.splitlines()[-1] == "['derivations.readers.bert']"

@@ -338,16 +338,28 @@ def test_compiled_rows_equal_the_sympy_derivation_for_every_family_and_layout(ki
                     assert compiled.count(active, by_name) == expected.count(values) < part.count(values)
 
 
-@pytest.mark.parametrize("command", [["count", "bert-base-uncased"], ["flops", "bert-base-uncased", "--seq", "128"]],
-                         ids=["count", "flops"])
-def test_count_does_not_import_sympy_once_compiled(command):
-    compiled.load("bert")  # writes the cache if needed
-    code = (f"import sys, runpy; sys.argv = ['derivations', *{command!r}];\n"
+def modules_imported_by(*argv: str) -> set[str]:
+    """The modules a run of the command line imports (in a fresh interpreter)."""
+    code = (f"import sys, runpy; sys.argv = ['derivations', *{list(argv)!r}];\n"
             "try: runpy.run_module('derivations', run_name='__main__')\n"
             "except SystemExit: pass\n"
-            "assert 'sympy' not in sys.modules, 'sympy imported'")
+            "print(sorted(sys.modules))")
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
     assert result.returncode == 0, result.stderr
+    return set(eval(result.stdout.splitlines()[-1]))  # a list of names, printed by the line above
+
+
+@pytest.mark.parametrize("command", [["count", "bert-base-uncased"], ["flops", "bert-base-uncased", "--seq", "128"],
+                                     ["memory", "llama-3-8b", "--json"]], ids=["count", "flops", "memory"])
+def test_the_command_does_not_import_sympy_once_compiled(command):
+    compiled.load(configs.read_model_type(configs.load(command[1])))  # writes the cache if needed
+    assert "sympy" not in modules_imported_by(*command)
+
+
+def test_a_count_imports_the_reader_of_its_model_type_alone():
+    configs.READERS.modules()  # the index kept
+    imported = modules_imported_by("count", "bert-base-chinese")
+    assert sorted(m for m in imported if m.startswith("derivations.readers.")) == ["derivations.readers.bert"]
 
 
 def test_a_reader_that_stops_early_gets_no_traceback():
@@ -469,16 +481,6 @@ def test_memory_table():
     for label in ("weights, int4", "key/value cache", "training, adam-mixed", "activations"):
         assert f"\n{label} " in result.stdout
     assert " MiB" in result.stdout and " MB" in result.stdout
-
-
-def test_memory_does_not_import_sympy_once_compiled():
-    compiled.load("llama")
-    code = ("import sys, runpy; sys.argv = ['derivations', 'memory', 'llama-3-8b', '--json'];\n"
-            "try: runpy.run_module('derivations', run_name='__main__')\n"
-            "except SystemExit: pass\n"
-            "assert 'sympy' not in sys.modules, 'sympy imported'")
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
-    assert result.returncode == 0, result.stderr
 
 
 @pytest.mark.parametrize("args, message", [
