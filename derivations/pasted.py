@@ -28,14 +28,16 @@ def install(path: str) -> None:
             compiled.keep(model_type, "count", section)
 
 
-def count(text: str, architecture: str | None = None) -> str:
-    """What ``derivations count config.json [--arch ARCHITECTURE]`` answers when config.json holds ``text``, as
+def count(text: str | None, architecture: str | None = None) -> str:
+    """What ``derivations count config.json [--arch ARCHITECTURE]`` answers when config.json holds ``text`` (None:
+    the file as the page wrote it, the bytes of a file the reader chose, UTF-8 or not), as
     a JSON object for the page: the class, each component's name, formula and count and the totals, the
     numbers written as the command's table writes them (strings: JavaScript's numbers are exact to 2^53
     only); ``json``, what ``--json`` prints; ``table``, the table the command prints; ``architectures``, the
     classes the config can build. Or ``error``: the line the command prints, and nothing else."""
-    with open(FILE, "w", encoding="utf-8") as file:
-        file.write(text)
+    if text is not None:
+        with open(FILE, "w", encoding="utf-8") as file:
+            file.write(text)
     try:
         config = configs.load(FILE)
         result, rows = cli.count_result(config, architecture)

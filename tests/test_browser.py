@@ -772,6 +772,24 @@ def test_a_chosen_class_a_chosen_file_and_a_refused_config_on_the_config_page(se
     assert not watched.errors and not watched.foreign() and not watched.failures
 
 
+def test_a_chosen_file_that_is_not_utf8_gets_the_command_lines_line(served, watched, tmp_path, monkeypatch):
+    # The page counts the bytes of the chosen file, as the command line reads a file, not the text it shows.
+    monkeypatch.chdir(tmp_path)
+    Path("config.json").write_bytes('{"model_type": "gpt2", "note": "caf\u00e9"}'.encode("latin-1"))
+    status, _, error = command_line_json("config.json")
+    assert status == 2 and "not a UTF-8 text file" in error
+    page = watched.page
+    page.goto(served + "config.html")
+    form = page.locator("form.dv-paste")
+    form.locator("input[type=file]").set_input_files(str(tmp_path / "config.json"))
+    assert counted(form)["message"] == error.strip()
+    # Edited, the text shown is what counts: the replacement character is text like any other.
+    form.locator("textarea").fill(form.locator("textarea").input_value() + " ")
+    form.locator("button").click()
+    assert counted(form)["message"] is None
+    assert not watched.errors and not watched.foreign() and not watched.failures
+
+
 def test_the_config_page_from_disk_says_to_serve_the_site(site, watched):
     page = watched.page
     page.goto((site / "config.html").as_uri())

@@ -109,3 +109,12 @@ assert derivations.__file__.startswith({str(tmp_path / "bundle")!r}), derivation
     for name in names:
         _, printed, _ = command_line(Path(configs.CHECKPOINTS_DIR) / f"{name}.json", "--json")
         assert answers[name] + "\n" == printed, name
+
+
+def test_none_counts_the_file_as_written(in_tmp):
+    # The page writes a chosen file's bytes itself: read as the command line reads a file, UTF-8 or not.
+    (in_tmp / "config.json").write_bytes(b'{"model_type": "gpt2", "note": "caf\xe9"}')
+    status, _, error = command_line(Path("config.json"))
+    assert status == 2 and json.loads(pasted.count(None)) == {"error": error.rstrip("\n")}
+    (in_tmp / "config.json").write_text('{"model_type": "gpt2"}')
+    assert json.loads(pasted.count(None))["json"] + "\n" == command_line(Path("config.json"), "--json")[1]

@@ -23,7 +23,7 @@
           "import sys; sys.path.insert(0, '/home/pyodide/bundle')\n" +
             "from derivations import pasted; pasted.install('/home/pyodide/bundle/' + pasted.COMPILED)"
         );
-        return pyodide.globals.get("pasted").count;
+        return { pyodide, counter: pyodide.globals.get("pasted").count };
       })();
       python.catch(() => (python = null)); // a failed load may be tried again
     }
@@ -78,14 +78,23 @@
     result.hidden = false;
   }
 
+  // The bytes of the file the reader chose, while the text shown is still that file's: Python reads them as
+  // the command line reads a file (a file that is not UTF-8 gets the command's line, not replaced characters).
+  const chosen = new WeakMap();
+
   async function count(form) {
     const status = form.querySelector(".dv-paste-status");
     const button = form.querySelector("button");
     button.disabled = true;
     status.textContent = python ? "counting…" : "loading Python (about 13 MB, once)…";
     try {
-      const counter = await start();
-      const text = form.querySelector("textarea").value;
+      const { pyodide, counter } = await start();
+      let text = form.querySelector("textarea").value;
+      const file = chosen.get(form);
+      if (file && file.text === text) {
+        pyodide.FS.writeFile("config.json", file.bytes);
+        text = undefined; // None in Python: it reads the file as written
+      }
       const architecture = form.dataset.architecture; // none: the command line without --arch
       show(form, JSON.parse(architecture ? counter(text, architecture) : counter(text)));
       status.textContent = "";
@@ -113,7 +122,10 @@
     form.querySelector("input[type=file]").addEventListener("change", async (event) => {
       const file = event.target.files[0];
       if (!file) return;
-      form.querySelector("textarea").value = await file.text();
+      const bytes = new Uint8Array(await file.arrayBuffer());
+      const text = new TextDecoder().decode(bytes); // shown; invalid UTF-8 as replacement characters
+      form.querySelector("textarea").value = text;
+      chosen.set(form, { bytes, text: form.querySelector("textarea").value });
       form.dataset.architecture = "";
       count(form);
     });
