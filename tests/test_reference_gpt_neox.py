@@ -71,7 +71,8 @@ def test_heads_must_divide_the_width() -> None:
 
 @pytest.mark.parametrize("field, value", [("use_parallel_residual", 1), ("tie_word_embeddings", "no"),
                                           ("attention_bias", None), ("rotary_pct", "x"), ("rotary_pct", None),
-                                          ("rotary_pct", -1), ("rotary_emb_base", None), ("rope_scaling", "x")])
+                                          ("rotary_pct", -1), ("rotary_pct", float("nan")), ("rotary_pct", float("inf")),
+                                          ("rotary_emb_base", None), ("rope_scaling", "x")])
 def test_what_transformers_refuses_is_refused(field: str, value) -> None:
     config = {**SMALL, field: value}
     with pytest.raises(Exception):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 
 from ..reading import ConfigError, Reader, Fields, Layout, divides, flag, num_labels, shown, switch
@@ -30,6 +31,8 @@ def read(config: Mapping) -> dict[str, int]:
     rope = config.get("rope_scaling") or config.get("rope_parameters") or {}
     field = "partial_rotary_factor" if "partial_rotary_factor" in rope else "rotary_pct"
     factor = rope.get(field, config.get("rotary_pct", 0.25))
+    if isinstance(factor, float) and not math.isfinite(factor):  # int(head size * factor) fails in transformers too
+        raise ConfigError(f"{field} must be a finite number, got {shown(factor)}")
     if isinstance(factor, (int, float)) and int(head * factor) < 0:
         raise ConfigError(f"{field} ({factor}) gives a negative number of rotary dimensions")
     # use_parallel_residual changes how the block adds its two branches, not what it holds; transformers'
