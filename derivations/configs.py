@@ -11,6 +11,7 @@ the SymPy derivation.
 
 from __future__ import annotations
 
+import errno
 import importlib
 import json
 import os
@@ -122,13 +123,24 @@ def bundled() -> list[str]:
     return sorted(name[:-5] for name in os.listdir(CHECKPOINTS_DIR) if name.endswith(".json"))
 
 
+def _tidy(source: str) -> str:
+    """The path as pathlib reads it, which the command line did: without empty or "." parts, so that
+    ``config.json/`` is config.json."""
+    parts = [part for part in source.split("/") if part not in ("", ".")]
+    return ("/" if source.startswith("/") else "") + "/".join(parts) or "."
+
+
 def _exists(path: str) -> bool:
-    """Whether ``path`` names something; a name the system cannot even look up (too long) is an OSError, which
-    says why (os.path.exists would say False, and the error would be "no such file")."""
+    """Whether ``path`` names something, as pathlib's ``exists`` says: a loop of links or a NUL in the name is
+    no file; a name the system cannot even look up (too long) is an OSError, which says why."""
     try:
         os.stat(path)
-    except (FileNotFoundError, NotADirectoryError, ValueError):  # ValueError: a NUL in the name
+    except (FileNotFoundError, NotADirectoryError, ValueError):
         return False
+    except OSError as error:
+        if error.errno in (errno.ELOOP, errno.EBADF):
+            return False
+        raise
     return True
 
 
@@ -140,7 +152,7 @@ def load(source: str, revision: str | None = None) -> dict:
     name = repr(source) if not source.isprintable() else source
     name = name if len(name) <= 80 else name[:77] + "..."
     try:
-        path = source
+        path = _tidy(source)
         if not _exists(path):
             candidate = os.path.join(CHECKPOINTS_DIR, f"{source}.json")
             if "/" not in source and revision is None and os.path.exists(candidate):
