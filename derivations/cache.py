@@ -3,8 +3,10 @@
 A file is valid for one state of the package's source: every ``.py`` file's path, size and
 modification time (what Python itself checks before reusing a ``.pyc``). The stamp of that state names
 the file (a CRC of the list, so that a checkout moving between versions keeps each version's files)
-and the whole list is kept in the file and compared on reading, so a stale file is never read. Where
-``__pycache__`` is not writable, nothing is kept and every run computes afresh.
+and the whole list is kept in the file and compared on reading: a file is as fresh as Python's own
+``.pyc`` check makes it (an edit that keeps a file's size within one tick of the clock, or a copy that
+restores an old modification time, goes unseen by both). Where ``__pycache__`` is not writable, nothing
+is kept and every run computes afresh.
 
 Plain Python, and no hashlib or tempfile until a file is written: the command's start-up is the budget.
 """
@@ -60,9 +62,12 @@ def write(name: str, data: object) -> None:
         with tempfile.NamedTemporaryFile("w", dir=DIRECTORY, suffix=".tmp", delete=False, encoding="utf-8") as out:
             json.dump({"stamp": stamp(), "data": data}, out)
         os.replace(out.name, target)
-        for other in os.listdir(DIRECTORY):
-            # name-XXXXXXXX.json of another state (a longer name such as name-part-XXXXXXXX.json is not ours)
-            if other.startswith(f"{name}-") and len(other) == len(name) + 14 and other != os.path.basename(target):
-                os.unlink(os.path.join(DIRECTORY, other))
     except OSError:
-        pass
+        return
+    for other in os.listdir(DIRECTORY):
+        # name-XXXXXXXX.json of another state (a longer name such as name-part-XXXXXXXX.json is not ours)
+        if other.startswith(f"{name}-") and len(other) == len(name) + 14 and other != os.path.basename(target):
+            try:
+                os.unlink(os.path.join(DIRECTORY, other))
+            except OSError:  # another process removed it first
+                pass

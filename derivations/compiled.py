@@ -11,13 +11,12 @@ reads only what it shows: ``count`` (the base class, the component rows, the act
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Mapping
 from math import prod
 
 from . import cache
 
-# What each section holds: the keys of compile_family's result.
+# What each section holds: the keys of compile_section's result for it.
 SECTIONS = {"count": ("base", "variants", "active"), "flops": ("flops",), "memory": ("memory",)}
 
 
@@ -46,11 +45,6 @@ def compile_section(model_type: str, name: str) -> dict:
     # What each class holds (derivations.memory): its tensors, and what a token leaves in the cache.
     assert name == "memory", name
     return {"memory": each(memory_rows)}
-
-
-def compile_family(model_type: str) -> dict:
-    """One model_type's compiled family: every section's keys."""
-    return {key: value for name in SECTIONS for key, value in compile_section(model_type, name).items()}
 
 
 def memory_rows(part) -> dict:
@@ -124,21 +118,27 @@ def rows(part) -> list[dict]:
     return out
 
 
+# Sections kept in this process: what keep() was given holds even where nothing can be written (the
+# browser's bundle brings its sections this way, and has no SymPy to compile them).
+_held: dict[tuple[str, str], dict] = {}
+
+
 def keep(model_type: str, name: str, section: dict) -> None:
     """Keep one section of a compiled family: :func:`section` reads it from now on."""
     assert set(section) == set(SECTIONS[name]), (name, sorted(section))
+    _held[model_type, name] = section
     cache.write(f"compiled-{model_type}-{name}", section)
 
 
-@functools.lru_cache(maxsize=None)
 def section(model_type: str, name: str) -> dict:
-    """One section of a compiled family, kept, else compiled now and kept (read once per process)."""
-    kept = cache.read(f"compiled-{model_type}-{name}")
-    if kept is not None:
-        return kept
-    compiled = compile_section(model_type, name)
-    keep(model_type, name, compiled)
-    return compiled
+    """One section of a compiled family, kept, else compiled now and kept."""
+    if (model_type, name) not in _held:
+        kept = cache.read(f"compiled-{model_type}-{name}")
+        if kept is None:
+            keep(model_type, name, compile_section(model_type, name))
+        else:
+            _held[model_type, name] = kept
+    return _held[model_type, name]
 
 
 def load(model_type: str) -> dict:
