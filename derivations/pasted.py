@@ -10,7 +10,10 @@ SymPy), like the command line.
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
+import tempfile
 
 from . import __main__ as cli
 from . import compiled, configs
@@ -19,6 +22,18 @@ from . import compiled, configs
 FILE = "config.json"
 # In the bundle: every model_type's compiled count section (compiled.SECTIONS["count"]).
 COMPILED = "compiled-count.json"
+
+
+_folder: str | None = None
+
+
+def folder() -> str:
+    """The folder the pasted text is written to, as ``config.json``: one of its own, so that no config.json of
+    the caller's is touched (the page writes a chosen file's bytes there too)."""
+    global _folder
+    if _folder is None:
+        _folder = tempfile.mkdtemp(prefix="derivations-pasted-")
+    return _folder
 
 
 def install(path: str) -> None:
@@ -30,19 +45,22 @@ def install(path: str) -> None:
 
 def count(text: str | None, architecture: str | None = None) -> str:
     """What ``derivations count config.json [--arch ARCHITECTURE]`` answers when config.json holds ``text`` (None:
-    the file as the page wrote it, the bytes of a file the reader chose, UTF-8 or not), as
+    the file :func:`folder` holds, as the page wrote it: the bytes of a file the reader chose, UTF-8 or not), as
     a JSON object for the page: the class, each component's name, formula and count and the totals, the
     numbers written as the command's table writes them (strings: JavaScript's numbers are exact to 2^53
     only); ``json``, what ``--json`` prints; ``table``, the table the command prints; ``architectures``, the
     classes the config can build. Or ``error``: the line the command prints, and nothing else."""
-    if text is not None:
-        with open(FILE, "w", encoding="utf-8") as file:
-            file.write(text)
-    try:
-        config = configs.load(FILE)
-        result, rows = cli.count_result(config, architecture)
-    except configs.ConfigError as error:
-        return json.dumps({"error": f"error: {error}"})
+    with contextlib.chdir(folder()):
+        if text is not None:
+            # A lone surrogate (a JavaScript string may hold one) is written as it stands, which is not UTF-8:
+            # the command line's line for such a file, as for any file that is not UTF-8.
+            with open(FILE, "w", encoding="utf-8", errors="surrogatepass") as file:
+                file.write(text)
+        try:
+            config = configs.load(FILE)
+            result, rows = cli.count_result(config, architecture)
+        except configs.ConfigError as error:
+            return json.dumps({"error": f"error: {error}"})
     model_type = configs.read_model_type(config)
     layout = configs.READERS[model_type].layout.of(config)
     active = result.get("active")

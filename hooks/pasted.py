@@ -58,7 +58,8 @@ def bundle() -> bytes:
 
 
 # The bundle of the sources' current state: `mkdocs serve` rebuilds in one process, and a prose edit need not
-# zip the package again (0.16 s).
+# zip the package again (0.16 s). The state is read afresh at each build because hooks/shortcodes.py drops the
+# derivations modules (cache.stamp's memory among them) when the build starts (on_config).
 _bundles: dict[str, bytes] = {}
 
 

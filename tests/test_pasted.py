@@ -5,6 +5,7 @@ its own, without SymPy or any module it does not hold."""
 from __future__ import annotations
 
 import contextlib
+import importlib.util
 import io
 import json
 import subprocess
@@ -18,8 +19,17 @@ from derivations import __main__ as cli
 from derivations import configs, pasted
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "hooks"))
-import pasted as hook  # noqa: E402  (hooks/pasted.py: the bundle)
+
+
+def _hook():
+    """hooks/pasted.py, which makes the bundle (loaded from its file: hooks/ is not a package)."""
+    spec = importlib.util.spec_from_file_location("pasted_hook", ROOT / "hooks" / "pasted.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+hook = _hook()
 
 # Configs the command line refuses, each for its own reason (the message is the command line's, whatever it is).
 REFUSED = {
@@ -112,9 +122,26 @@ assert derivations.__file__.startswith({str(tmp_path / "bundle")!r}), derivation
 
 
 def test_none_counts_the_file_as_written(in_tmp):
-    # The page writes a chosen file's bytes itself: read as the command line reads a file, UTF-8 or not.
-    (in_tmp / "config.json").write_bytes(b'{"model_type": "gpt2", "note": "caf\xe9"}')
-    status, _, error = command_line(Path("config.json"))
-    assert status == 2 and json.loads(pasted.count(None)) == {"error": error.rstrip("\n")}
-    (in_tmp / "config.json").write_text('{"model_type": "gpt2"}')
-    assert json.loads(pasted.count(None))["json"] + "\n" == command_line(Path("config.json"), "--json")[1]
+    # The page writes a chosen file's bytes itself, where pasted.folder() says: read as the command line reads a
+    # file, UTF-8 or not.
+    written = Path(pasted.folder()) / "config.json"
+    for data in (b'{"model_type": "gpt2", "note": "caf\xe9"}', b'{"model_type": "gpt2"}'):
+        written.write_bytes(data)
+        (in_tmp / "config.json").write_bytes(data)
+        status, printed, error = command_line(Path("config.json"), "--json")
+        answer = json.loads(pasted.count(None))
+        if status == 0:
+            assert answer["json"] + "\n" == printed
+        else:
+            assert answer == {"error": error.rstrip("\n")}
+
+
+def test_a_lone_surrogate_is_a_file_that_is_not_utf8(in_tmp):
+    # A JavaScript string may hold one; written as it stands, it is what the command line reads as not UTF-8.
+    assert "not a UTF-8 text file" in json.loads(pasted.count('{"model_type": "gpt2", "x": "\ud800"}'))["error"]
+
+
+def test_counting_leaves_the_callers_config_json_alone(in_tmp):
+    (in_tmp / "config.json").write_text("mine")
+    json.loads(pasted.count('{"model_type": "gpt2"}'))
+    assert (in_tmp / "config.json").read_text() == "mine"

@@ -23,7 +23,8 @@
           "import sys; sys.path.insert(0, '/home/pyodide/bundle')\n" +
             "from derivations import pasted; pasted.install('/home/pyodide/bundle/' + pasted.COMPILED)"
         );
-        return { pyodide, counter: pyodide.globals.get("pasted").count };
+        const pasted = pyodide.globals.get("pasted");
+        return { pyodide, counter: pasted.count, folder: pasted.folder() };
       })();
       python.catch(() => (python = null)); // a failed load may be tried again
     }
@@ -82,26 +83,42 @@
   // the command line reads a file (a file that is not UTF-8 gets the command's line, not replaced characters).
   const chosen = new WeakMap();
 
+  // Something the command line would not print (a bug of ours): the page says so, and shows no earlier count.
+  function failed(form, message) {
+    show(form, { error: message });
+  }
+
   async function count(form) {
     const status = form.querySelector(".dv-paste-status");
     const button = form.querySelector("button");
     button.disabled = true;
     status.textContent = python ? "counting…" : "loading Python (about 13 MB, once)…";
+    let loaded;
     try {
-      const { pyodide, counter } = await start();
+      loaded = await start();
+    } catch (error) {
+      status.textContent = location.protocol === "file:"
+        ? "Opened from disk, the browser will not load Python (WebAssembly): serve the site (make serve) or use the command line."
+        : `Python could not be loaded: ${error.message}`;
+      button.disabled = false;
+      return;
+    }
+    const { pyodide, counter, folder } = loaded;
+    try {
       let text = form.querySelector("textarea").value;
       const file = chosen.get(form);
       if (file && file.text === text) {
-        pyodide.FS.writeFile("config.json", file.bytes);
+        pyodide.FS.writeFile(`${folder}/config.json`, file.bytes);
         text = undefined; // None in Python: it reads the file as written
       }
       const architecture = form.dataset.architecture; // none: the command line without --arch
       show(form, JSON.parse(architecture ? counter(text, architecture) : counter(text)));
       status.textContent = "";
     } catch (error) {
-      status.textContent = location.protocol === "file:"
-        ? "Opened from disk, the browser will not load Python (WebAssembly): serve the site (make serve) or use the command line."
-        : `Python could not be loaded: ${error.message}`;
+      // A Python traceback: its last line says what failed.
+      const lines = String(error.message).trim().split("\n");
+      failed(form, `error: the count failed (${lines[lines.length - 1]}); please report this config`);
+      status.textContent = "";
     } finally {
       button.disabled = false;
     }
