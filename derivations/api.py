@@ -234,8 +234,8 @@ def memory_use(model: str | Path | Mapping, seq: int | None = None, architecture
         - `parameters`: the parameters the weights hold.
         - `weights_bytes`: the weights in `dtype`; `weights_bytes_by_dtype`, a dict of the bytes in each format.
         - `kv_cache_elements` and `kv_cache_bytes`: the key/value cache of the batch after `seq` tokens, kept at
-          the weights' width (at 16 bits under a 4-bit format); `kv_cache_windows`, the lengths of the sliding
-          windows, if the model has any.
+          the weights' width (at 16 bits under a 4-bit format); `kv_cache_windows`, the lengths of its layers'
+          sliding windows (an empty list where every layer attends to all tokens).
         - `training_bytes`: a dict of the bytes of weights, gradients and optimizer states under each
           optimizer: `adam`, `adam-mixed`, `adam-mixed-fp32-grads`, `sgd`, `adam-8bit`.
         - `activations_bytes`, `activations_selective_recomputation_bytes` and

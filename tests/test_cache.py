@@ -61,7 +61,11 @@ def test_nothing_is_kept_where_nothing_can_be_written(package, monkeypatch):
     assert cache.read("thing") is None
 
 
-def test_the_kept_index_of_readers_is_what_importing_them_all_finds():
+def test_the_kept_index_of_readers_is_what_importing_them_all_finds(monkeypatch):
     found = configs._find_readers()
-    assert dict(configs.READERS.modules()) == {model_type: r.module for model_type, r in found.items()}
-    assert all(configs.READERS[model_type] == reader for model_type, reader in found.items())
+    configs.READERS.modules()  # kept, if it was not
+    # A fresh mapping must read the kept index: finding the readers again would fail.
+    monkeypatch.setattr(configs, "_find_readers", lambda: pytest.fail("the kept index was not read"))
+    fresh = configs._Readers()
+    assert fresh.modules() == {model_type: r.module for model_type, r in found.items()}
+    assert all(fresh[model_type] == reader for model_type, reader in found.items())

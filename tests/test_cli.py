@@ -343,10 +343,10 @@ def modules_imported_by(*argv: str) -> set[str]:
     code = (f"import sys, runpy; sys.argv = ['derivations', *{list(argv)!r}];\n"
             "try: runpy.run_module('derivations', run_name='__main__')\n"
             "except SystemExit: pass\n"
-            "print(sorted(sys.modules))")
+            "import json; print(json.dumps(sorted(sys.modules)))")
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
     assert result.returncode == 0, result.stderr
-    return set(eval(result.stdout.splitlines()[-1]))  # a list of names, printed by the line above
+    return set(json.loads(result.stdout.splitlines()[-1]))
 
 
 @pytest.mark.parametrize("command", [["count", "bert-base-uncased"], ["flops", "bert-base-uncased", "--seq", "128"],
