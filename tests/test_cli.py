@@ -509,3 +509,15 @@ def test_compiled_memory_equals_the_sympy_derivation(kind):
     assert out["parameters"] == resolved.total
     assert out["weights_bytes"] == memory.weight_bytes(tensors, memory.FORMATS["nf4"])
     assert out["kv_cache_elements"] == memory.kv_cache(config, None, 7, batch=2)
+
+
+def test_a_path_is_read_as_pathlib_reads_it(tmp_path):
+    # A trailing slash or "." names the file (as the command has always read a path), and a loop of links is
+    # no file at all.
+    (tmp_path / "config.json").write_text((ROOT / "derivations" / "checkpoints" / "gpt2.json").read_text())
+    for written in (f"{tmp_path}/config.json/", f"{tmp_path}/./config.json/."):
+        assert run("count", written).returncode == 0, written
+    (tmp_path / "a").symlink_to(tmp_path / "b")
+    (tmp_path / "b").symlink_to(tmp_path / "a")
+    result = run("count", str(tmp_path / "a"))
+    assert result.returncode == 2 and ": no such file" in result.stderr, result.stderr
