@@ -1,9 +1,10 @@
-"""A config.json pasted into the site: the command line's ``count``, run in the reader's browser.
+"""A config.json pasted into the site: the command line's ``count``, ``flops`` and ``memory``, run in the reader's
+browser.
 
 The site's page for a config of one's own runs this module in Pyodide (CPython compiled to WebAssembly,
 shipped with the site: hooks/pasted.py) on a bundle of this package's own modules, the readers
 included, and its compiled families. So a pasted config is read by the same code as
-``derivations count config.json``: the same defaults, aliases and layout flags, the same numbers and
+``derivations count config.json`` (and ``flops``, ``memory``): the same defaults, aliases and layout flags, the same numbers and
 the same one-line errors. There is no reader written a second time in JavaScript. Plain Python (no
 SymPy), like the command line.
 """
@@ -11,20 +12,23 @@ SymPy), like the command line.
 from __future__ import annotations
 
 import contextlib
+import io
 import json
 import os
 import tempfile
 
 from . import __main__ as cli
-from . import compiled, configs
+from . import compiled, configs, storage
 
 # The name the pasted text is read under: the command line's errors name the file they read.
 FILE = "config.json"
-# In the bundle: every model_type's compiled count section (compiled.SECTIONS["count"]).
-COMPILED = "compiled-count.json"
-
+# In the bundle: every model_type's compiled sections (compiled.SECTIONS), one file a section.
+COMPILED = "compiled-{}.json"
 
 _folder: str | None = None
+# The folder the bundle was unpacked to, and the sections installed from it.
+_bundle: str | None = None
+_installed: set[str] = set()
 
 
 def folder() -> str:
@@ -36,11 +40,23 @@ def folder() -> str:
     return _folder
 
 
-def install(path: str) -> None:
-    """Keep the bundle's compiled families, so that no count needs SymPy (which the bundle does not hold)."""
-    with open(path, encoding="utf-8") as file:
-        for model_type, section in json.load(file).items():
-            compiled.keep(model_type, "count", section)
+def install(bundle: str, section: str = "count") -> None:
+    """Keep a section of the compiled families the bundle (the folder it was unpacked to) holds, so that no
+    command needs SymPy, which the bundle does not hold. The count's at once; FLOPs and memory when first asked."""
+    global _bundle
+    _bundle = bundle
+    _installed.add(section)
+    with open(os.path.join(bundle, COMPILED.format(section)), encoding="utf-8") as file:
+        for model_type, kept in json.load(file).items():
+            compiled.keep(model_type, section, kept)
+
+
+def _write(text: str | None) -> None:
+    if text is not None:
+        # A lone surrogate (a JavaScript string may hold one) is written as it stands, which is not UTF-8:
+        # the command line's line for such a file, as for any file that is not UTF-8.
+        with open(FILE, "w", encoding="utf-8", errors="surrogatepass") as file:
+            file.write(text)
 
 
 def count(text: str | None, architecture: str | None = None) -> str:
@@ -51,11 +67,7 @@ def count(text: str | None, architecture: str | None = None) -> str:
     only); ``json``, what ``--json`` prints; ``table``, the table the command prints; ``architectures``, the
     classes the config can build. Or ``error``: the line the command prints, and nothing else."""
     with contextlib.chdir(folder()):
-        if text is not None:
-            # A lone surrogate (a JavaScript string may hold one) is written as it stands, which is not UTF-8:
-            # the command line's line for such a file, as for any file that is not UTF-8.
-            with open(FILE, "w", encoding="utf-8", errors="surrogatepass") as file:
-                file.write(text)
+        _write(text)
         try:
             config = configs.load(FILE)
             result, rows = cli.count_result(config, architecture)
@@ -73,3 +85,23 @@ def count(text: str | None, architecture: str | None = None) -> str:
         "table": cli.table(result["architecture"], rows, result["total"], active),
         "architectures": list(cli.parameter_symbols(model_type, layout)),
     })
+
+
+def formats() -> dict:
+    """The data types ``memory --dtype`` takes, and the one it takes by default, for the page's choice."""
+    return {"names": list(storage.FORMATS), "default": cli.parser("memory").parse_args(["memory", FILE]).dtype}
+
+
+def command(argv: list[str], text: str | None = None) -> str:
+    """What ``derivations ARGV`` prints when config.json holds ``text`` (None: the file as :func:`folder` holds it),
+    ARGV naming config.json: ``{"status": exit status, "output": what it printed on stdout, or else on stderr}``.
+    For ``flops`` and ``memory`` on the page, run as the command line runs (its own parser, its own lines)."""
+    argv = [str(arg) for arg in argv]  # from the page: a JavaScript array
+    if _bundle is not None and argv[:1] in (["flops"], ["memory"]) and argv[0] not in _installed:
+        install(_bundle, argv[0])
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.chdir(folder()), contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        _write(text)
+        status = cli.main(list(argv))
+    return json.dumps({"status": status, "output": (out.getvalue() or err.getvalue()).rstrip("\n")})
+

@@ -1,13 +1,15 @@
 """MkDocs hook: what the page for a config of one's own (docs/config.md) runs in the reader's browser.
 
-The page counts a pasted config.json with the package's own readers and compiled derivations
+The page counts a pasted config.json, and runs ``flops`` and ``memory`` on it, with the package's own readers,
+compiled derivations and command line
 (:mod:`derivations.pasted`), run by Pyodide, CPython compiled to WebAssembly. This hook ships both,
 from this machine and nowhere else:
 
 - Pyodide's runtime, from node_modules (``npm ci`` installs the version package-lock.json pins): the
   loader, the interpreter and its standard library, under ``assets/pyodide/``;
 - ``assets/derivations.zip``: the package's plain-Python modules (the command line's: no SymPy) and
-  every model_type's compiled count (:mod:`derivations.compiled`), so that the browser compiles nothing.
+  every model_type's compiled sections (count, FLOPs, memory: :mod:`derivations.compiled`), so that the
+  browser compiles nothing.
 
 The page loads them only when a reader asks for a count: about 13 MB, once (the browser keeps them).
 """
@@ -40,10 +42,11 @@ def sources() -> list[Path]:
 
 
 def bundle() -> bytes:
-    """The zip the page unpacks: derivations/ (the modules above) and the compiled counts."""
+    """The zip the page unpacks: derivations/ (the modules above) and the compiled sections."""
     from derivations import compiled, configs, pasted
 
-    counts = {model_type: compiled.section(model_type, "count") for model_type in configs.READERS}
+    sections = {name: {model_type: compiled.section(model_type, name) for model_type in configs.READERS}
+                for name in compiled.SECTIONS}
     out = io.BytesIO()
     with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as archive:
         def add(name: str, data: bytes) -> None:
@@ -53,7 +56,8 @@ def bundle() -> bytes:
 
         for path in sources():
             add(f"derivations/{path.relative_to(PACKAGE).as_posix()}", path.read_bytes())
-        add(pasted.COMPILED, json.dumps(counts, separators=(",", ":")).encode())
+        for name, families in sections.items():
+            add(pasted.COMPILED.format(name), json.dumps(families, separators=(",", ":")).encode())
     return out.getvalue()
 
 

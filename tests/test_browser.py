@@ -696,8 +696,8 @@ PASTED = """form => ({
 })"""
 
 
-def command_line_json(*args: str) -> tuple[int, str, str]:
-    """``derivations count ARGS``, run in this process: exit status, stdout, stderr."""
+def command_line(*argv: str) -> tuple[int, str, str]:
+    """``derivations ARGV``, run in this process: exit status, stdout, stderr."""
     import contextlib
     import io
 
@@ -705,13 +705,18 @@ def command_line_json(*args: str) -> tuple[int, str, str]:
 
     out, err = io.StringIO(), io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        status = cli.main(["count", *args])
+        status = cli.main(list(argv))
     return status, out.getvalue(), err.getvalue()
+
+
+def command_line_json(*args: str) -> tuple[int, str, str]:
+    """``derivations count ARGS``, run in this process: exit status, stdout, stderr."""
+    return command_line("count", *args)
 
 
 def counted(form) -> dict:
     """What the form shows once its count is done (the button is enabled again)."""
-    form.page.wait_for_function("() => !document.querySelector('form.dv-paste button').disabled", timeout=120_000)
+    form.page.wait_for_function("() => !document.querySelector('.dv-paste-count').disabled", timeout=120_000)
     return form.evaluate(PASTED)
 
 
@@ -732,7 +737,7 @@ def test_a_pasted_config_counts_as_the_command_line_for_every_bundled_config(ser
     for name in configs.bundled():
         path = Path(configs.CHECKPOINTS_DIR) / f"{name}.json"
         form.locator("textarea").fill(path.read_text())
-        form.locator("button").click()
+        form.locator(".dv-paste-count").click()
         shown = counted(form)
         status, printed, _ = command_line_json(str(path), "--json")
         assert status == 0 and shown["message"] is None and shown["status"] == "", (name, shown)
@@ -759,7 +764,7 @@ def test_a_chosen_class_a_chosen_file_and_a_refused_config_on_the_config_page(se
     for text, exact in (('{"model_type": "llama", "hidden_size": 12.0}', True), ('{"model_type": "gpt2",}', False)):
         Path("config.json").write_text(text)
         form.locator("textarea").fill(text)
-        form.locator("button").click()
+        form.locator(".dv-paste-count").click()
         shown = counted(form)
         status, _, error = command_line_json("config.json")
         assert status == 2, error
@@ -785,7 +790,7 @@ def test_a_chosen_file_that_is_not_utf8_gets_the_command_lines_line(served, watc
     assert counted(form)["message"] == error.strip()
     # Edited, the text shown is what counts: the replacement character is text like any other.
     form.locator("textarea").fill(form.locator("textarea").input_value() + " ")
-    form.locator("button").click()
+    form.locator(".dv-paste-count").click()
     assert counted(form)["message"] is None
     assert not watched.errors and not watched.foreign() and not watched.failures
 
@@ -795,8 +800,8 @@ def test_the_config_page_from_disk_says_to_serve_the_site(site, watched):
     page.goto((site / "config.html").as_uri())
     form = page.locator("form.dv-paste")
     form.locator("textarea").fill('{"model_type": "gpt2"}')
-    form.locator("button").click()
-    page.wait_for_function("() => !document.querySelector('form.dv-paste button').disabled", timeout=60_000)
+    form.locator(".dv-paste-count").click()
+    page.wait_for_function("() => !document.querySelector('.dv-paste-count').disabled", timeout=60_000)
     assert "serve the site" in form.locator(".dv-paste-status").inner_text()
 
 
@@ -807,10 +812,63 @@ def test_the_config_page_fits_a_phone_after_a_count(served, chromium):
     page.goto(served + "config.html")
     form = page.locator("form.dv-paste")
     form.locator("textarea").fill((Path(configs.CHECKPOINTS_DIR) / "mixtral-8x7b.json").read_text())
-    form.locator("button").click()
+    form.locator(".dv-paste-count").click()
     shown = counted(form)
     assert shown["active"] is not None
     overflow = page.evaluate("() => document.documentElement.scrollWidth - document.documentElement.clientWidth")
     select = form.locator("select[name=architecture]").bounding_box()
     context.close()
     assert overflow <= 0 and select["x"] + select["width"] <= PHONE["width"], (overflow, select)
+
+
+def command_line_output(*argv: str) -> str:
+    """What ``derivations ARGV`` prints, in this process: stdout, or else stderr."""
+    _, out, err = command_line(*argv)
+    return (out or err).rstrip("\n")
+
+
+def computed(form) -> dict:
+    """What the form shows once FLOPs and memory are computed."""
+    form.page.wait_for_function("() => !document.querySelector('.dv-paste-run').disabled", timeout=60_000)
+    return form.evaluate("""form => {
+      const message = form.querySelector('.dv-paste-compute-message');
+      const text = (selector) => form.querySelector(selector).textContent;
+      return {message: message.hidden ? null : message.textContent,
+              shown: !form.querySelector('.dv-paste-outputs').hidden,
+              memory: [text('.dv-paste-memory-command'), text('.dv-paste-memory')],
+              flops: [text('.dv-paste-flops-command'), text('.dv-paste-flops')]};
+    }""")
+
+
+@pytest.mark.parametrize("name, seq, batch, dtype", [("gpt2", "", "1", "bf16"), ("t5-small", "512", "2", "int4"),
+                                                      ("mixtral-8x7b", "32768", "1", "nf4")])
+def test_flops_and_memory_on_the_config_page_are_the_command_lines(served, watched, tmp_path, monkeypatch,
+                                                                   name, seq, batch, dtype):
+    monkeypatch.chdir(tmp_path)
+    text = (Path(configs.CHECKPOINTS_DIR) / f"{name}.json").read_text()
+    Path("config.json").write_text(text)
+    page = watched.page
+    page.goto(served + "config.html")
+    form = page.locator("form.dv-paste")
+    form.locator("textarea").fill(text)
+    form.locator(".dv-paste-count").click()
+    counted(form)
+    form.locator("input[name=seq]").fill(seq)
+    form.locator("input[name=batch]").fill(batch)
+    form.locator("select[name=dtype]").select_option(dtype)
+    form.locator(".dv-paste-run").click()
+    shown = computed(form)
+    assert shown["message"] is None and shown["shown"], shown
+    for command in ("memory", "flops"):
+        line, output = shown[command]
+        assert line.startswith(f"$ derivations {command} config.json ")
+        assert output == command_line_output(*line.split()[2:]), (command, line)
+    # The command lines are the form's: its tokens (else the config's context), batch and data type.
+    tokens = seq or str(configs.load("config.json").get("n_positions", ""))
+    assert f"--seq {tokens} --batch {batch}" in shown["flops"][0] and f"--dtype {dtype}" in shown["memory"][0]
+    # Sizes the command line refuses: its line, and no stale output.
+    form.locator("input[name=seq]").fill("100000000")
+    form.locator(".dv-paste-run").click()
+    shown = computed(form)
+    assert shown["message"] == command_line_output("memory", "config.json", "--seq", "100000000") and not shown["shown"]
+    assert not watched.errors and not watched.foreign() and not watched.failures

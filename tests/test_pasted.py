@@ -92,9 +92,21 @@ def test_a_refused_config_gets_the_command_lines_line(text, in_tmp):
     assert json.loads(pasted.count(text)) == {"error": error.rstrip("\n")}
 
 
-def test_the_bundle_counts_alone_without_sympy(tmp_path):
+# The page's FLOPs and memory: the command line's own runs, on a sequence of this many tokens.
+SEQ = "64"
+
+
+def cli_output(*argv: str) -> tuple[int, str]:
+    """``derivations ARGV`` in this process: its status, and what it printed (stdout, or else stderr)."""
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        status = cli.main(list(argv))
+    return status, (out.getvalue() or err.getvalue()).rstrip("\n")
+
+
+def test_the_bundle_runs_alone_without_sympy(tmp_path):
     # The page's Python holds the bundle and the standard library, nothing else: run it so, in a fresh
-    # interpreter that cannot import SymPy nor this checkout, on every bundled config.
+    # interpreter that cannot import SymPy nor this checkout, on every bundled config: count, flops, memory.
     with zipfile.ZipFile(io.BytesIO(hook.bundle())) as archive:
         archive.extractall(tmp_path / "bundle")
     names = configs.bundled()
@@ -103,12 +115,14 @@ import json, os, sys
 sys.modules["sympy"] = None  # an import of SymPy fails
 sys.path[:] = [{str(tmp_path / "bundle")!r}] + [p for p in sys.path if "site-packages" not in p and p not in ("", {str(ROOT)!r})]
 from derivations import pasted
-pasted.install({str(tmp_path / "bundle" / pasted.COMPILED)!r})
-os.chdir({str(tmp_path)!r})
+pasted.install({str(tmp_path / "bundle")!r})
 answers = {{}}
 for name in {names!r}:
     with open(os.path.join({configs.CHECKPOINTS_DIR!r}, name + ".json")) as f:
-        answers[name] = json.loads(pasted.count(f.read()))["json"]
+        text = f.read()
+    answers[name] = [json.loads(pasted.count(text))["json"],
+                     json.loads(pasted.command(["flops", "config.json", "--seq", {SEQ!r}, "--json"], text)),
+                     json.loads(pasted.command(["memory", "config.json", "--seq", {SEQ!r}], text))]
 print(json.dumps(answers))
 import derivations
 assert derivations.__file__.startswith({str(tmp_path / "bundle")!r}), derivations.__file__
@@ -117,8 +131,21 @@ assert derivations.__file__.startswith({str(tmp_path / "bundle")!r}), derivation
     assert result.returncode == 0, result.stderr[-3000:]
     answers = json.loads(result.stdout)
     for name in names:
-        _, printed, _ = command_line(Path(configs.CHECKPOINTS_DIR) / f"{name}.json", "--json")
-        assert answers[name] + "\n" == printed, name
+        path = str(Path(configs.CHECKPOINTS_DIR) / f"{name}.json")
+        counted, flops, memory = answers[name]
+        assert counted + "\n" == command_line(Path(path), "--json")[1], name
+        assert [flops["status"], flops["output"]] == list(cli_output("flops", path, "--seq", SEQ, "--json")), name
+        assert [memory["status"], memory["output"]] == list(cli_output("memory", path, "--seq", SEQ)), name
+
+
+@pytest.mark.parametrize("argv", [["flops", "config.json", "--seq", "2048"], ["flops", "config.json"],
+                                  ["memory", "config.json", "--dtype", "fp5"], ["memory", "config.json", "--batch", "0"],
+                                  ["memory", "config.json", "--seq", "100", "--dtype", "int4", "--batch", "3"]],
+                         ids=["past-positions", "no-seq", "dtype", "batch", "options"])
+def test_a_command_on_the_page_prints_what_the_command_line_prints(argv, in_tmp):
+    text = (Path(configs.CHECKPOINTS_DIR) / "gpt2.json").read_text()
+    (in_tmp / "config.json").write_text(text)
+    assert json.loads(pasted.command(argv, text)) == dict(zip(("status", "output"), cli_output(*argv)))
 
 
 def test_none_counts_the_file_as_written(in_tmp):

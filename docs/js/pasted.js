@@ -1,5 +1,6 @@
 // The page for a config of one's own (config.html): a pasted or chosen config.json, counted by the package's
-// own Python (derivations/pasted.py: the command line's readers and compiled derivations) run by Pyodide,
+// own Python (derivations/pasted.py: the command line's readers and compiled derivations, and its flops and
+// memory commands) run by Pyodide,
 // both shipped with the site (hooks/pasted.py). Nothing is read or counted here: this script moves text
 // between the form and Python, and shows what Python answers. Pyodide (about 13 MB) loads on the first
 // count only. Runs on every page Material shows, instant navigation included; acts where the form is.
@@ -21,10 +22,11 @@
         pyodide.unpackArchive(await response.arrayBuffer(), "zip", { extractDir: "/home/pyodide/bundle" });
         pyodide.runPython(
           "import sys; sys.path.insert(0, '/home/pyodide/bundle')\n" +
-            "from derivations import pasted; pasted.install('/home/pyodide/bundle/' + pasted.COMPILED)"
+            "from derivations import pasted; pasted.install('/home/pyodide/bundle')"
         );
         const pasted = pyodide.globals.get("pasted");
-        return { pyodide, counter: pasted.count, folder: pasted.folder() };
+        const formats = pasted.formats().toJs({ dict_converter: Object.fromEntries });
+        return { pyodide, counter: pasted.count, command: pasted.command, folder: pasted.folder(), formats };
       })();
       python.catch(() => (python = null)); // a failed load may be tried again
     }
@@ -46,6 +48,9 @@
   function show(form, answer) {
     const message = form.querySelector(".dv-paste-message");
     const result = form.querySelector(".dv-paste-result");
+    // FLOPs and memory were another config's, or another class's: computed again when asked.
+    form.querySelector(".dv-paste-outputs").hidden = true;
+    form.querySelector(".dv-paste-compute-message").hidden = true;
     if (answer.error) {
       message.textContent = answer.error;
       message.hidden = false;
@@ -83,6 +88,60 @@
   // the command line reads a file (a file that is not UTF-8 gets the command's line, not replaced characters).
   const chosen = new WeakMap();
 
+  // The config to read: the text shown, or (undefined, None in Python) the bytes of the file the reader chose,
+  // written where Python reads them, while the text shown is still that file's.
+  function source(form, { pyodide, folder }) {
+    const text = form.querySelector("textarea").value;
+    const file = chosen.get(form);
+    if (file && file.text === text) {
+      pyodide.FS.writeFile(`${folder}/config.json`, file.bytes);
+      return undefined;
+    }
+    return text;
+  }
+
+  // The command line's memory, then its flops over the same tokens (memory's, where none are given: the
+  // config's context), each shown with the command it equals.
+  async function compute(form) {
+    const button = form.querySelector(".dv-paste-run");
+    const message = form.querySelector(".dv-paste-compute-message");
+    const outputs = form.querySelector(".dv-paste-outputs");
+    button.disabled = true;
+    try {
+      const loaded = await start();
+      const text = source(form, loaded);
+      const value = (name) => form.querySelector(`[name=${name}]`).value.trim();
+      const architecture = form.dataset.architecture ? ["--arch", form.dataset.architecture] : [];
+      const seq = value("seq") ? ["--seq", value("seq")] : [];
+      const options = [...seq, "--batch", value("batch") || "1", "--dtype", value("dtype"), ...architecture];
+      const run = (argv) => JSON.parse(loaded.command(argv, text));
+      let answer = run(["memory", "config.json", ...options, "--json"]);
+      if (answer.status === 0) {
+        const tokens = String(JSON.parse(answer.output).seq);
+        const memory = ["memory", "config.json", ...options];
+        const flops = ["flops", "config.json", "--seq", tokens, "--batch", value("batch") || "1", ...architecture];
+        const shown = { memory: run(memory), flops: run(flops) };
+        answer = [shown.memory, shown.flops].find((each) => each.status !== 0) || null;
+        if (!answer) {
+          for (const [name, argv] of [["memory", memory], ["flops", flops]]) {
+            form.querySelector(`.dv-paste-${name}-command`).textContent = `$ derivations ${argv.join(" ")}`;
+            form.querySelector(`.dv-paste-${name}`).textContent = shown[name].output;
+          }
+        }
+      }
+      message.hidden = !answer;
+      message.textContent = answer ? answer.output : "";
+      outputs.hidden = Boolean(answer);
+    } catch (error) {
+      const lines = String(error.message).trim().split("\n");
+      message.textContent = `error: the computation failed (${lines[lines.length - 1]}); please report this config`;
+      message.hidden = false;
+      outputs.hidden = true;
+    } finally {
+      button.disabled = false;
+    }
+  }
+
   // Something the command line would not print (a bug of ours): the page says so, and shows no earlier count.
   function failed(form, message) {
     show(form, { error: message });
@@ -90,7 +149,7 @@
 
   async function count(form) {
     const status = form.querySelector(".dv-paste-status");
-    const button = form.querySelector("button");
+    const button = form.querySelector(".dv-paste-count");
     button.disabled = true;
     status.textContent = python ? "counting…" : "loading Python (about 13 MB, once)…";
     let loaded;
@@ -103,14 +162,14 @@
       button.disabled = false;
       return;
     }
-    const { pyodide, counter, folder } = loaded;
+    const { counter, formats } = loaded;
+    const dtype = form.querySelector("select[name=dtype]");
+    if (!dtype.options.length) {
+      for (const name of formats.names) dtype.appendChild(cell("option", name));
+      dtype.value = formats.default;
+    }
     try {
-      let text = form.querySelector("textarea").value;
-      const file = chosen.get(form);
-      if (file && file.text === text) {
-        pyodide.FS.writeFile(`${folder}/config.json`, file.bytes);
-        text = undefined; // None in Python: it reads the file as written
-      }
+      const text = source(form, loaded);
       const architecture = form.dataset.architecture; // none: the command line without --arch
       show(form, JSON.parse(architecture ? counter(text, architecture) : counter(text)));
       status.textContent = "";
@@ -132,6 +191,7 @@
       form.dataset.architecture = "";
       count(form);
     });
+    form.querySelector(".dv-paste-run").addEventListener("click", () => compute(form));
     form.querySelector("select[name=architecture]").addEventListener("change", (event) => {
       form.dataset.architecture = event.target.value;
       count(form);
