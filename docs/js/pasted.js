@@ -199,6 +199,7 @@
     form.querySelector("input[type=file]").addEventListener("change", async (event) => {
       const file = event.target.files[0];
       if (!file) return;
+      form.querySelector(".dv-paste-count").disabled = true; // busy from now: reading the file, then counting
       const bytes = new Uint8Array(await file.arrayBuffer());
       const text = new TextDecoder().decode(bytes); // shown; invalid UTF-8 as replacement characters
       form.querySelector("textarea").value = text;
