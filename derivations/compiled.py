@@ -3,7 +3,7 @@
 Importing SymPy takes about 0.3 s, several times everything else a ``count`` does. So the first count
 of a model_type after any change to the package compiles that family's architectures, in every
 layout (name, LaTeX, formula, and the count as a polynomial in the symbols), and keeps the result
-(:mod:`derivations.cache`: valid for one state of the source, so a stale one is never read); later runs
+(:mod:`derivations.cache`: valid for one state of the source, as Python's .pyc files are); later runs
 evaluate those polynomials with Python integers. A family is kept in three sections, so that a command
 reads only what it shows: ``count`` (the base class, the component rows, the active count), ``flops`` and
 ``memory``.

@@ -4,8 +4,8 @@ browser.
 The site's page for a config of one's own runs this module in Pyodide (CPython compiled to WebAssembly,
 shipped with the site: hooks/pasted.py) on a bundle of this package's own modules, the readers
 included, and its compiled families. So a pasted config is read by the same code as
-``derivations count config.json`` (and ``flops``, ``memory``): the same defaults, aliases and layout flags, the same numbers and
-the same one-line errors. There is no reader written a second time in JavaScript. Plain Python (no
+``derivations count config.json`` (and ``flops``, ``memory``): the same defaults, aliases and layout flags,
+the same numbers and the same one-line errors. There is no reader written a second time in JavaScript. Plain Python (no
 SymPy), like the command line.
 """
 
@@ -97,11 +97,11 @@ def command(argv: list[str], text: str | None = None) -> str:
     ARGV naming config.json: ``{"status": exit status, "output": what it printed on stdout, or else on stderr}``.
     For ``flops`` and ``memory`` on the page, run as the command line runs (its own parser, its own lines)."""
     argv = [str(arg) for arg in argv]  # from the page: a JavaScript array
-    if _bundle is not None and argv[:1] in (["flops"], ["memory"]) and argv[0] not in _installed:
+    if _bundle is not None and argv and argv[0] in compiled.SECTIONS and argv[0] not in _installed:
         install(_bundle, argv[0])
     out, err = io.StringIO(), io.StringIO()
     with contextlib.chdir(folder()), contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
         _write(text)
-        status = cli.main(list(argv))
+        status = cli.main(argv)
     return json.dumps({"status": status, "output": (out.getvalue() or err.getvalue()).rstrip("\n")})
 

@@ -32,7 +32,7 @@ PYODIDE = ROOT / "node_modules" / "pyodide"
 RUNTIME = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json")
 RUNTIME_URI = "assets/pyodide"
 BUNDLE_URI = "assets/derivations.zip"
-# The modules ``derivations count`` runs: plain Python, no SymPy (tests/test_pasted.py runs the bundle alone).
+# The modules the command line runs: plain Python, no SymPy (tests/test_pasted.py runs the bundle alone).
 MODULES = ("__init__", "__main__", "cache", "compiled", "configs", "hub", "pasted", "reading", "storage",
            "families/__init__", "readers/*")
 

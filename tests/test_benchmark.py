@@ -7,19 +7,12 @@ the one kind of timing a test may hold: the absolute times are the benchmark's t
 
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
 
+import in_process
 import reference  # noqa: F401  skips this module without torch/transformers (fails under CI)
 
 SCRIPT = Path(__file__).resolve().parent.parent / "benchmarks" / "count_vs_transformers.py"
-
-
-def load_script():
-    spec = importlib.util.spec_from_file_location("count_vs_transformers", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 # The test's margin: the benchmark's goal (bench.MIN_RATIO, 100x) is measured idle, best of N; one run a side
@@ -28,7 +21,7 @@ TEST_RATIO = 10.0
 
 
 def test_derivation_is_ten_times_faster() -> None:
-    bench = load_script()
+    bench = in_process.script(SCRIPT)
     bench.best_time(bench.DERIVATION, 1)  # not timed: compiles the family if its cache is stale
     derivation, reference_time, ratio = bench.compare(repeats=1)
     assert ratio >= TEST_RATIO, f"derivation {derivation:.3f} s, transformers {reference_time:.3f} s"

@@ -13,6 +13,7 @@ from urllib.parse import urlsplit
 import pytest
 
 import browser  # skips this module without Chromium or Playwright (fails under CI)
+import in_process
 from derivations import configs
 from site_build import DOCS, LOCAL_HOSTS, RAW_TEX, html_files, page_url
 
@@ -696,22 +697,9 @@ PASTED = """form => ({
 })"""
 
 
-def command_line(*argv: str) -> tuple[int, str, str]:
-    """``derivations ARGV``, run in this process: exit status, stdout, stderr."""
-    import contextlib
-    import io
-
-    from derivations import __main__ as cli
-
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        status = cli.main(list(argv))
-    return status, out.getvalue(), err.getvalue()
-
-
 def command_line_json(*args: str) -> tuple[int, str, str]:
     """``derivations count ARGS``, run in this process: exit status, stdout, stderr."""
-    return command_line("count", *args)
+    return in_process.derivations("count", *args)
 
 
 def counted(form) -> dict:
@@ -823,8 +811,7 @@ def test_the_config_page_fits_a_phone_after_a_count(served, chromium):
 
 def command_line_output(*argv: str) -> str:
     """What ``derivations ARGV`` prints, in this process: stdout, or else stderr."""
-    _, out, err = command_line(*argv)
-    return (out or err).rstrip("\n")
+    return in_process.printed(*argv)[1]
 
 
 def computed(form) -> dict:

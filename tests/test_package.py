@@ -3,12 +3,12 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import subprocess
 import zipfile
 from pathlib import Path
 
+import in_process
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -16,10 +16,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def benchmark():
     """benchmarks/count_vs_transformers.py, which builds and installs the wheel as this test does."""
-    spec = importlib.util.spec_from_file_location("count_vs_transformers", ROOT / "benchmarks" / "count_vs_transformers.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return in_process.script(ROOT / "benchmarks" / "count_vs_transformers.py")
 
 
 @pytest.fixture(scope="module")

@@ -4,8 +4,6 @@ its own, without SymPy or any module it does not hold."""
 
 from __future__ import annotations
 
-import contextlib
-import importlib.util
 import io
 import json
 import subprocess
@@ -13,7 +11,9 @@ import sys
 import zipfile
 from pathlib import Path
 
+import in_process
 import pytest
+import site_build
 
 from derivations import __main__ as cli
 from derivations import configs, pasted
@@ -21,15 +21,7 @@ from derivations import configs, pasted
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def _hook():
-    """hooks/pasted.py, which makes the bundle (loaded from its file: hooks/ is not a package)."""
-    spec = importlib.util.spec_from_file_location("pasted_hook", ROOT / "hooks" / "pasted.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-hook = _hook()
+hook = site_build.hook("pasted")  # hooks/pasted.py, which makes the bundle
 
 # Configs the command line refuses, each for its own reason (the message is the command line's, whatever it is).
 REFUSED = {
@@ -45,10 +37,7 @@ REFUSED = {
 
 def command_line(path: Path, *extra: str) -> tuple[int, str, str]:
     """``derivations count PATH [extra]``, in this process: exit status, stdout, stderr."""
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        status = cli.main(["count", str(path), *extra])
-    return status, out.getvalue(), err.getvalue()
+    return in_process.derivations("count", str(path), *extra)
 
 
 @pytest.fixture()
@@ -96,14 +85,6 @@ def test_a_refused_config_gets_the_command_lines_line(text, in_tmp):
 SEQ = "64"
 
 
-def cli_output(*argv: str) -> tuple[int, str]:
-    """``derivations ARGV`` in this process: its status, and what it printed (stdout, or else stderr)."""
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        status = cli.main(list(argv))
-    return status, (out.getvalue() or err.getvalue()).rstrip("\n")
-
-
 def test_the_bundle_runs_alone_without_sympy(tmp_path):
     # The page's Python holds the bundle and the standard library, nothing else: run it so, in a fresh
     # interpreter that cannot import SymPy nor this checkout, on every bundled config: count, flops, memory.
@@ -134,8 +115,8 @@ assert derivations.__file__.startswith({str(tmp_path / "bundle")!r}), derivation
         path = str(Path(configs.CHECKPOINTS_DIR) / f"{name}.json")
         counted, flops, memory = answers[name]
         assert counted + "\n" == command_line(Path(path), "--json")[1], name
-        assert [flops["status"], flops["output"]] == list(cli_output("flops", path, "--seq", SEQ, "--json")), name
-        assert [memory["status"], memory["output"]] == list(cli_output("memory", path, "--seq", SEQ)), name
+        assert [flops["status"], flops["output"]] == list(in_process.printed("flops", path, "--seq", SEQ, "--json")), name
+        assert [memory["status"], memory["output"]] == list(in_process.printed("memory", path, "--seq", SEQ)), name
 
 
 @pytest.mark.parametrize("argv", [["flops", "config.json", "--seq", "2048"], ["flops", "config.json"],
@@ -145,7 +126,7 @@ assert derivations.__file__.startswith({str(tmp_path / "bundle")!r}), derivation
 def test_a_command_on_the_page_prints_what_the_command_line_prints(argv, in_tmp):
     text = (Path(configs.CHECKPOINTS_DIR) / "gpt2.json").read_text()
     (in_tmp / "config.json").write_text(text)
-    assert json.loads(pasted.command(argv, text)) == dict(zip(("status", "output"), cli_output(*argv)))
+    assert json.loads(pasted.command(argv, text)) == dict(zip(("status", "output"), in_process.printed(*argv)))
 
 
 def test_none_counts_the_file_as_written(in_tmp):

@@ -1,7 +1,6 @@
 // The page for a config of one's own (config.html): a pasted or chosen config.json, counted by the package's
-// own Python (derivations/pasted.py: the command line's readers and compiled derivations, and its flops and
-// memory commands) run by Pyodide,
-// both shipped with the site (hooks/pasted.py). Nothing is read or counted here: this script moves text
+// own Python (derivations/pasted.py: the command line's readers, compiled derivations and its flops and memory
+// commands) run by Pyodide, both shipped with the site (hooks/pasted.py). Nothing is read or counted here: this script moves text
 // between the form and Python, and shows what Python answers. Pyodide (about 13 MB) loads on the first
 // count only. Runs on every page Material shows, instant navigation included; acts where the form is.
 (function () {
@@ -113,13 +112,14 @@
       const value = (name) => form.querySelector(`[name=${name}]`).value.trim();
       const architecture = form.dataset.architecture ? ["--arch", form.dataset.architecture] : [];
       const seq = value("seq") ? ["--seq", value("seq")] : [];
-      const options = [...seq, "--batch", value("batch") || "1", "--dtype", value("dtype"), ...architecture];
+      const batch = ["--batch", value("batch") || "1"];
+      const options = [...seq, ...batch, "--dtype", value("dtype"), ...architecture];
       const run = (argv) => JSON.parse(loaded.command(argv, text));
       let answer = run(["memory", "config.json", ...options, "--json"]);
       if (answer.status === 0) {
         const tokens = String(JSON.parse(answer.output).seq);
         const memory = ["memory", "config.json", ...options];
-        const flops = ["flops", "config.json", "--seq", tokens, "--batch", value("batch") || "1", ...architecture];
+        const flops = ["flops", "config.json", "--seq", tokens, ...batch, ...architecture];
         const shown = { memory: run(memory), flops: run(flops) };
         answer = [shown.memory, shown.flops].find((each) => each.status !== 0) || null;
         if (!answer) {
@@ -133,8 +133,7 @@
       message.textContent = answer ? answer.output : "";
       outputs.hidden = Boolean(answer);
     } catch (error) {
-      const lines = String(error.message).trim().split("\n");
-      message.textContent = `error: the computation failed (${lines[lines.length - 1]}); please report this config`;
+      message.textContent = unexpected(error, "computation");
       message.hidden = false;
       outputs.hidden = true;
     } finally {
@@ -142,9 +141,10 @@
     }
   }
 
-  // Something the command line would not print (a bug of ours): the page says so, and shows no earlier count.
-  function failed(form, message) {
-    show(form, { error: message });
+  // Something the command line would not print (a bug of ours), said in one line: the last of Python's traceback.
+  function unexpected(error, what) {
+    const lines = String(error.message).trim().split("\n");
+    return `error: the ${what} failed (${lines[lines.length - 1]}); please report this config`;
   }
 
   async function count(form) {
@@ -174,9 +174,7 @@
       show(form, JSON.parse(architecture ? counter(text, architecture) : counter(text)));
       status.textContent = "";
     } catch (error) {
-      // A Python traceback: its last line says what failed.
-      const lines = String(error.message).trim().split("\n");
-      failed(form, `error: the count failed (${lines[lines.length - 1]}); please report this config`);
+      show(form, { error: unexpected(error, "count") }); // and no earlier count
       status.textContent = "";
     } finally {
       button.disabled = false;
