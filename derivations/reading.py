@@ -117,21 +117,6 @@ def padding_index(config: Mapping, vocabulary: int, default: int | None, field: 
         raise ConfigError(f"pad_token_id ({value}) is outside the vocabulary ({field} {vocabulary})")
 
 
-def divides(heads: int, hidden: int, heads_field: str, hidden_field: str) -> int:
-    """hidden / heads, which the attention of most families requires to be exact: the head size."""
-    if hidden % heads:
-        raise ConfigError(f"{hidden_field} ({hidden}) is not a multiple of {heads_field} ({heads})")
-    return hidden // heads
-
-
-def head_size(config: Mapping, hidden: int, heads: int) -> int:
-    """hidden / heads, which transformers requires to be exact unless the config has embedding_size
-    (then each head has the floor of it, and the heads cover less than the hidden size)."""
-    if hidden % heads and "embedding_size" not in config:
-        raise ConfigError(f"hidden_size ({hidden}) is not a multiple of num_attention_heads ({heads})")
-    return hidden // heads
-
-
 # ---------------------------------------------------------------------------------------------
 # Layouts: what in a config changes which tensors exist
 # ---------------------------------------------------------------------------------------------
@@ -183,15 +168,22 @@ class Layout(NamedTuple):
 
 class Reader(NamedTuple):
     """How to read one model_type: the reader from config.json to symbol values, the family's
-    :class:`Layout`, and the config field behind each symbol where it is not obvious (for errors).
+    :class:`Layout`, the config field behind each size, and the conditions transformers puts on the sizes.
 
     Declared once, in ``derivations/readers/<module>.py``; the family module of the same name
-    (``derivations/families/<module>.py``) takes its model_type and its layouts from it."""
+    (``derivations/families/<module>.py``) takes its model_type, its layouts and its rules from it."""
 
     model_type: str
     read: Callable[[Mapping], dict[str, int]]
     layout: Layout
-    fields: Mapping[str, str]
+    # Every size the reader gives, by symbol name: the config field it is read from (the first name of the field,
+    # where attribute_map gives it two), or several where the config states the size more than once and they
+    # must agree (Marian's encoder and decoder heads); a size computed from others says how ("hidden_size /
+    # num_attention_heads"). Errors name the first; the tests set them all.
+    fields: Mapping[str, str | tuple[str, ...]]
+    # The conditions transformers puts on the sizes (derivations.rules.Rule), each checked where the reader reads
+    # the sizes it concerns; the calculator applies the same ones. In the order the page lists them.
+    rules: tuple = ()
     # Checks that only one class makes (a head that transformers refuses to build from this config).
     check: Callable[[Mapping, str], None] = lambda config, architecture: None
     # Sizes that may be 0 where a class uses them: counts of some of the layers (L_f, the dense layers of a
@@ -202,6 +194,11 @@ class Reader(NamedTuple):
     windows: Callable[[Mapping, int], tuple[int | None, ...]] = lambda config, layers: (None,) * layers
     # The reader module's name, which is the family module's: filled in by configs.READERS.
     module: str = ""
+
+    def field(self, size: str) -> str:
+        """What an error calls a size: its config field (the first, where there are several)."""
+        named = self.fields.get(size, size)
+        return named if isinstance(named, str) else named[0]
 
 
 # ---------------------------------------------------------------------------------------------

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from ..reading import ConfigError, Reader, Fields, Layout, num_labels, padding_index, switch
+from ..reading import Reader, Fields, Layout, num_labels, padding_index, switch
+from ..rules import at_most
 
 # transformers' AlbertConfig defaults (5.23, configuration_albert.py): the xxlarge shape, so a minimal
 # config.json without sizes is ALBERT-xxlarge. AlbertConfig has no attribute_map of its own.
@@ -15,6 +16,18 @@ FIELDS = Fields({
 })
 
 
+# AlbertAttention checks that the heads divide the width only for a config without embedding_size, and AlbertConfig
+# always has one: each head gets hidden_size // heads, and the heads may cover less than the width (the output map
+# stays D by D). More heads than width gives heads of size 0, on which transformers fails (the attention scale
+# 0 ** -0.5 divides by zero).
+HEADS_AT_MOST_WIDTH = at_most("H", "D", "{H} can be at most {D}: more heads than width gives heads of size 0, on which "
+                                        "transformers fails.", "{H_field} ({H}) exceeds {D_field} ({D}): heads of size 0")
+FIELD_OF = {"V": "vocab_size", "E": "embedding_size", "P": "max_position_embeddings", "T": "type_vocab_size",
+            "D": "hidden_size", "H": "num_attention_heads", "d_h": "hidden_size // num_attention_heads",
+            "F": "intermediate_size", "L": "num_hidden_layers", "G": "num_hidden_groups", "L_g": "inner_group_num",
+            "C": "num_labels"}
+
+
 def read(config: Mapping) -> dict[str, int]:
     def get(field: str) -> int:
         return FIELDS.size(config, field)
@@ -22,12 +35,7 @@ def read(config: Mapping) -> dict[str, int]:
     hidden, heads, vocabulary = get("hidden_size"), get("num_attention_heads"), get("vocab_size")
     # nn.Embedding(V, E, padding_idx=pad_token_id) refuses an index outside the table.
     padding_index(config, vocabulary, default=0)
-    # AlbertAttention checks that the heads divide the width only for a config without embedding_size,
-    # and AlbertConfig always has one: each head gets hidden_size // heads, and the heads may cover less
-    # than the width (the output map stays D by D). More heads than width gives heads of size 0, on which
-    # transformers fails (the attention scale 0 ** -0.5 divides by zero).
-    if heads > hidden:
-        raise ConfigError(f"num_attention_heads ({heads}) exceeds hidden_size ({hidden}): heads of size 0")
+    HEADS_AT_MOST_WIDTH.check({"H": heads, "D": hidden}, FIELD_OF)
     return {
         "V": vocabulary, "E": get("embedding_size"), "P": get("max_position_embeddings"),
         "T": get("type_vocab_size"), "D": hidden, "H": heads, "d_h": hidden // heads,
@@ -43,6 +51,4 @@ def read(config: Mapping) -> dict[str, int]:
 # Which of albert.VARIANTS a config builds: the masked-LM decoder tied to the word embeddings or not.
 LAYOUT = Layout((switch("untied", "tie_word_embeddings", True, on=False),))
 
-READER = Reader("albert", read, LAYOUT,
-                {"C": "num_labels", "d_h": "hidden_size // num_attention_heads", "G": "num_hidden_groups",
-                 "L_g": "inner_group_num", "E": "embedding_size"})
+READER = Reader("albert", read, LAYOUT, FIELD_OF, (HEADS_AT_MOST_WIDTH,))

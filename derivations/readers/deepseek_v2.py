@@ -6,7 +6,17 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from ..reading import ConfigError, Fields, Layout, Reader, Switch, num_labels, padding_index, shown, switch
+from ..rules import at_most, divides
 from .llama import TIED
+from .mixtral import TOP_K
+
+# Which config field sets each size. num_key_value_heads sets no tensor (every head reads the one latent), but a
+# config's must divide the heads; the tests set it with them.
+SYMBOL_FIELDS = {"V": "vocab_size", "D": "hidden_size", "H": ("num_attention_heads", "num_key_value_heads"),
+                 "F": "intermediate_size", "L": "num_hidden_layers", "R_q": "q_lora_rank", "R_kv": "kv_lora_rank",
+                 "d_r": "qk_rope_head_dim", "d_n": "qk_nope_head_dim", "d_v": "v_head_dim", "X": "n_routed_experts",
+                 "X_a": "num_experts_per_tok", "X_s": "n_shared_experts", "F_e": "moe_intermediate_size",
+                 "L_f": "first_k_dense_replace", "C": "num_labels"}
 
 # transformers' DeepseekV2Config defaults (configuration_deepseek_v2.py, 5.23). attribute_map reads num_experts as
 # n_routed_experts. num_key_value_heads sets no tensor in latent attention (every head reads the one latent).
@@ -15,6 +25,13 @@ FIELDS = Fields({"vocab_size": 102400, "hidden_size": 4096, "intermediate_size":
                  "n_shared_experts": 2, "qk_nope_head_dim": 128, "qk_rope_head_dim": 64, "v_head_dim": 128,
                  "moe_intermediate_size": 1407, "first_k_dense_replace": 0, "num_experts_per_tok": 1},
                 {"n_routed_experts": "num_experts"})
+
+
+# What transformers requires of the sizes. DeepseekV3Config has no check of the heads (V3's rules are the last two).
+HEADS_DIVIDE_WIDTH = divides("H", "D", "`DeepseekV2Config` requires the heads {H} to divide the width {D}.")
+# The reader takes the least of first_k_dense_replace and the layers, so no config breaks it; the calculator, which
+# asks for L_f, says so.
+DENSE_LAYERS = at_most("L_f", "L", "{L_f} can be at most {L}: the dense layers are the first of the layers.", refusal="")
 
 
 def read_deepseek(config: Mapping, fields: Fields, *, divisible: bool) -> dict[str, int]:
@@ -28,14 +45,12 @@ def read_deepseek(config: Mapping, fields: Fields, *, divisible: bool) -> dict[s
             raise ConfigError(f"{field} must be an integer, got null")
     layers, experts = get("num_hidden_layers"), get("n_routed_experts")
     active = get("num_experts_per_tok", minimum=0)
-    if active > experts:  # torch.topk cannot pick more experts than there are
-        raise ConfigError(f"num_experts_per_tok ({active}) is more than {fields.written(config, 'n_routed_experts')} "
-                          f"({experts})")
+    TOP_K.check({"X_a": active, "X": experts}, {"X_a": "num_experts_per_tok", "X": fields.written(config, "n_routed_experts")})
     vocabulary = get("vocab_size")
     padding_index(config, vocabulary, default=None)
     heads = get("num_attention_heads")
-    if divisible and get("hidden_size") % heads:
-        raise ConfigError(f"hidden_size ({get('hidden_size')}) is not a multiple of num_attention_heads ({heads})")
+    if divisible:
+        HEADS_DIVIDE_WIDTH.check({"H": heads, "D": get("hidden_size")}, SYMBOL_FIELDS)
     kv_heads = config.get("num_key_value_heads")
     if kv_heads is not None and (isinstance(kv_heads, bool) or not isinstance(kv_heads, int) or kv_heads < 1
                                  or heads % kv_heads):
@@ -61,9 +76,5 @@ def read(config: Mapping) -> dict[str, int]:
 # biases on the dense and shared feed-forwards (mlp_bias), a tied head.
 NO_Q_LORA = Switch("no_q_lora", lambda config: config.get("q_lora_rank", 1536) is None)
 LAYOUT = Layout((NO_Q_LORA, switch("attention_bias", "attention_bias"), switch("mlp_bias", "mlp_bias"), TIED))
-SYMBOL_FIELDS = {"C": "num_labels", "F": "intermediate_size", "R_q": "q_lora_rank", "R_kv": "kv_lora_rank",
-                 "d_r": "qk_rope_head_dim", "d_n": "qk_nope_head_dim", "d_v": "v_head_dim", "X": "n_routed_experts",
-                 "X_a": "num_experts_per_tok", "X_s": "n_shared_experts", "F_e": "moe_intermediate_size",
-                 "L_f": "first_k_dense_replace"}
-
-READER = Reader("deepseek_v2", read, LAYOUT, SYMBOL_FIELDS, zero=frozenset({"L_f", "d_n"}))
+READER = Reader("deepseek_v2", read, LAYOUT, SYMBOL_FIELDS, (HEADS_DIVIDE_WIDTH, TOP_K, DENSE_LAYERS),
+                zero=frozenset({"L_f", "d_n"}))

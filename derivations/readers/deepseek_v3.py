@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from ..reading import Fields, Layout, Reader, switch
-from .deepseek_v2 import NO_Q_LORA, SYMBOL_FIELDS, read_deepseek
+from .deepseek_v2 import NO_Q_LORA, READER as V2, SYMBOL_FIELDS, read_deepseek
 from .llama import NO_TOKEN_BIAS, TIED
 
 # transformers' DeepseekV3Config defaults (configuration_deepseek_v3.py, 5.23): DeepSeek-V3's sizes. attribute_map
@@ -25,4 +25,5 @@ def read(config: Mapping) -> dict[str, int]:
 # No mlp_bias in V3: its feed-forwards have none. A token classifier without bias.
 LAYOUT = Layout((NO_Q_LORA, switch("attention_bias", "attention_bias"), TIED, NO_TOKEN_BIAS))
 
-READER = Reader("deepseek_v3", read, LAYOUT, SYMBOL_FIELDS, zero=frozenset({"L_f", "d_n"}))
+# DeepseekV3Config does not require the heads to divide the width: V2's rules but that one.
+READER = Reader("deepseek_v3", read, LAYOUT, SYMBOL_FIELDS, V2.rules[1:], zero=frozenset({"L_f", "d_n"}))

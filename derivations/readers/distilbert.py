@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from ..reading import ConfigError, Reader, Fields, Layout, divides, flag, num_labels, padding_index, switch
+from ..reading import ConfigError, Reader, Fields, Layout, flag, num_labels, padding_index, switch
+from ..rules import divides
 
 # DistilBertConfig.attribute_map: these names, when present, set the field (hidden_size sets dim).
 ALIASES = {"dim": "hidden_size", "n_heads": "num_attention_heads", "n_layers": "num_hidden_layers"}
@@ -15,6 +16,10 @@ FIELDS = Fields({"vocab_size": 30522, "max_position_embeddings": 512, "n_layers"
                  "hidden_dim": 3072}, ALIASES)
 
 
+# TransformerBlock requires the heads to divide the width.
+HEADS_DIVIDE_WIDTH = divides("H", "D", "transformers requires the heads {H} to divide the width {D} (`dim`).")
+
+
 def read(config: Mapping) -> dict[str, int]:
     hidden, heads = FIELDS.size(config, "dim"), FIELDS.size(config, "n_heads")
     vocabulary = FIELDS.size(config, "vocab_size")
@@ -22,10 +27,11 @@ def read(config: Mapping) -> dict[str, int]:
     # sinusoidal_pos_embds changes what the position table is initialised with, not whether it is a
     # parameter (transformers 5.x leaves it trainable): read only to reject a value that is no flag.
     flag(config, "sinusoidal_pos_embds")
+    positions = FIELDS.size(config, "max_position_embeddings")
+    HEADS_DIVIDE_WIDTH.check({"H": heads, "D": hidden}, {"H": FIELDS.written(config, "n_heads"),
+                                                         "D": FIELDS.written(config, "dim")})
     return {
-        "V": vocabulary, "P": FIELDS.size(config, "max_position_embeddings"), "D": hidden, "H": heads,
-        # TransformerBlock requires the heads to divide the width.
-        "d_h": divides(heads, hidden, FIELDS.written(config, "n_heads"), FIELDS.written(config, "dim")),
+        "V": vocabulary, "P": positions, "D": hidden, "H": heads, "d_h": hidden // heads,
         "F": FIELDS.size(config, "hidden_dim"), "L": FIELDS.size(config, "n_layers"), "C": num_labels(config),
     }
 
@@ -42,4 +48,5 @@ def check(config: Mapping, architecture: str) -> None:
 
 
 READER = Reader("distilbert", read, LAYOUT,
-                {"C": "num_labels", "F": "hidden_dim", "d_h": "dim / n_heads"}, check=check)
+                {"V": "vocab_size", "P": "max_position_embeddings", "D": "dim", "H": "n_heads", "d_h": "dim / n_heads",
+                 "F": "hidden_dim", "L": "n_layers", "C": "num_labels"}, (HEADS_DIVIDE_WIDTH,), check=check)

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from ..reading import ConfigError, Fields, Layout, Reader, num_labels, padding_index, shown, switch
-from .llama import NO_TOKEN_BIAS, SYMBOL_FIELDS
+from .llama import EVEN_HEAD, HEADS_DIVIDE_WIDTH, KV_HEADS_DIVIDE_HEADS, NO_TOKEN_BIAS, SYMBOL_FIELDS
 
 # transformers' GemmaConfig defaults (configuration_gemma.py, 5.23): Gemma 7B's sizes. head_dim is a field of
 # its own (256 in every Gemma), and the heads need not divide the width (Gemma 7B: 16 heads of 256 in 3,072).
@@ -25,13 +25,11 @@ def read_gemma(config: Mapping, fields: Fields, *, divisible: bool) -> dict[str,
         if field in config and config[field] is None:
             raise ConfigError(f"{field} must be an integer, got null")
     hidden, heads, kv_heads = get("hidden_size"), get("num_attention_heads"), get("num_key_value_heads")
-    if divisible and hidden % heads:
-        raise ConfigError(f"hidden_size ({hidden}) is not a multiple of num_attention_heads ({heads})")
-    if heads % kv_heads:  # repeat_kv cannot pair the heads: the forward pass fails
-        raise ConfigError(f"num_attention_heads ({heads}) is not a multiple of num_key_value_heads ({kv_heads})")
+    if divisible:
+        HEADS_DIVIDE_WIDTH.check({"H": heads, "D": hidden}, SYMBOL_FIELDS)
+    KV_HEADS_DIVIDE_HEADS.check({"K": kv_heads, "H": heads}, SYMBOL_FIELDS)  # else the forward pass fails
     head = get("head_dim")
-    if head > 1 and head % 2:
-        raise ConfigError(f"the head size ({head}) must be even for rotary position embeddings")
+    EVEN_HEAD.check({"d_h": head})
     vocabulary = get("vocab_size")
     padding_index(config, vocabulary, default=0)
     if not isinstance(config.get("attention_bias", False), bool):
@@ -49,4 +47,4 @@ def read(config: Mapping) -> dict[str, int]:
 LAYOUT = Layout((switch("attention_bias", "attention_bias"), switch("untied", "tie_word_embeddings", True, on=False),
                  NO_TOKEN_BIAS))
 
-READER = Reader("gemma", read, LAYOUT, SYMBOL_FIELDS)
+READER = Reader("gemma", read, LAYOUT, SYMBOL_FIELDS, (KV_HEADS_DIVIDE_HEADS, EVEN_HEAD))

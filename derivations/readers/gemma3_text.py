@@ -6,7 +6,7 @@ from collections.abc import Mapping
 
 from ..reading import Fields, Reader, alternating
 from .gemma import LAYOUT, read_gemma
-from .llama import SYMBOL_FIELDS
+from .llama import EVEN_HEAD, HEADS_DIVIDE_WIDTH, KV_HEADS_DIVIDE_HEADS, SYMBOL_FIELDS
 
 # transformers' Gemma3TextConfig defaults (configuration_gemma3.py, 5.23): Gemma 3 4B's language model, and a
 # vocabulary of 262,208 rows. A multimodal config's text_config leaves most of them out.
@@ -19,4 +19,5 @@ def read(config: Mapping) -> dict[str, int]:
 
 
 # Gemma3TextConfig: sliding_window_pattern - 1 local layers, then a global one (5 and 1 by default).
-READER = Reader("gemma3_text", read, LAYOUT, SYMBOL_FIELDS, windows=alternating(4096, period=6))
+READER = Reader("gemma3_text", read, LAYOUT, SYMBOL_FIELDS,
+                (HEADS_DIVIDE_WIDTH, KV_HEADS_DIVIDE_HEADS, EVEN_HEAD), windows=alternating(4096, period=6))

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from ..reading import Reader, Fields, Layout, SEQUENCE_SUMMARY, divides, num_labels, summary_type, switch
-from .gpt2 import ALIASES
+from ..reading import Reader, Fields, Layout, SEQUENCE_SUMMARY, num_labels, summary_type, switch
+from .gpt2 import ALIASES, HEADS_DIVIDE_WIDTH, written
 
 # transformers' OpenAIGPTConfig defaults: a minimal config.json takes these for a missing field.
 FIELDS = Fields({"vocab_size": 40478, "n_positions": 512, "n_embd": 768, "n_layer": 12, "n_head": 12}, ALIASES)
@@ -13,8 +13,7 @@ FIELDS = Fields({"vocab_size": 40478, "n_positions": 512, "n_embd": 768, "n_laye
 
 def read(config: Mapping) -> dict[str, int]:
     hidden, heads = FIELDS.size(config, "n_embd"), FIELDS.size(config, "n_head")
-    # Attention requires the heads to divide the width (the count does not depend on them).
-    divides(heads, hidden, FIELDS.written(config, "n_head"), FIELDS.written(config, "n_embd"))
+    HEADS_DIVIDE_WIDTH.check({"H": heads, "D": hidden}, written(config, FIELDS))
     return {"V": FIELDS.size(config, "vocab_size"), "P": FIELDS.size(config, "n_positions"), "D": hidden,
             "H": heads, "L": FIELDS.size(config, "n_layer"), "C": num_labels(config)}
 
@@ -22,4 +21,5 @@ def read(config: Mapping) -> dict[str, int]:
 # Which of gpt1.VARIANTS a config builds: an untied head, and the multiple-choice summary's projection.
 LAYOUT = Layout((switch("untied", "tie_word_embeddings", True, on=False), SEQUENCE_SUMMARY))
 
-READER = Reader("openai-gpt", read, LAYOUT, {"C": "num_labels"}, check=summary_type)
+READER = Reader("openai-gpt", read, LAYOUT, {"V": "vocab_size", "P": "n_positions", "D": "n_embd", "H": "n_head",
+                                            "L": "n_layer", "C": "num_labels"}, (HEADS_DIVIDE_WIDTH,), check=summary_type)

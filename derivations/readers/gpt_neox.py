@@ -5,7 +5,8 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 
-from ..reading import ConfigError, Reader, Fields, Layout, divides, flag, num_labels, shown, switch
+from ..reading import ConfigError, Reader, Fields, Layout, flag, num_labels, shown, switch
+from ..rules import divides
 
 # transformers' GPTNeoXConfig defaults (GPT-NeoX-20B's sizes): a minimal config.json takes these for a
 # missing field. GPTNeoXConfig has no attribute_map.
@@ -13,10 +14,16 @@ FIELDS = Fields({"vocab_size": 50432, "hidden_size": 6144, "num_hidden_layers": 
                  "intermediate_size": 24576})
 
 
+# GPTNeoXConfig.validate_architecture requires the heads to divide the width (the count does not depend on them).
+HEADS_DIVIDE_WIDTH = divides("H", "D", "`GPTNeoXConfig` requires the heads {H} to divide the width {D}.")
+FIELD_OF = {"V": "vocab_size", "D": "hidden_size", "H": "num_attention_heads", "d_h": "hidden_size / num_attention_heads",
+            "F": "intermediate_size", "L": "num_hidden_layers", "C": "num_labels"}
+
+
 def read(config: Mapping) -> dict[str, int]:
     hidden, heads = FIELDS.size(config, "hidden_size"), FIELDS.size(config, "num_attention_heads")
-    # GPTNeoXConfig.validate_architecture requires the heads to divide the width.
-    head = divides(heads, hidden, "num_attention_heads", "hidden_size")
+    HEADS_DIVIDE_WIDTH.check({"H": heads, "D": hidden}, FIELD_OF)
+    head = hidden // heads
     # rotary_pct and rotary_emb_base size no parameter, but transformers computes with them: null or a
     # string fails, a boolean is a number to it, and fewer than zero rotary dimensions
     # (int(head size * rotary_pct)) fail when the rotary frequencies are built.
@@ -50,5 +57,4 @@ def read(config: Mapping) -> dict[str, int]:
 # false by default here, unlike GPT-2), and attention without biases (attention_bias false).
 LAYOUT = Layout((switch("tied", "tie_word_embeddings"), switch("no_attention_bias", "attention_bias", True, on=False)))
 
-READER = Reader("gpt_neox", read, LAYOUT,
-                {"C": "num_labels", "F": "intermediate_size", "d_h": "hidden_size / num_attention_heads"})
+READER = Reader("gpt_neox", read, LAYOUT, FIELD_OF, (HEADS_DIVIDE_WIDTH,))

@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from ..reading import ConfigError, Fields, Layout, Reader, alternating, num_labels, padding_index, switch
-from .llama import NO_TOKEN_BIAS, SYMBOL_FIELDS
+from .llama import EVEN_HEAD, KV_HEADS_DIVIDE_HEADS, NO_TOKEN_BIAS, SYMBOL_FIELDS
+from .mixtral import TOP_K
 
 # transformers' GptOssConfig defaults (configuration_gpt_oss.py, 5.23): gpt-oss-120b's sizes. attribute_map reads
 # num_experts as num_local_experts. head_dim is a field of its own (64 whatever the width); the strict config
@@ -23,15 +24,12 @@ def read(config: Mapping) -> dict[str, int]:
         if field in config and config[field] is None:
             raise ConfigError(f"{field} must be an integer, got null")
     heads, kv_heads, head = get("num_attention_heads"), get("num_key_value_heads"), get("head_dim")
-    if heads % kv_heads:  # repeat_kv cannot pair the heads: the forward pass fails
-        raise ConfigError(f"num_attention_heads ({heads}) is not a multiple of num_key_value_heads ({kv_heads})")
-    if head > 1 and head % 2:
-        raise ConfigError(f"the head size ({head}) must be even for rotary position embeddings")
+    KV_HEADS_DIVIDE_HEADS.check({"K": kv_heads, "H": heads}, SYMBOL_FIELDS)  # else the forward pass fails
+    EVEN_HEAD.check({"d_h": head})
     hidden = get("hidden_size")
     experts, field = get("num_local_experts"), FIELDS.written(config, "num_local_experts")
     active = get("num_experts_per_tok", minimum=0)  # top-0 runs: the experts add nothing
-    if active > experts:  # torch.topk cannot pick more experts than there are
-        raise ConfigError(f"num_experts_per_tok ({active}) is more than {field} ({experts})")
+    TOP_K.check({"X_a": active, "X": experts}, {"X_a": "num_experts_per_tok", "X": field})
     vocabulary = get("vocab_size")
     padding_index(config, vocabulary, default=None)
     return {"V": vocabulary, "D": hidden, "H": heads, "K": kv_heads, "d_h": head, "F": get("intermediate_size"),
@@ -45,4 +43,5 @@ LAYOUT = Layout((switch("no_attention_bias", "attention_bias", True, on=False),
 
 # GptOssConfig: local (128 tokens) and full attention alternate, the first layer local.
 READER = Reader("gpt_oss", read, LAYOUT, SYMBOL_FIELDS | {"X": "num_local_experts", "X_a": "num_experts_per_tok"},
+                (KV_HEADS_DIVIDE_HEADS, EVEN_HEAD, TOP_K),
                 windows=alternating(128))

@@ -9,14 +9,30 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from ..reading import ConfigError, Reader, Fields, Layout, Switch, flag, num_labels, padding_index, shown, switch
+from ..rules import divides, even_or_one
 
 # transformers' LlamaConfig defaults (configuration_llama.py, 5.23): a minimal config.json takes these.
 # num_key_value_heads and head_dim default to null: the heads, and hidden_size // num_attention_heads.
 FIELDS = Fields({"vocab_size": 32000, "hidden_size": 4096, "intermediate_size": 11008, "num_hidden_layers": 32,
                  "num_attention_heads": 32})
 
-# Which config field sets each symbol, for error messages (Mixtral adds its experts).
-SYMBOL_FIELDS = {"C": "num_labels", "K": "num_key_value_heads", "d_h": "head_dim", "F": "intermediate_size"}
+# Which config field sets each size (Mixtral adds its experts).
+SYMBOL_FIELDS = {"V": "vocab_size", "D": "hidden_size", "H": "num_attention_heads", "K": "num_key_value_heads",
+                 "d_h": "head_dim", "F": "intermediate_size", "L": "num_hidden_layers", "C": "num_labels"}
+
+# What transformers requires of the sizes (read_decoder checks them). Mistral and Mixtral share the last two; their
+# configs take the floor of the width over the heads.
+HEADS_DIVIDE_WIDTH = divides("H", "D", "`LlamaConfig` requires the heads {H} to divide the width {D}, even with "
+                                       "`head_dim` set.")
+# transformers builds K that does not divide H (or exceeds it), but the attention cannot run: repeat_kv gives each
+# key/value head H // K query heads, and the shapes no longer match.
+KV_HEADS_DIVIDE_HEADS = divides("K", "H", "The key/value heads {K} must divide the heads {H}: transformers builds "
+                                          "other values, but the attention cannot run.")
+# Rotary embeddings rotate pairs of coordinates across the whole head (these classes ignore partial_rotary_factor):
+# an odd head size above 1 is refused by the config's RoPE check, or builds a model whose forward pass fails on the
+# shapes. A head of 1 runs, by broadcasting.
+EVEN_HEAD = even_or_one("d_h", "The head size {d_h} must be even (or 1): rotary embeddings turn pairs of "
+                               "coordinates.", "the head size ({d_h}) must be even for rotary position embeddings")
 
 
 def read_decoder(config: Mapping, fields: Fields, *, divisible: bool, zero_head_dim: bool,
@@ -34,18 +50,15 @@ def read_decoder(config: Mapping, fields: Fields, *, divisible: bool, zero_head_
         return fields.size(config, field)
 
     hidden, heads, vocabulary = get("hidden_size"), get("num_attention_heads"), get("vocab_size")
-    if divisible and hidden % heads:
-        raise ConfigError(f"hidden_size ({hidden}) is not a multiple of num_attention_heads ({heads})")
+    if divisible:
+        HEADS_DIVIDE_WIDTH.check({"H": heads, "D": hidden}, SYMBOL_FIELDS)
     # null means as many key/value heads as query heads where the field may be null (LlamaConfig: int | None);
     # MistralConfig and MixtralConfig type it int (default 8), and refuse null.
     if config.get("num_key_value_heads", 0) is None and "num_key_value_heads" in fields.defaults and not null_kv_heads:
         raise ConfigError("num_key_value_heads must be an integer, got null")
     kv_heads = heads if config.get("num_key_value_heads", fields.defaults.get("num_key_value_heads")) is None \
         else get("num_key_value_heads")
-    # transformers builds K that does not divide H (or exceeds it), but the attention cannot run:
-    # repeat_kv gives each key/value head H // K query heads, and the shapes no longer match.
-    if heads % kv_heads:
-        raise ConfigError(f"num_attention_heads ({heads}) is not a multiple of num_key_value_heads ({kv_heads})")
+    KV_HEADS_DIVIDE_HEADS.check({"K": kv_heads, "H": heads}, SYMBOL_FIELDS)
     head_dim = config.get("head_dim")
     if head_dim is not None and (isinstance(head_dim, bool) or not isinstance(head_dim, int)):
         raise ConfigError(f"head_dim must be an integer or null, got {shown(head_dim)}")
@@ -55,11 +68,7 @@ def read_decoder(config: Mapping, fields: Fields, *, divisible: bool, zero_head_
             raise ConfigError(f"hidden_size ({hidden}) is smaller than num_attention_heads ({heads}): a head size of 0")
     else:
         head = fields.size(config, "head_dim")  # 0 and negatives refused: no attention to build
-    # Rotary embeddings rotate pairs of coordinates across the whole head (these classes ignore
-    # partial_rotary_factor): an odd head size above 1 is refused by the config's RoPE check, or builds
-    # a model whose forward pass fails on the shapes. A head of 1 runs, by broadcasting.
-    if head > 1 and head % 2:
-        raise ConfigError(f"the head size ({head}) must be even for rotary position embeddings")
+    EVEN_HEAD.check({"d_h": head})
     padding_index(config, vocabulary, default=None)
     return {"V": vocabulary, "D": hidden, "H": heads, "K": kv_heads, "d_h": head, "F": get("intermediate_size"),
             "L": get("num_hidden_layers"), "C": num_labels(config)}
@@ -84,4 +93,4 @@ LAYOUT = Layout((switch("attention_bias", "attention_bias"), switch("mlp_bias", 
 # The layouts of Mistral and Mixtral, which have no bias options: a tied head, a token classifier without bias.
 TIED_LAYOUT = Layout((TIED, NO_TOKEN_BIAS))
 
-READER = Reader("llama", read, LAYOUT, SYMBOL_FIELDS)
+READER = Reader("llama", read, LAYOUT, SYMBOL_FIELDS, (HEADS_DIVIDE_WIDTH, KV_HEADS_DIVIDE_HEADS, EVEN_HEAD))

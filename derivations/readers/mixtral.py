@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from ..reading import ConfigError, Fields, Reader, every_layer_windowed
-from .llama import SYMBOL_FIELDS, TIED_LAYOUT, read_decoder
+from ..reading import Fields, Reader, every_layer_windowed
+from ..rules import at_most
+from .llama import EVEN_HEAD, KV_HEADS_DIVIDE_HEADS, SYMBOL_FIELDS, TIED_LAYOUT, read_decoder
 
 # transformers' MixtralConfig defaults (configuration_mixtral.py, 5.23): Mixtral-8x7B's sizes.
 # MixtralConfig.attribute_map reads num_experts as num_local_experts (the alias wins when present).
@@ -14,17 +15,21 @@ FIELDS = Fields({"vocab_size": 32000, "hidden_size": 4096, "intermediate_size": 
                  "num_experts_per_tok": 2}, {"num_local_experts": "num_experts"})
 
 
+# torch.topk cannot pick more experts than there are (gpt-oss and the Qwen mixtures state the same).
+TOP_K = at_most("X_a", "X", "{X_a} can be at most {X}: the router picks the top {X_a} of the {X} experts.")
+
+
 def read(config: Mapping) -> dict[str, int]:
     values = read_decoder(config, FIELDS, divisible=False, zero_head_dim=True)
     experts, field = FIELDS.size(config, "num_local_experts"), FIELDS.written(config, "num_local_experts")
-    # top-0 runs (the experts add nothing); torch.topk cannot pick more experts than there are.
+    # top-0 runs (the experts add nothing).
     active = FIELDS.size(config, "num_experts_per_tok", minimum=0)
-    if active > experts:
-        raise ConfigError(f"num_experts_per_tok ({active}) is more than {field} ({experts})")
+    TOP_K.check({"X_a": active, "X": experts}, {"X_a": "num_experts_per_tok", "X": field})
     return values | {"X": experts, "X_a": active}
 
 
 # MixtralConfig: sliding_window null unless set, then every layer (no layer_types).
 READER = Reader("mixtral", read, TIED_LAYOUT,
                 SYMBOL_FIELDS | {"X": "num_local_experts", "X_a": "num_experts_per_tok"},
+                (KV_HEADS_DIVIDE_HEADS, EVEN_HEAD, TOP_K),
                 windows=every_layer_windowed(None))

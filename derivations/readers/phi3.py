@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from ..reading import ConfigError, Fields, Reader, every_layer_windowed, padding_index
-from .llama import SYMBOL_FIELDS, TIED_LAYOUT, read_decoder
+from .llama import EVEN_HEAD, KV_HEADS_DIVIDE_HEADS, SYMBOL_FIELDS, TIED_LAYOUT, read_decoder
 
 # transformers' Phi3Config defaults (configuration_phi3.py, 5.23): Phi-3-mini's sizes. num_key_value_heads
 # defaults to null, as many as the heads. Phi3Config has no head_dim: Phi3Attention reads
@@ -24,4 +24,5 @@ def read(config: Mapping) -> dict[str, int]:
 
 
 # Phi3Config: sliding_window null unless set (Phi-3-mini-4k sets 2047), every layer (no layer_types).
-READER = Reader("phi3", read, TIED_LAYOUT, SYMBOL_FIELDS, windows=every_layer_windowed(None))
+READER = Reader("phi3", read, TIED_LAYOUT, SYMBOL_FIELDS, (KV_HEADS_DIVIDE_HEADS, EVEN_HEAD),
+                windows=every_layer_windowed(None))

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from ..reading import ConfigError, Fields, Reader, qwen_windows
-from .llama import SYMBOL_FIELDS, TIED_LAYOUT, read_decoder
+from .llama import EVEN_HEAD, KV_HEADS_DIVIDE_HEADS, SYMBOL_FIELDS, TIED_LAYOUT, read_decoder
 
 # transformers' Qwen2Config defaults (configuration_qwen2.py, 5.23). num_key_value_heads defaults to 32, and
 # null means as many as the heads. Qwen2Config has no head_dim and no bias options: Qwen2Attention reads
@@ -23,4 +23,4 @@ def read(config: Mapping) -> dict[str, int]:
     return read_decoder(config, FIELDS, divisible=False, zero_head_dim=False, null_kv_heads=True)
 
 
-READER = Reader("qwen2", read, TIED_LAYOUT, SYMBOL_FIELDS, windows=qwen_windows)
+READER = Reader("qwen2", read, TIED_LAYOUT, SYMBOL_FIELDS, (KV_HEADS_DIVIDE_HEADS, EVEN_HEAD), windows=qwen_windows)

@@ -6,7 +6,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from ..reading import ConfigError, Fields, Layout, Reader, qwen_windows, shown, switch
-from .llama import NO_TOKEN_BIAS, SYMBOL_FIELDS, TIED, read_decoder
+from ..rules import at_most
+from .llama import EVEN_HEAD, KV_HEADS_DIVIDE_HEADS, NO_TOKEN_BIAS, SYMBOL_FIELDS, TIED, read_decoder
+from .mixtral import TOP_K
 
 # transformers' Qwen2MoeConfig defaults (configuration_qwen2_moe.py, 5.23): Qwen1.5-MoE-A2.7B's sizes. The number
 # of experts is num_experts (a num_local_experts in config.json is not read). num_key_value_heads null fails (the
@@ -29,15 +31,20 @@ def dense_layers(config: Mapping, fields: Fields, layers: int, experts: int) -> 
     return layers - len(sparse)
 
 
+# The dense layers are some of the layers: the reader counts them (dense_layers), so no config breaks it; the
+# calculator, which asks for L_f, says so.
+DENSE_LAYERS = at_most("L_f", "L", "{L_f} can be at most {L}: the dense layers are some of the layers.", refusal="")
+RULES = (KV_HEADS_DIVIDE_HEADS, EVEN_HEAD, TOP_K, DENSE_LAYERS)
+
+
 def read_moe(config: Mapping, fields: Fields, *, experts_field: str) -> dict[str, int]:
     if "head_dim" in config and config["head_dim"] is None:
         raise ConfigError("head_dim must be an integer when given (the attention reads it as it is), got null")
     values = read_decoder(config, fields, divisible=False, zero_head_dim=False)  # null key/value heads: refused
     experts = fields.size(config, experts_field, minimum=0)
     active = fields.size(config, "num_experts_per_tok", minimum=0)
-    if active > experts and experts:  # torch.topk cannot pick more experts than there are
-        raise ConfigError(f"num_experts_per_tok ({active}) is more than {fields.written(config, experts_field)} "
-                          f"({experts})")
+    if experts:  # none: every layer is dense, and the router picks nothing
+        TOP_K.check({"X_a": active, "X": experts}, {"X_a": "num_experts_per_tok", "X": fields.written(config, experts_field)})
     return values | {"X": experts, "X_a": active, "F_e": fields.size(config, "moe_intermediate_size"),
                      "L_f": dense_layers(config, fields, values["L"], experts)}
 
@@ -53,5 +60,5 @@ LAYOUT = Layout((switch("no_qkv_bias", "qkv_bias", True, on=False), TIED, NO_TOK
 
 READER = Reader("qwen2_moe", read, LAYOUT, SYMBOL_FIELDS | {
     "X": "num_experts", "X_a": "num_experts_per_tok", "F_e": "moe_intermediate_size",
-    "F_s": "shared_expert_intermediate_size", "L_f": "mlp_only_layers"},
+    "F_s": "shared_expert_intermediate_size", "L_f": "mlp_only_layers"}, RULES,
     zero=frozenset({"L_f", "X"}), windows=lambda config, layers: qwen_windows(config, layers, alternate=True))

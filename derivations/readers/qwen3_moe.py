@@ -6,7 +6,7 @@ from collections.abc import Mapping
 
 from ..reading import Fields, Layout, Reader, every_layer_windowed, switch
 from .llama import NO_TOKEN_BIAS, SYMBOL_FIELDS, TIED
-from .qwen2_moe import read_moe
+from .qwen2_moe import RULES, read_moe
 
 # transformers' Qwen3MoeConfig defaults (configuration_qwen3_moe.py, 5.23). The experts are num_experts, or
 # num_local_experts, which wins when both are given (attribute_map). No head_dim field: the attention reads
@@ -25,7 +25,7 @@ def read(config: Mapping) -> dict[str, int]:
 LAYOUT = Layout((switch("attention_bias", "attention_bias"), TIED, NO_TOKEN_BIAS))
 
 READER = Reader("qwen3_moe", read, LAYOUT, SYMBOL_FIELDS | {
-    "X": "num_experts", "X_a": "num_experts_per_tok", "F_e": "moe_intermediate_size", "L_f": "mlp_only_layers"},
+    "X": "num_experts", "X_a": "num_experts_per_tok", "F_e": "moe_intermediate_size", "L_f": "mlp_only_layers"}, RULES,
     zero=frozenset({"L_f", "X"}),
     # Qwen3MoeConfig: sliding_window only with use_sliding_window, then every layer (no layer_types).
     windows=every_layer_windowed(4096, "use_sliding_window"))

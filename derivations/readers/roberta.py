@@ -27,5 +27,6 @@ def read(config: Mapping) -> dict[str, int]:
     return values
 
 
-# BERT's flags, read the same way (RobertaLayer refuses cross-attention without is_decoder, as BertLayer does).
-READER = Reader("roberta", read, bert.LAYOUT, bert.READER.fields)
+# BERT's flags, read the same way (RobertaLayer refuses cross-attention without is_decoder, as BertLayer does), and
+# its rules (RobertaSelfAttention checks the width as BertSelfAttention does).
+READER = Reader("roberta", read, bert.LAYOUT, bert.READER.fields, bert.READER.rules)

@@ -78,5 +78,6 @@ LAYOUT = Layout((Switch("gated", lambda config: feed_forward(config)[0]),
                  switch("decoder_stack", "is_decoder"),
                  Switch("activation", learned_activation, ("", *LEARNED))))
 
-READER = Reader("t5", read, LAYOUT, {"L_d": "num_decoder_layers", "d_h": "d_kv", "F": "d_ff",
-                                          "B": "relative_attention_num_buckets", "C": "num_labels"})
+READER = Reader("t5", read, LAYOUT, {"V": "vocab_size", "D": "d_model", "H": "num_heads", "d_h": "d_kv", "F": "d_ff",
+                                     "L": "num_layers", "L_d": "num_decoder_layers",
+                                     "B": "relative_attention_num_buckets", "C": "num_labels"})

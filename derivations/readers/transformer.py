@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from ..reading import ConfigError, Reader, Fields, Layout, divides, padding_index, size, switch
+from ..reading import ConfigError, Reader, Fields, Layout, padding_index, size, switch
+from ..rules import divides
 
 # MarianConfig.attribute_map: these names, when present, set the field they map to.
 ALIASES = {"d_model": "hidden_size", "encoder_layers": "num_hidden_layers",
@@ -16,23 +17,28 @@ FIELDS = Fields({"vocab_size": 58101, "max_position_embeddings": 1024, "d_model"
 PAD_TOKEN_ID = 58100  # MarianConfig's default
 
 
+# MarianAttention requires its heads to divide the width, the encoder's and the decoder's (the count does not depend
+# on them: the calculator asks for no heads).
+HEADS_DIVIDE_WIDTH = divides("H", "D", "The heads {H} must divide the width {D}.")
+
+
 def encoder(config: Mapping) -> dict[str, int]:
     """The encoder's sizes, checked as transformers checks them when it builds an encoder: every class
     but MarianForCausalLM, which builds the decoder alone (see :func:`check`)."""
     hidden = FIELDS.size(config, "d_model")
     heads = FIELDS.size(config, "encoder_attention_heads")
-    # MarianAttention requires its heads to divide the width (the count does not depend on them).
-    head = divides(heads, hidden, FIELDS.written(config, "encoder_attention_heads"), FIELDS.written(config, "d_model"))
+    HEADS_DIVIDE_WIDTH.check({"H": heads, "D": hidden}, {"H": FIELDS.written(config, "encoder_attention_heads"),
+                                                         "D": FIELDS.written(config, "d_model")})
     # The encoder's token table (and `shared`) has vocab_size rows and padding_idx = pad_token_id.
     padding_index(config, FIELDS.size(config, "vocab_size"), default=PAD_TOKEN_ID)
-    return {"H": heads, "d_h": head, "F": FIELDS.size(config, "encoder_ffn_dim"),
+    return {"H": heads, "d_h": hidden // heads, "F": FIELDS.size(config, "encoder_ffn_dim"),
             "L": FIELDS.size(config, "encoder_layers")}
 
 
 def read(config: Mapping) -> dict[str, int]:
     hidden = FIELDS.size(config, "d_model")
-    divides(FIELDS.size(config, "decoder_attention_heads"), hidden, "decoder_attention_heads",
-            FIELDS.written(config, "d_model"))
+    HEADS_DIVIDE_WIDTH.check({"H": FIELDS.size(config, "decoder_attention_heads"), "D": hidden},
+                             {"H": "decoder_attention_heads", "D": FIELDS.written(config, "d_model")})
     vocabulary = FIELDS.size(config, "vocab_size")
     # MarianConfig: decoder_vocab_size = decoder_vocab_size or vocab_size: null and 0 mean "the same"
     # (false and 0.0 are refused by its type check, as size() refuses them).
@@ -63,4 +69,7 @@ LAYOUT = Layout((switch("unshared", "share_encoder_decoder_embeddings", True, on
                  switch("untied", "tie_word_embeddings", True, on=False)))
 
 READER = Reader("marian", read, LAYOUT,
-                {"V_d": "decoder_vocab_size", "F_d": "decoder_ffn_dim", "L_d": "decoder_layers"}, check=check)
+                {"V": "vocab_size", "V_d": "decoder_vocab_size", "P": "max_position_embeddings", "D": "d_model",
+                 "H": ("encoder_attention_heads", "decoder_attention_heads"), "d_h": "d_model / encoder_attention_heads",
+                 "F": "encoder_ffn_dim", "F_d": "decoder_ffn_dim", "L": "encoder_layers", "L_d": "decoder_layers"},
+                (HEADS_DIVIDE_WIDTH,), check=check)
