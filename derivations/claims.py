@@ -19,13 +19,14 @@ from functools import cached_property
 
 import sympy
 
-from .sources import Citation
+from . import configs, symbols
 from .components import Part, group
+from .sources import Citation
 
 
 def _checkpoint_values(name: str) -> dict[sympy.Symbol, int]:
-    from .configs import checkpoint
-    return dict(checkpoint(name).values)
+    """The sizes of a bundled checkpoint, as its reader reads them."""
+    return symbols.valued(configs.sizes(configs.load(name)))
 
 
 @dataclass(frozen=True)
@@ -150,11 +151,9 @@ class Rounded:
 
 def sizes(**values: int) -> dict[sympy.Symbol, int]:
     """Values of sizes given by their names in the notation: sizes(L=2, D=256)."""
-    from . import symbols
-
-    out = {getattr(symbols, name): value for name, value in values.items()}
-    assert all(isinstance(s, sympy.Symbol) for s in out), f"not sizes of the notation: {sorted(values)}"
-    return out
+    unknown = set(values) - set(symbols.BY_NAME)
+    assert not unknown, f"not sizes of the notation: {sorted(unknown)}"
+    return symbols.valued(values)
 
 
 @dataclass(frozen=True)

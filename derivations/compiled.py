@@ -23,21 +23,21 @@ SECTIONS = {"count": ("base", "variants", "active"), "flops": ("flops",), "memor
 def compile_section(model_type: str, name: str) -> dict:
     """One section of a model_type's compiled family (:data:`SECTIONS`): its keys, per layout variant and
     architecture where they vary."""
-    from . import configs
+    from . import registry
 
-    family = configs.family(model_type)
+    family = registry.of_model_type(model_type)
 
     def each(build) -> dict:
         return {variant: {name: build(part) for name, part in architectures.items()}
-                for variant, architectures in family.VARIANTS.items()}
+                for variant, architectures in family.variants.items()}
 
     if name == "count":
-        return {"base": family.BASE_ARCHITECTURE,
+        return {"base": family.base,
                 "variants": each(rows),
                 # Mixtures of experts: the count of the parameters one token uses, as a polynomial.
                 "active": {variant: {name: terms(active) for name in architectures
                                      if (active := active_part(family, variant, name)) is not None}
-                           for variant, architectures in family.VARIANTS.items()}}
+                           for variant, architectures in family.variants.items()}}
     if name == "flops":
         # What each class computes: one row per component (derivations.flops), in the sequence length s
         # (and s_d, an encoder-decoder's target length).
@@ -68,20 +68,20 @@ def flop_rows(part) -> list[dict]:
 
 
 def active_part(family, variant: str, name: str):
-    """The parameters one token uses, for a class with experts (None otherwise): the family's own
-    ``ACTIVE_VARIANTS`` where it stacks its experts in tensors (Mixtral in transformers 5.x), else
+    """The parameters one token uses, for a class with experts (None otherwise): the family's own ``active``
+    counts where it declares them (experts stacked in tensors, as Mixtral's in transformers 5.x), else
     components.active_per_token, which cuts a repeat over the experts."""
     from .components import active_per_token
     from .symbols import X, X_a
 
-    if hasattr(family, "ACTIVE_VARIANTS"):
-        return family.ACTIVE_VARIANTS[variant][name]
-    part = family.VARIANTS[variant][name]
+    if family.active:
+        return family.active[variant][name]
+    part = family.variants[variant][name]
     if X not in part.total.free_symbols:
         return None
     active = active_per_token(part, X, X_a)
     # Experts stacked in tensors (X a factor of a leaf, not a repeat) are not cut: the family must say.
-    assert active.total != part.total, f"{name}: no expert repeat to cut; define ACTIVE_VARIANTS"
+    assert active.total != part.total, f"{name}: no expert repeat to cut; declare its active counts"
     return active
 
 

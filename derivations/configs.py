@@ -5,8 +5,8 @@ field, as transformers does. Anything that transformers would reject, or that ma
 :class:`ConfigError` with a one-line message.
 
 Everything here is plain Python, so that the command line answers from the compiled derivations
-without importing SymPy: :func:`select` does the reading, and :func:`resolve` joins its result to
-the SymPy derivation.
+without importing SymPy: :func:`select` does the reading, and ``derivations.registry.resolve`` joins its
+result to the SymPy derivation.
 """
 
 from __future__ import annotations
@@ -16,16 +16,10 @@ import importlib
 import json
 import os
 from collections.abc import Callable, Mapping
-from types import ModuleType
-from typing import TYPE_CHECKING, NamedTuple
+from typing import NamedTuple
 
 from . import cache, readers
 from .reading import ConfigError, Reader, json_type, shown
-
-if TYPE_CHECKING:
-    import sympy
-
-    from .components import Part
 
 # A str, not a Path: pathlib costs the command a tenth of its start-up.
 CHECKPOINTS_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "checkpoints")
@@ -89,30 +83,6 @@ class _Readers(Mapping):
 
 
 READERS: Mapping[str, Reader] = _Readers()
-
-
-def family_modules() -> dict[str, ModuleType]:
-    """Every family module (derivations/families/<name>.py, with a page docs/<name>.md): those that define
-    MODEL_TYPE, the model_type of their configs (gpt3 reuses GPT-2's, and has no reader of its own)."""
-    import pkgutil
-
-    from . import families as package
-
-    names = [m.name for m in pkgutil.iter_modules(package.__path__) if not m.name.startswith("_")]
-    modules = {name: importlib.import_module(f"{package.__name__}.{name}") for name in sorted(names)}
-    # In the order of their first papers: the site's navigation and pictures follow it.
-    return {name: module for name, module in sorted(modules.items(), key=lambda item: item[1].FIRST_PUBLISHED)
-            if hasattr(module, "MODEL_TYPE")}
-
-
-def family(model_type: str) -> ModuleType:
-    """The family module (SymPy) of a model_type."""
-    return importlib.import_module(f"{__package__}.families.{READERS[model_type].module}")
-
-
-def families() -> dict[str, ModuleType]:
-    """model_type -> family module (SymPy)."""
-    return {model_type: family(model_type) for model_type in READERS}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -227,60 +197,10 @@ def select(config: Mapping, requested: str | None, architectures: Callable[[str,
     reader.check(config, name)  # what only this class checks (first: it names the field at fault)
     for symbol in sorted(known[name]):
         if values[symbol] < 1 and symbol not in reader.zero:  # e.g. num_labels 0 for a class with a classifier
-            raise ConfigError(f"{name} needs {reader.fields.get(symbol, symbol)} >= 1, got {values[symbol]}")
+            raise ConfigError(f"{name} needs {reader.field(symbol)} >= 1, got {values[symbol]}")
     return Selection(model_type, layout, name, values)
 
 
-class Resolved(NamedTuple):
-    """A model to count: the architecture's derivation and the symbol values from the config."""
-
-    architecture: str
-    part: Part
-    values: dict[sympy.Symbol, int]
-
-    @property
-    def total(self) -> int:
-        return self.part.count(self.values)
-
-
-def resolve(config: Mapping, architecture: str | None = None) -> Resolved:
-    """The SymPy derivation for a config: its part and its symbol values."""
-    from . import symbols
-
-    def known(model_type: str, layout: str) -> dict[str, set[str]]:
-        return {name: {str(s) for s in part.total.free_symbols}
-                for name, part in family(model_type).VARIANTS[layout].items()}
-
-    chosen = select(config, architecture, known, lambda model_type: family(model_type).BASE_ARCHITECTURE)
-    part = family(chosen.model_type).VARIANTS[chosen.layout][chosen.architecture]
-    return Resolved(chosen.architecture, part, {getattr(symbols, k): v for k, v in chosen.values.items()})
-
-
-def checkpoint(name: str, architecture: str | None = None) -> Resolved:
-    """A bundled checkpoint, resolved."""
-    return resolve(load(name), architecture)
-
-
-def layout_of(family: ModuleType, checkpoint: str) -> str | None:
-    """The layout (a key of ``family.VARIANTS``) the bundled ``checkpoint``'s config asks for, when it is
-    a config of ``family``'s model_type; else None."""
-    if not hasattr(family, "MODEL_TYPE"):
-        return None
-    config = load(checkpoint)
-    model_type = read_model_type(config)
-    if model_type != family.MODEL_TYPE:
-        return None
-    layout = READERS[model_type].layout.of(config)
-    if layout not in family.VARIANTS:
-        raise ConfigError(f"{checkpoint} asks for the layout {layout!r}, which {family.__name__} does not lay out")
-    return layout
-
-
-def as_built(family: ModuleType, name: str, checkpoint: str) -> Part | None:
-    """``family``'s class ``name`` as the bundled ``checkpoint``'s config lays it out (Llama 3.2 ties its
-    head, T5 1.1 gates its feed-forward), when ``name`` is a class of the family and the checkpoint one
-    of its configs; else None."""
-    if name not in getattr(family, "ARCHITECTURES", {}):
-        return None
-    layout = layout_of(family, checkpoint)
-    return None if layout is None else family.VARIANTS[layout][name]
+def sizes(config: Mapping) -> dict[str, int]:
+    """The sizes a config gives, by symbol name, as its model_type's reader reads them (any class's)."""
+    return READERS[read_model_type(config)].read(config)

@@ -338,6 +338,19 @@ _SOURCES = (
 
 SOURCES: dict[str, Source] = {source.key: source for source in _SOURCES}
 assert len(SOURCES) == len(_SOURCES), "a key given twice"
+# The sources a family declares in its own module (declare), after the shared ones above.
+_DECLARED: dict[str, Source] = {}
+
+
+def declare(*declared: Source) -> tuple[Source, ...]:
+    """Add a family's own sources (those no other page cites) to the table, so that its claims can cite them; a
+    family module calls it before its first Citation and gives the result to its record. A key already taken by
+    another source is an error."""
+    for source in declared:
+        if SOURCES.get(source.key, source) != source:
+            raise ValueError(f"the source key {source.key!r} is taken: choose another")
+        SOURCES[source.key] = _DECLARED[source.key] = source
+    return declared
 
 
 @dataclass(frozen=True)
@@ -358,7 +371,8 @@ def get(key: str) -> Source:
     try:
         return SOURCES[key]
     except KeyError:
-        raise UnknownSource(f"unknown source {key!r}: add it to derivations/sources.py") from None
+        raise UnknownSource(f"unknown source {key!r}: add it to derivations/sources.py, or declare it in the family "
+                            "module that cites it (sources.declare)") from None
 
 
 def cite(key: str, locator: str = "") -> str:
@@ -382,7 +396,9 @@ def entry(source: Source) -> str:
 def page() -> str:
     """The sources page's list, by category."""
     out = []
+    # The shared table's order, then the families' own sources by key (whatever order the families were imported in).
+    listed = [*_SOURCES, *(_DECLARED[key] for key in sorted(_DECLARED))]
     for category, heading in CATEGORIES.items():
-        entries = [entry(s) for s in _SOURCES if s.category == category]
+        entries = [entry(s) for s in listed if s.category == category]
         out.append(f'<h2 id="{category}s">{heading}</h2>\n<ul class="dv-sources">\n' + "\n".join(entries) + "\n</ul>")
     return "\n".join(out)

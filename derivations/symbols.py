@@ -7,6 +7,7 @@ from :data:`NOTATION`; nothing else in the project defines a symbol.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 import sympy
@@ -63,6 +64,15 @@ t = _size("t")
 H_r = _size("H_r", r"H_{\mathrm{r}}")
 # A ratio, not a size: Meta's ffn_dim_multiplier (1.3 for Llama-2-70B).
 r = sympy.Symbol("r", positive=True)
+
+
+# Every symbol above by its name ("d_h"): a config's reader gives sizes by name, plain Python.
+BY_NAME: dict[str, sympy.Symbol] = {str(v): v for v in dict(globals()).values() if isinstance(v, sympy.Symbol)}
+
+
+def valued(values: Mapping[str, int]) -> dict[sympy.Symbol, int]:
+    """Sizes by name (a reader's) as values of the symbols: {"D": 768} -> {D: 768}."""
+    return {BY_NAME[name]: value for name, value in values.items()}
 
 
 @dataclass(frozen=True)

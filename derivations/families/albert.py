@@ -15,25 +15,16 @@ from dataclasses import replace
 
 import sympy
 
-from . import Headline, bert
-from ..calculator import at_most
+from ..contract import Family, Headline
+from . import bert
 from ..claims import Hypothesis, Rounded
 from ..components import (AttentionLayout, Part, as_kind, attention, classifier, embedding, encoder_task_heads,
                           factorized_embedding, feed_forward, group, layer_norm, leaf, linear, pooler as _pooler,
                           tied_tensor)
 from ..readers import albert as reader
-from ..sources import Citation, cite
+from ..sources import Citation
 from ..symbols import C, D, E, F, G, H, L, L_g, P, T, V, d_h
 
-MODEL_TYPE = reader.READER.model_type
-
-# The month of the family's first paper (its arXiv version; for GPT-1 and GPT-2, OpenAI's release),
-# which orders the families in the site's navigation; and the counts it is known by (the home page).
-FIRST_PUBLISHED = "2019-09"
-HEADLINES = (Headline("AlbertModel", "albert-base-v2"),)
-# The running example of the page: every table on it is evaluated on this checkpoint unless its caption
-# says otherwise (the site adds the caption), and the at-a-glance box names it.
-EXAMPLE = "albert-base-v2"
 
 # The paper's shapes: F = 4D, heads partition the width, one shared layer (every released size).
 STANDARD = {F: 4 * D, d_h: D / H, G: 1, L_g: 1}
@@ -163,17 +154,9 @@ def architectures(untied: bool = False) -> dict[str, Part]:
 
 
 ARCHITECTURES = architectures()
-BASE_ARCHITECTURE = "AlbertModel"
 # Every layout a config.json can ask for (readers.albert.READER.layout): the masked-LM decoder untied.
 VARIANTS = reader.READER.layout.variants(architectures)
 
-AlbertModel = ARCHITECTURES["AlbertModel"]
-AlbertForPreTraining = ARCHITECTURES["AlbertForPreTraining"]
-AlbertForMaskedLM = ARCHITECTURES["AlbertForMaskedLM"]
-AlbertForSequenceClassification = ARCHITECTURES["AlbertForSequenceClassification"]
-AlbertForTokenClassification = ARCHITECTURES["AlbertForTokenClassification"]
-AlbertForQuestionAnswering = ARCHITECTURES["AlbertForQuestionAnswering"]
-AlbertForMultipleChoice = ARCHITECTURES["AlbertForMultipleChoice"]
 
 # AlbertModel(config, add_pooling_layer=False): the body of the masked-LM, token and span classes.
 without_pooler = body("without_pooler", "AlbertModel without pooler", False, None)
@@ -190,36 +173,17 @@ pretraining_untied = replace(VARIANTS["untied"]["AlbertForPreTraining"], name="p
 
 layer_standard = layer.subs(STANDARD)
 encoder_standard = encoder.subs(STANDARD)
-AlbertModel_standard = AlbertModel.subs(STANDARD)
+AlbertModel_standard = ARCHITECTURES["AlbertModel"].subs(STANDARD)
 # An ordinary stack: G = L groups of one layer each, every layer with weights of its own.
-unshared = AlbertModel.subs({G: L, L_g: 1})
+unshared = ARCHITECTURES["AlbertModel"].subs({G: L, L_g: 1})
 # What sharing one layer saves against that stack: L - 1 layers.
 sharing_saving = (L - 1) * layer.total
-assert sympy.expand(sharing_saving - (unshared.total - AlbertModel.subs({G: 1, L_g: 1}).total)) == 0
+assert sympy.expand(sharing_saving - (unshared.total - ARCHITECTURES["AlbertModel"].subs({G: 1, L_g: 1}).total)) == 0
 
 # ---------------------------------------------------------------------------------------------
 # Checkpoints (readers.albert.read reads their config.json)
 # ---------------------------------------------------------------------------------------------
 
-# The four version-2 sizes as their config.json files on the Hugging Face hub (albert/albert-base-v2
-# and so on). albert-base-v2's file is copied whole as two public copies of it agree (PaddleNLP's
-# modeling.py pretrained_init_configuration, and a training script that pastes it); for large, xlarge
-# and xxlarge the sizes are those of PaddleNLP's copy of the four hub configs
-# (paddlenlp/transformers/albert/configuration.py, ALBERT_PRETRAINED_INIT_CONFIGURATION) and of the
-# hub's files [cite: hub-albert], in the same layout (the fields that do not size a tensor, such as the
-# dropout rates, do not change a count). Version 1 has the same sizes.
-CHECKPOINTS = ("albert-base-v2", "albert-large-v2", "albert-xlarge-v2", "albert-xxlarge-v2")
-
-# Sizes the calculator derives rather than asks for: the head size, the width over the heads.
-CALCULATOR_RATIOS = {d_h: (D, H)}
-# Every ALBERT config has embedding_size, so the heads need not divide the width (the floor); but heads of
-# size 0 fail.
-CALCULATOR_RULES = (at_most(H, D, "{H} can be at most {D}: more heads than width gives heads of size 0, on "
-                                  "which transformers fails."),)
-
-TABLE_SYMBOLS = (E, D, F, L)
-TABLE_ARCHITECTURES = {"AlbertModel": "AlbertModel", "without_pooler": "without pooler",
-                       "AlbertForMaskedLM": "ForMaskedLM", "AlbertForPreTraining": "ForPreTraining"}
 
 # ---------------------------------------------------------------------------------------------
 # Published counts, reconciled
@@ -228,7 +192,7 @@ TABLE_ARCHITECTURES = {"AlbertModel": "AlbertModel", "without_pooler": "without 
 _PAPER = Citation("lan2020", "Table 1")
 
 # Everything the paper's ALBERT figures could have counted.
-CONVENTIONS = (AlbertModel, without_pooler, AlbertForPreTraining, pretraining_untied, non_embedding)
+CONVENTIONS = (ARCHITECTURES["AlbertModel"], without_pooler, ARCHITECTURES["AlbertForPreTraining"], pretraining_untied, non_embedding)
 
 base_12m = Rounded("base_12m", 12_000_000, "ALBERT base: 12 layers, hidden 768, embedding 128, sharing all",
                    _PAPER, "albert-base-v2", CONVENTIONS, printed="12M")
@@ -265,7 +229,7 @@ HYPOTHESES_XXLARGE = (xxlarge_embedding, xxlarge_feed_forward, xxlarge_vocabular
 # The BERT rows of the same table, against bert.py's exact counts. The paper trained its BERT models
 # with its own 30,000-token SentencePiece vocabulary (section 4.1), not BERT's 30,522 WordPiece one.
 ALBERT_VOCABULARY = 30_000
-BERT_CONVENTIONS = (bert.BertModelWithoutPooler, bert.BertModel, bert.BertForPreTraining)
+BERT_CONVENTIONS = tuple(bert.ARCHITECTURES[name] for name in ("BertModelWithoutPooler", "BertModel", "BertForPreTraining"))
 bert_base_108m = Rounded("bert_base_108m", 108_000_000, "BERT base: 12 layers, hidden 768, embedding 768", _PAPER,
                          "bert-base-uncased", BERT_CONVENTIONS, printed="108M")
 bert_large_334m = Rounded("bert_large_334m", 334_000_000, "BERT large: 24 layers, hidden 1024, embedding 1024",
@@ -284,6 +248,28 @@ bert_vocabulary = Hypothesis("bert_vocabulary",
                              "the paper counted its BERT models without the pooler, with its own 30,000-token "
                              "vocabulary", BERT_PAPER, V, ALBERT_VOCABULARY)
 
-MISCOUNTS = ()
-ROUNDED = PAPER + (xlarge_60m_tens,) + BERT_PAPER
-HYPOTHESES = HYPOTHESES_XXLARGE + (paper_embedding, bert_vocabulary)
+
+FAMILY = Family(
+    name="albert",
+    reader=reader.READER,
+    variants=VARIANTS,
+    base="AlbertModel",
+    # The four version-2 sizes as their config.json files on the Hugging Face hub (albert/albert-base-v2
+    # and so on). albert-base-v2's file is copied whole as two public copies of it agree (PaddleNLP's
+    # modeling.py pretrained_init_configuration, and a training script that pastes it); for large, xlarge
+    # and xxlarge the sizes are those of PaddleNLP's copy of the four hub configs
+    # (paddlenlp/transformers/albert/configuration.py, ALBERT_PRETRAINED_INIT_CONFIGURATION) and of the
+    # hub's files [cite: hub-albert], in the same layout (the fields that do not size a tensor, such as the
+    # dropout rates, do not change a count). Version 1 has the same sizes.
+    checkpoints=("albert-base-v2", "albert-large-v2", "albert-xlarge-v2", "albert-xxlarge-v2"),
+    first_published="2019-09",
+    headlines=(Headline("AlbertModel", "albert-base-v2"),),
+    example="albert-base-v2",
+    table_symbols=(E, D, F, L),
+    table_columns={"AlbertModel": "AlbertModel", "without_pooler": "without pooler",
+                           "AlbertForMaskedLM": "ForMaskedLM", "AlbertForPreTraining": "ForPreTraining"},
+    rounded=PAPER + (xlarge_60m_tens,) + BERT_PAPER,
+    hypotheses=HYPOTHESES_XXLARGE + (paper_embedding, bert_vocabulary),
+    # Sizes the calculator derives rather than asks for: the head size, the width over the heads.
+    ratios={d_h: (D, H)},
+)

@@ -9,24 +9,14 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from . import Headline
-from ..calculator import at_most, divides
+from ..contract import Family, Headline
 from ..claims import Miscount, Rounded
 from ..components import (AttentionLayout, Part, attention, classifier, embedding, encoder_task_heads, feed_forward,
                           group, idle, layer_norm, leaf, lm_prediction_head, pooler as _pooler)
 from ..readers import bert as reader
-from ..sources import Citation, cite
+from ..sources import Citation
 from ..symbols import D, F, H, L, P, T, V, d_h
 
-MODEL_TYPE = reader.READER.model_type
-
-# The month of the family's first paper (its arXiv version; for GPT-1 and GPT-2, OpenAI's release),
-# which orders the families in the site's navigation; and the counts it is known by (the home page).
-FIRST_PUBLISHED = "2018-10"
-HEADLINES = (Headline("BertModel", "bert-base-uncased"),)
-# The running example of the page: every table on it is evaluated on this checkpoint unless its caption
-# says otherwise (the site adds the caption), and the at-a-glance box names it.
-EXAMPLE = "bert-base-uncased"
 
 # The paper's shapes: F = 4D, and heads partition the width.
 STANDARD = {F: 4 * D, d_h: D / H}
@@ -142,21 +132,10 @@ def architectures(cross_attention: bool = False, untied: bool = False) -> dict[s
 
 
 ARCHITECTURES = architectures()
-BASE_ARCHITECTURE = "BertModel"
 # Every layout a config.json can ask for (readers.bert.READER.layout).
 VARIANTS = reader.READER.layout.variants(architectures)
 
 # The classes as module-level names, for the docs and the tests.
-BertModel = ARCHITECTURES["BertModel"]
-BertModelWithoutPooler = ARCHITECTURES["BertModelWithoutPooler"]
-BertForMaskedLM = ARCHITECTURES["BertForMaskedLM"]
-BertLMHeadModel = ARCHITECTURES["BertLMHeadModel"]
-BertForPreTraining = ARCHITECTURES["BertForPreTraining"]
-BertForNextSentencePrediction = ARCHITECTURES["BertForNextSentencePrediction"]
-BertForSequenceClassification = ARCHITECTURES["BertForSequenceClassification"]
-BertForMultipleChoice = ARCHITECTURES["BertForMultipleChoice"]
-BertForTokenClassification = ARCHITECTURES["BertForTokenClassification"]
-BertForQuestionAnswering = ARCHITECTURES["BertForQuestionAnswering"]
 
 # ---------------------------------------------------------------------------------------------
 # Simplified forms under F = 4D and H d_h = D
@@ -164,39 +143,12 @@ BertForQuestionAnswering = ARCHITECTURES["BertForQuestionAnswering"]
 
 layer_standard = layer.subs(STANDARD)
 encoder_standard = encoder.subs(STANDARD)
-BertModel_standard = BertModel.subs(STANDARD)
+BertModel_standard = ARCHITECTURES["BertModel"].subs(STANDARD)
 
 # ---------------------------------------------------------------------------------------------
 # Checkpoints (readers.bert.read reads their config.json)
 # ---------------------------------------------------------------------------------------------
 
-# Bundled checkpoint configs (derivations/checkpoints/NAME.json): the first seven as published on
-# the Hugging Face hub under google-bert/NAME [cite: hub-google-bert]. The last is not a published checkpoint: it is the model a Chinese-language blog post on
-# BERT's layers counts (NOTES["layers_blog"]), 24 layers, 1024 wide, the Chinese 21,128-token
-# vocabulary, without pooler or heads, and its config
-# names the pseudo-class BertModelWithoutPooler (BertModel with add_pooling_layer=False).
-CHECKPOINTS = (
-    "bert-base-uncased", "bert-base-cased", "bert-base-chinese", "bert-base-multilingual-cased",
-    "bert-base-multilingual-uncased", "bert-large-uncased", "bert-large-cased", "bert-large-21128-vocab",
-)
-
-# Sizes the calculator derives rather than asks for: the head size is the floor of the width over the heads.
-CALCULATOR_RATIOS = {d_h: (D, H)}
-# BertSelfAttention refuses heads that do not divide the width unless the config has embedding_size (then
-# each head gets the floor): the page says so, and the calculator counts such a model with that note. Heads
-# of size 0 fail either way (its scale, 0 ** -0.5, divides by zero).
-CALCULATOR_RULES = (
-    divides(H, D, "When {H} does not divide {D}, transformers builds the model only if its config sets "
-                  "`embedding_size`: each head then has ⌊{D} / {H}⌋ dimensions.", refuse=False),
-    at_most(H, D, "{H} can be at most {D}: more heads than width gives heads of size 0, on which transformers "
-                  "fails."),
-)
-
-# Columns of the checkpoint table on the BERT page.
-TABLE_SYMBOLS = (V, D, L)
-# class -> column header
-TABLE_ARCHITECTURES = {"BertModel": "BertModel", "BertModelWithoutPooler": "without pooler",
-                       "BertForMaskedLM": "ForMaskedLM", "BertForPreTraining": "ForPreTraining"}
 
 # ---------------------------------------------------------------------------------------------
 # Published counts, reconciled (the common-mistakes page)
@@ -213,7 +165,7 @@ _NOTEBOOK = Citation("note-stemgene")
 # counts is that class's body, BertModel(add_pooling_layer=False). The pooler is no error of the post.
 chinese_75m = Miscount(
     "chinese_75m", 75_641_856, "bert-base-chinese: “大约有 75641856 个” (about 75,641,856)",
-    _SEED, "bert-base-chinese", BertModelWithoutPooler,
+    _SEED, "bert-base-chinese", ARCHITECTURES["BertModelWithoutPooler"],
     terms=(
         leaf("attention_layers", "attention weights of the other L − 1 layers", (3 * D * H * d_h + D**2) * (L - 1)),
         leaf("attention_biases", "Q, K, V and O biases, every layer", L * (3 * H * d_h + D)),
@@ -247,7 +199,7 @@ pooler_in_encoder = Miscount(
 mlm_transform_as_pooler = Miscount(
     "mlm_transform_as_pooler", 102_290_312,
     "BertForMaskedLM on bert-base-chinese, with the head's square dense map labelled “Pool_fc”",
-    Citation("note-mlm"), "bert-base-chinese", BertForMaskedLM,
+    Citation("note-mlm"), "bert-base-chinese", ARCHITECTURES["BertForMaskedLM"],
     reconstruction=group(
         "claimed", "the published formula (its L is the sequence length, P here)",
         leaf("word", "word embeddings", V * D), leaf("position", "positions", P * D),
@@ -265,17 +217,16 @@ tied_counted_twice = Miscount(
     "tied_counted_twice", 118_537_744, "BertForMaskedLM on bert-base-chinese, summed over state_dict()",
     Citation("llama2.c-378", "the same sum on llama2.c's models; the same mistake is made by summing "
              "<code>state_dict()</code>, or by building the model under accelerate's <code>init_empty_weights()</code> "
-             "with transformers 5.x"), "bert-base-chinese", BertForMaskedLM,
+             "with transformers 5.x"), "bert-base-chinese", ARCHITECTURES["BertForMaskedLM"],
     terms=(leaf("decoder_weight", "cls.predictions.decoder.weight, the word embeddings again", -V * D),
            leaf("decoder_bias", "cls.predictions.decoder.bias, the same tensor as cls.predictions.bias", -V)),
     model="<code>BertForMaskedLM</code> on <code>bert-base-chinese</code>",
     cause="a sum over <code>state_dict()</code> counts the tied word embeddings and output bias a second time",
 )
 
-MISCOUNTS = (chinese_75m, pooler_in_encoder, mlm_transform_as_pooler, tied_counted_twice)
 
 # Rounded figures from the paper and Google's README, against every convention they could mean.
-_CONVENTIONS = (BertModelWithoutPooler, BertModel, BertForPreTraining)
+_CONVENTIONS = (ARCHITECTURES["BertModelWithoutPooler"], ARCHITECTURES["BertModel"], ARCHITECTURES["BertForPreTraining"])
 _PAPER = Citation("devlin2019", "section 3")
 _README = Citation("bert-readme", "list of released models")
 base_110m = Rounded("base_110m", 110_000_000, "BERT_BASE (L=12, H=768, A=12, Total Parameters=110M)", _PAPER,
@@ -291,7 +242,6 @@ multilingual_uncased_110m = Rounded("multilingual_uncased_110m", 110_000_000,
                                     "BERT-Base, Multilingual Uncased (Orig, not recommended): 102 languages, "
                                     "12-layer, 768-hidden, 12-heads, 110M parameters", _README,
                                     "bert-base-multilingual-uncased", _CONVENTIONS)
-ROUNDED = (base_110m, large_340m, chinese_110m, multilingual_110m, multilingual_uncased_110m)
 
 # Bytes are not parameters: 4 bytes each in fp32. The "72.1 MB" of the 75,641,856 derivation is the
 # count divided by 2^20, neither bytes nor MB.
@@ -338,7 +288,7 @@ NOTES = {
     # BertForMaskedLM on bert-base-chinese, from a hand formula and a named_parameters() listing.
     "mlm_note": {
         "total": _printed("total", 102_290_312, "“Total parameters”", _MLM_NOTE, "bert-base-chinese",
-                          BertForMaskedLM),
+                          ARCHITECTURES["BertForMaskedLM"]),
         "embeddings": _printed("embeddings", 16_622_592, "Embedding: V*D + 2*D + L*D + 2*D", _MLM_NOTE,
                                "bert-base-chinese", embeddings),
         "layers": _printed("layers", 85_054_464, "Transformer Blocks: 12 * (12*D*D + 13D)", _MLM_NOTE,
@@ -346,17 +296,17 @@ NOTES = {
     },
     # BertModel on bert-base-uncased; it prints counts in units of 10^8 and shares of the total.
     "bert_notebook": {
-        "total": _printed("total", 109_482_240, "total parameters", _NOTEBOOK, "bert-base-uncased", BertModel,
+        "total": _printed("total", 109_482_240, "total parameters", _NOTEBOOK, "bert-base-uncased", ARCHITECTURES["BertModel"],
                           printed="1.0948224"),
         "embeddings": _printed("embeddings", 23_837_184, "embedding parameters", _NOTEBOOK, "bert-base-uncased",
                                embeddings, printed="0.23837184"),
         "pooler": _printed("pooler", 0, "pooler", _NOTEBOOK, "bert-base-uncased", pooler, _pooler_missing,
                            printed="0.0"),
         # Shares of BertModel's total; the notebook's "encoder" share has the pooler in it.
-        "embedding_ratio": embeddings.total / BertModel.total,
-        "encoder_and_pooler_ratio": (encoder.total + pooler.total) / BertModel.total,
-        "encoder_ratio": encoder.total / BertModel.total,
-        "pooler_ratio": pooler.total / BertModel.total,
+        "embedding_ratio": embeddings.total / ARCHITECTURES["BertModel"].total,
+        "encoder_and_pooler_ratio": (encoder.total + pooler.total) / ARCHITECTURES["BertModel"].total,
+        "encoder_ratio": encoder.total / ARCHITECTURES["BertModel"].total,
+        "pooler_ratio": pooler.total / ARCHITECTURES["BertModel"].total,
     },
     # bert-base-chinese (the config it quotes names BertForMaskedLM); its four subtotals add up to 75,641,856.
     "chinese_blog": {
@@ -401,7 +351,7 @@ NOTES = {
         "layer": _printed("layer", 12_596_224, "transformer (one layer)", _LAYERS_BLOG, "bert-large-21128-vocab",
                           layer),
         "total": _printed("total", 324_472_832, "Total trainable variables", _LAYERS_BLOG,
-                          "bert-large-21128-vocab", BertModelWithoutPooler),
+                          "bert-large-21128-vocab", ARCHITECTURES["BertModelWithoutPooler"]),
     },
     # BertModel on bert-base-uncased: a named_parameters() listing, then three totals.
     "uncased_notebook": {
@@ -418,10 +368,39 @@ NOTES = {
         "query_bias": _printed("query_bias", 768, "encoder.layer.0.attention.self.query.bias", _UNCASED_NOTEBOOK,
                                "bert-base-uncased", query_bias),
         "total": _printed("total", 109_482_240, "total parameters", _UNCASED_NOTEBOOK, "bert-base-uncased",
-                          BertModel),
+                          ARCHITECTURES["BertModel"]),
         "embeddings": _printed("embeddings", 23_837_184, "embedding", _UNCASED_NOTEBOOK, "bert-base-uncased",
                                embeddings),
         "encoder": _printed("encoder", 85_054_464, "encoder", _UNCASED_NOTEBOOK, "bert-base-uncased", encoder),
         "pooler": _printed("pooler", 0, "pooler", _UNCASED_NOTEBOOK, "bert-base-uncased", pooler, _pooler_missing),
     },
 }
+
+
+FAMILY = Family(
+    name="bert",
+    reader=reader.READER,
+    variants=VARIANTS,
+    base="BertModel",
+    # Bundled checkpoint configs (derivations/checkpoints/NAME.json): the first seven as published on
+    # the Hugging Face hub under google-bert/NAME [cite: hub-google-bert]. The last is not a published checkpoint: it is the model a Chinese-language blog post on
+    # BERT's layers counts (NOTES["layers_blog"]), 24 layers, 1024 wide, the Chinese 21,128-token
+    # vocabulary, without pooler or heads, and its config
+    # names the pseudo-class BertModelWithoutPooler (BertModel with add_pooling_layer=False).
+    checkpoints=(
+        "bert-base-uncased", "bert-base-cased", "bert-base-chinese", "bert-base-multilingual-cased",
+        "bert-base-multilingual-uncased", "bert-large-uncased", "bert-large-cased", "bert-large-21128-vocab",
+    ),
+    first_published="2018-10",
+    headlines=(Headline("BertModel", "bert-base-uncased"),),
+    example="bert-base-uncased",
+    # Columns of the checkpoint table on the BERT page.
+    table_symbols=(V, D, L),
+    # class -> column header
+    table_columns={"BertModel": "BertModel", "BertModelWithoutPooler": "without pooler",
+                           "BertForMaskedLM": "ForMaskedLM", "BertForPreTraining": "ForPreTraining"},
+    miscounts=(chinese_75m, pooler_in_encoder, mlm_transform_as_pooler, tied_counted_twice),
+    rounded=(base_110m, large_340m, chinese_110m, multilingual_110m, multilingual_uncased_110m),
+    # Sizes the calculator derives rather than asks for: the head size is the floor of the width over the heads.
+    ratios={d_h: (D, H)},
+)

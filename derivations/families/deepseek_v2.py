@@ -22,25 +22,14 @@ from dataclasses import replace
 
 import sympy
 
-from . import Headline, llama
-from ..calculator import at_most, divides
+from ..contract import Family, Headline
+from . import llama
 from ..claims import Rounded
 from ..components import Part, attention_products, feed_forward, group, leaf, linear, rms_norm, score, task_heads
 from ..readers import deepseek_v2 as reader
 from ..sources import Citation
 from ..symbols import C, D, F, F_e, H, L, L_f, R_kv, R_q, V, X, X_a, X_s, d_n, d_r, d_v
 
-MODEL_TYPE = reader.READER.model_type
-
-FIRST_PUBLISHED = "2024-05"
-HEADLINES = (
-    Headline("DeepseekV2ForCausalLM", "deepseek-v2", "V2, in total"),
-    Headline("ACTIVE.DeepseekV2ForCausalLM", "deepseek-v2", "V2, per token",
-             convention="Active per token: in each expert layer the routed experts the router picks "
-                        "(num_experts_per_tok), the shared experts, the router and every tensor outside the experts "
-                        "whole, the input embedding included (as on the Mixtral page)."),
-)
-EXAMPLE = "deepseek-v2"
 
 # ---------------------------------------------------------------------------------------------
 # Multi-head latent attention
@@ -168,48 +157,27 @@ def architectures(no_q_lora: bool = False, attention_bias: bool = False, mlp_bia
 
 
 ARCHITECTURES = architectures()
-BASE_ARCHITECTURE = "DeepseekV2Model"
 VARIANTS = reader.READER.layout.variants(architectures)
 ACTIVE_VARIANTS = reader.READER.layout.variants(lambda **layout: with_active_symbols(architectures(stored=X_a, **layout)))
 ACTIVE = ACTIVE_VARIANTS[""]
 
-DeepseekV2Model = ARCHITECTURES["DeepseekV2Model"]
-DeepseekV2ForCausalLM = ARCHITECTURES["DeepseekV2ForCausalLM"]
-DeepseekV2ForSequenceClassification = ARCHITECTURES["DeepseekV2ForSequenceClassification"]
 DeepseekV2ForCausalLM_lite = VARIANTS["no_q_lora"]["DeepseekV2ForCausalLM"]
 ACTIVE_lite = ACTIVE_VARIANTS["no_q_lora"]["DeepseekV2ForCausalLM"]
 
 idle_experts = replace(leaf("idle_experts", "the routed experts a token does not use, in every expert layer",
                             (L - L_f) * (X - X_a) * expert.total), symbol=r"N_{\mathrm{idle}}")
-assert sympy.expand(DeepseekV2ForCausalLM.total - ACTIVE["DeepseekV2ForCausalLM"].total - idle_experts.total) == 0
+assert sympy.expand(ARCHITECTURES["DeepseekV2ForCausalLM"].total - ACTIVE["DeepseekV2ForCausalLM"].total - idle_experts.total) == 0
 active_without_embedding = leaf("active_without_embedding", "active per token, without the input embedding",
                                 ACTIVE["DeepseekV2ForCausalLM"].total - V * D)
 active_without_embedding_lite = leaf("active_without_embedding_lite",
                                      "active per token, without the input embedding (queries not compressed)",
                                      ACTIVE_lite.total - V * D)
-LAYOUT_FREE = ("idle_experts", "active_without_embedding_lite")
 
 # What latent attention saves: the same heads as multi-head attention with keys and values of their own, for
 # D d_h-sized queries, keys and values (d_h = d_nope + d_rope for queries and keys, d_v for values).
 multi_head_equivalent = leaf("multi_head_equivalent", "multi-head attention with the same heads and head sizes",
                              D * H * (d_n + d_r) * 2 + D * H * d_v + H * d_v * D)
 
-# config.json of deepseek-ai/DeepSeek-V2 and deepseek-ai/DeepSeek-V2-Lite on the Hugging Face hub
-# [cite: hub-deepseek]: the fields that set the count, with model_type, architectures and the context length (the
-# same sizes as DeepSeek's own inference configs, config_236B.json and config_16B.json in the DeepSeek-V3
-# repository). DeepSeek-V2-Chat and -Lite-Chat have the same sizes.
-CHECKPOINTS = ("deepseek-v2", "deepseek-v2-lite")
-
-CALCULATOR_RULES = (
-    divides(H, D, "`DeepseekV2Config` requires the heads {H} to divide the width {D}."),
-    at_most(X_a, X, "{X_a} can be at most {X}: the router picks the top {X_a} of the {X} experts."),
-    at_most(L_f, L, "{L_f} can be at most {L}: the dense layers are the first of the layers."),
-)
-CALCULATOR_MINIMUM = {X_a: 0, L_f: 0}
-
-TABLE_SYMBOLS = (L, L_f, D, H, R_kv, X, X_a, X_s, F_e, V)
-TABLE_ARCHITECTURES = {"DeepseekV2ForCausalLM": "DeepseekV2ForCausalLM",
-                       "ACTIVE.DeepseekV2ForCausalLM": "active per token"}
 
 # ---------------------------------------------------------------------------------------------
 # Published counts, reconciled: 236B and 21B (V2), 15.7B and 2.4B (V2-Lite)
@@ -219,7 +187,7 @@ _PAPER = Citation("deepseek2024v2", "abstract: “236B total parameters, of whic
 _LITE = Citation("deepseek2024v2", "Appendix B: DeepSeek-V2-Lite “has 15.7B parameters in total, where 2.4B are "
                                    "activated for each token”")
 TOTALS = (
-    Rounded("v2_total", 236 * 10**9, "DeepSeek-V2, total", _PAPER, "deepseek-v2", (DeepseekV2ForCausalLM,),
+    Rounded("v2_total", 236 * 10**9, "DeepSeek-V2, total", _PAPER, "deepseek-v2", (ARCHITECTURES["DeepseekV2ForCausalLM"],),
             precision=10**9, printed="236B"),
     Rounded("lite_total", 15_700_000_000, "DeepSeek-V2-Lite, total", _LITE, "deepseek-v2-lite",
             (DeepseekV2ForCausalLM_lite,), precision=10**8, printed="15.7B"),
@@ -230,5 +198,32 @@ ACTIVE_CLAIMS = (
     Rounded("lite_active", 2_400_000_000, "DeepSeek-V2-Lite, activated per token", _LITE, "deepseek-v2-lite",
             (ACTIVE_lite, active_without_embedding_lite), precision=10**8, printed="2.4B"),
 )
-ROUNDED = TOTALS + ACTIVE_CLAIMS
-MISCOUNTS = ()
+
+
+FAMILY = Family(
+    name="deepseek_v2",
+    reader=reader.READER,
+    variants=VARIANTS,
+    base="DeepseekV2Model",
+    # config.json of deepseek-ai/DeepSeek-V2 and deepseek-ai/DeepSeek-V2-Lite on the Hugging Face hub
+    # [cite: hub-deepseek]: the fields that set the count, with model_type, architectures and the context length (the
+    # same sizes as DeepSeek's own inference configs, config_236B.json and config_16B.json in the DeepSeek-V3
+    # repository). DeepSeek-V2-Chat and -Lite-Chat have the same sizes.
+    checkpoints=("deepseek-v2", "deepseek-v2-lite"),
+    first_published="2024-05",
+    headlines=(
+        Headline("DeepseekV2ForCausalLM", "deepseek-v2", "V2, in total"),
+        Headline("ACTIVE.DeepseekV2ForCausalLM", "deepseek-v2", "V2, per token",
+                 convention="Active per token: in each expert layer the routed experts the router picks "
+                            "(num_experts_per_tok), the shared experts, the router and every tensor outside the experts "
+                            "whole, the input embedding included (as on the Mixtral page)."),
+    ),
+    example="deepseek-v2",
+    table_symbols=(L, L_f, D, H, R_kv, X, X_a, X_s, F_e, V),
+    table_columns={"DeepseekV2ForCausalLM": "DeepseekV2ForCausalLM",
+                           "ACTIVE.DeepseekV2ForCausalLM": "active per token"},
+    rounded=TOTALS + ACTIVE_CLAIMS,
+    minimum={X_a: 0, L_f: 0},
+    active=ACTIVE_VARIANTS,
+    layout_free=("idle_experts", "active_without_embedding_lite"),
+)

@@ -18,24 +18,14 @@ from dataclasses import replace
 
 import sympy
 
-from . import Headline, deepseek_v2
+from ..contract import Family, Headline
+from . import deepseek_v2
 from ..claims import Rounded
 from ..components import Part, group, leaf, linear, rms_norm, score, task_heads
 from ..readers import deepseek_v3 as reader
 from ..sources import Citation
 from ..symbols import C, D, F, F_e, H, L, L_f, R_kv, R_q, V, X, X_a, X_s, d_n, d_r, d_v
 
-MODEL_TYPE = reader.READER.model_type
-
-FIRST_PUBLISHED = "2024-12"
-HEADLINES = (
-    Headline("DeepseekV3ForCausalLM", "deepseek-v3", "V3, in total"),
-    Headline("ACTIVE.DeepseekV3ForCausalLM", "deepseek-v3", "V3, per token",
-             convention="Active per token: in each expert layer the routed experts the router picks "
-                        "(num_experts_per_tok), the shared expert, the router and every tensor outside the experts "
-                        "whole, the input embedding included (as on the Mixtral page; DeepSeek's 37B leaves it out)."),
-)
-EXAMPLE = "deepseek-v3"
 
 attention_block = deepseek_v2.attention_block
 expert = deepseek_v2.expert
@@ -55,20 +45,15 @@ def architectures(no_q_lora: bool = False, attention_bias: bool = False, tied: b
 
 
 ARCHITECTURES = architectures()
-BASE_ARCHITECTURE = "DeepseekV3Model"
 VARIANTS = reader.READER.layout.variants(architectures)
 ACTIVE_VARIANTS = reader.READER.layout.variants(
     lambda **layout: deepseek_v2.with_active_symbols(architectures(stored=X_a, **layout)))
 ACTIVE = ACTIVE_VARIANTS[""]
 
-DeepseekV3Model = ARCHITECTURES["DeepseekV3Model"]
-DeepseekV3ForCausalLM = ARCHITECTURES["DeepseekV3ForCausalLM"]
-DeepseekV3ForSequenceClassification = ARCHITECTURES["DeepseekV3ForSequenceClassification"]
-DeepseekV3ForTokenClassification = ARCHITECTURES["DeepseekV3ForTokenClassification"]
 
 idle_experts = replace(leaf("idle_experts", "the routed experts a token does not use, in every expert layer",
                             (L - L_f) * (X - X_a) * expert.total), symbol=r"N_{\mathrm{idle}}")
-assert sympy.expand(DeepseekV3ForCausalLM.total - ACTIVE["DeepseekV3ForCausalLM"].total - idle_experts.total) == 0
+assert sympy.expand(ARCHITECTURES["DeepseekV3ForCausalLM"].total - ACTIVE["DeepseekV3ForCausalLM"].total - idle_experts.total) == 0
 active_without_embedding = leaf("active_without_embedding", "active per token, without the input embedding",
                                 ACTIVE["DeepseekV3ForCausalLM"].total - V * D)
 
@@ -82,7 +67,7 @@ router_bias = replace(leaf("router_bias", "the routers' correction biases: X in 
                       symbol=r"N_{\mathrm{bias}}")
 # The count of DeepSeek's own code (inference/model.py: Gate.bias is an nn.Parameter in the 7168-wide model).
 deepseek_code_count = leaf("deepseek_code_count", "the main model as DeepSeek's code counts it",
-                           DeepseekV3ForCausalLM.total + router_bias.total)
+                           ARCHITECTURES["DeepseekV3ForCausalLM"].total + router_bias.total)
 
 # $$N_\mathrm{MTP} = N_\mathrm{layer} + X + 2D + 2D \cdot D + V D + D + D V$$
 # One MTP module (num_nextn_predict_layers = 1), as the released checkpoint stores it (layer 61): an expert layer
@@ -122,19 +107,8 @@ fp8_scales = leaf("fp8_scales", "the FP8 block scales of the checkpoint's quanti
 stored_tensors = leaf("stored_tensors", "every tensor of the released files: the checkpoint's parameters and the FP8 "
                                         "scales", checkpoint_count.total + fp8_scales.total)
 
-# config.json of deepseek-ai/DeepSeek-V3 on the Hugging Face hub [cite: hub-deepseek]: the fields that set the count,
-# with model_type, architectures, the context length and num_nextn_predict_layers; the same sizes as DeepSeek's
-# inference config config_671B.json. DeepSeek-R1 and DeepSeek-V3-0324 have the same architecture and sizes.
-CHECKPOINTS = ("deepseek-v3",)
 
-CALCULATOR_RULES = deepseek_v2.CALCULATOR_RULES[1:]  # DeepseekV3Config does not require the heads to divide the width
-CALCULATOR_MINIMUM = deepseek_v2.CALCULATOR_MINIMUM
 
-TABLE_SYMBOLS = (L, L_f, D, H, R_kv, X, X_a, X_s, F_e, V)
-TABLE_ARCHITECTURES = {"DeepseekV3ForCausalLM": "DeepseekV3ForCausalLM",
-                       "ACTIVE.DeepseekV3ForCausalLM": "active per token",
-                       "active_without_embedding": "active, input embedding left out",
-                       "checkpoint_count": "the released checkpoint"}
 
 # ---------------------------------------------------------------------------------------------
 # Published counts, reconciled: 671B and 37B (paper), 685B (model page)
@@ -146,7 +120,7 @@ _PAGE = Citation("hub-deepseek", "DeepSeek-V3 model page: “The total size of D
                                  "Prediction (MTP) Module weights”")
 TOTALS = (
     Rounded("paper_total", 671 * 10**9, "DeepSeek-V3, total (paper)", _PAPER, "deepseek-v3",
-            (DeepseekV3ForCausalLM, deepseek_code_count), precision=10**9, printed="671B"),
+            (ARCHITECTURES["DeepseekV3ForCausalLM"], deepseek_code_count), precision=10**9, printed="671B"),
     Rounded("page_total", 685 * 10**9, "DeepSeek-V3 on Hugging Face (model page)", _PAGE, "deepseek-v3",
             (stored_tensors, checkpoint_count), precision=10**9, printed="685B"),
     Rounded("page_mtp", 14 * 10**9, "its MTP module (model page)", _PAGE, "deepseek-v3",
@@ -157,5 +131,32 @@ ACTIVE_CLAIMS = (
     Rounded("paper_active", 37 * 10**9, "DeepSeek-V3, activated per token (paper)", _PAPER, "deepseek-v3",
             (active_without_embedding, ACTIVE["DeepseekV3ForCausalLM"]), precision=10**9, printed="37B"),
 )
-ROUNDED = TOTALS + ACTIVE_CLAIMS
-MISCOUNTS = ()
+
+
+FAMILY = Family(
+    name="deepseek_v3",
+    reader=reader.READER,
+    variants=VARIANTS,
+    base="DeepseekV3Model",
+    # config.json of deepseek-ai/DeepSeek-V3 on the Hugging Face hub [cite: hub-deepseek]: the fields that set the count,
+    # with model_type, architectures, the context length and num_nextn_predict_layers; the same sizes as DeepSeek's
+    # inference config config_671B.json. DeepSeek-R1 and DeepSeek-V3-0324 have the same architecture and sizes.
+    checkpoints=("deepseek-v3",),
+    first_published="2024-12",
+    headlines=(
+        Headline("DeepseekV3ForCausalLM", "deepseek-v3", "V3, in total"),
+        Headline("ACTIVE.DeepseekV3ForCausalLM", "deepseek-v3", "V3, per token",
+                 convention="Active per token: in each expert layer the routed experts the router picks "
+                            "(num_experts_per_tok), the shared expert, the router and every tensor outside the experts "
+                            "whole, the input embedding included (as on the Mixtral page; DeepSeek's 37B leaves it out)."),
+    ),
+    example="deepseek-v3",
+    table_symbols=(L, L_f, D, H, R_kv, X, X_a, X_s, F_e, V),
+    table_columns={"DeepseekV3ForCausalLM": "DeepseekV3ForCausalLM",
+                           "ACTIVE.DeepseekV3ForCausalLM": "active per token",
+                           "active_without_embedding": "active, input embedding left out",
+                           "checkpoint_count": "the released checkpoint"},
+    rounded=TOTALS + ACTIVE_CLAIMS,
+    minimum=deepseek_v2.FAMILY.minimum,
+    active=ACTIVE_VARIANTS,
+)

@@ -16,24 +16,15 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from . import Headline, bert
-from ..calculator import divides
+from ..contract import Family, Headline
+from . import bert
 from ..claims import Rounded
 from ..components import (AttentionLayout, Part, as_kind, attention, embedding, encoder_task_heads, feed_forward, group,
                           layer_norm, leaf, linear, tied_tensor)
 from ..readers import distilbert as reader
-from ..sources import Citation, cite
+from ..sources import Citation
 from ..symbols import D, F, H, L, T, V, d_h
 
-MODEL_TYPE = reader.READER.model_type
-
-# The month of the family's first paper (its arXiv version; for GPT-1 and GPT-2, OpenAI's release),
-# which orders the families in the site's navigation; and the counts it is known by (the home page).
-FIRST_PUBLISHED = "2019-10"
-HEADLINES = (Headline("DistilBertModel", "distilbert-base-uncased"),)
-# The running example of the page: every table on it is evaluated on this checkpoint unless its caption
-# says otherwise (the site adds the caption), and the at-a-glance box names it.
-EXAMPLE = "distilbert-base-uncased"
 
 # BERT-base's shapes: F = 4D, and heads partition the width (TransformerBlock requires it).
 STANDARD = {F: 4 * D, d_h: D / H}
@@ -119,23 +110,16 @@ def architectures(untied: bool = False) -> dict[str, Part]:
 
 
 ARCHITECTURES = architectures()
-BASE_ARCHITECTURE = "DistilBertModel"
 # Every layout a config.json can ask for (readers.distilbert.READER.layout): an untied vocab_projector.
 VARIANTS = reader.READER.layout.variants(architectures)
 
-DistilBertModel = ARCHITECTURES["DistilBertModel"]
-DistilBertForMaskedLM = ARCHITECTURES["DistilBertForMaskedLM"]
-DistilBertForSequenceClassification = ARCHITECTURES["DistilBertForSequenceClassification"]
-DistilBertForMultipleChoice = ARCHITECTURES["DistilBertForMultipleChoice"]
-DistilBertForTokenClassification = ARCHITECTURES["DistilBertForTokenClassification"]
-DistilBertForQuestionAnswering = ARCHITECTURES["DistilBertForQuestionAnswering"]
 
 # ---------------------------------------------------------------------------------------------
 # Simplified forms under F = 4D and H d_h = D
 # ---------------------------------------------------------------------------------------------
 
 layer_standard = layer.subs(STANDARD)
-DistilBertModel_standard = DistilBertModel.subs(STANDARD)
+DistilBertModel_standard = ARCHITECTURES["DistilBertModel"].subs(STANDARD)
 
 # ---------------------------------------------------------------------------------------------
 # The student against its teacher
@@ -144,7 +128,7 @@ DistilBertModel_standard = DistilBertModel.subs(STANDARD)
 # BERT-base as the paper's teacher, in the student's sizes: twice the layers, two token types (BERT's
 # type_vocab_size), the pooler. The difference is what the paper says it removed, term by term.
 # $$N_\mathrm{teacher} - N_\mathrm{student} = L (12D^2 + 13D) + TD + (D^2 + D)$$  (with the teacher's T = 2)
-teacher = replace(bert.BertModel.subs({L: 2 * L, T: 2}), name="teacher",
+teacher = replace(bert.ARCHITECTURES["BertModel"].subs({L: 2 * L, T: 2}), name="teacher",
                   label="BertModel with twice the layers (the teacher, BERT-base)")
 removed = group(
     "removed", "what distillation removed",
@@ -153,33 +137,20 @@ removed = group(
     bert.pooler,
 )
 # The student's share of the teacher, and what it saves: the paper's "40% smaller".
-share_of_teacher = DistilBertModel.total / teacher.total
+share_of_teacher = ARCHITECTURES["DistilBertModel"].total / teacher.total
 smaller_by = 1 - share_of_teacher
 
 # ---------------------------------------------------------------------------------------------
 # Checkpoints (readers.distilbert.read reads their config.json)
 # ---------------------------------------------------------------------------------------------
 
-# Bundled checkpoint configs (derivations/checkpoints/NAME.json), as published on the Hugging Face hub
-# under distilbert/distilbert-base-uncased and distilbert/distilbert-base-cased. The sizing fields (dim
-# 768, hidden_dim 3072, n_layers 6, n_heads 12, max_position_embeddings 512, vocab_size 30522 / 28996,
-# sinusoidal_pos_embds false) were checked against copies whose _name_or_path is the checkpoint
-# [cite: hub-distilbert], and KerasNLP's exact counts of both (below) [cite: keras-hub].
-CHECKPOINTS = ("distilbert-base-uncased", "distilbert-base-cased")
-
-CALCULATOR_RATIOS = {d_h: (D, H)}
-CALCULATOR_RULES = (divides(H, D, "transformers requires the heads {H} to divide the width {D} (`dim`)."),)
-
-TABLE_SYMBOLS = (V, D, L)
-TABLE_ARCHITECTURES = {"DistilBertModel": "DistilBertModel", "DistilBertForMaskedLM": "ForMaskedLM",
-                       "DistilBertForSequenceClassification": "ForSequenceClassification"}
 
 # ---------------------------------------------------------------------------------------------
 # Published counts, reconciled
 # ---------------------------------------------------------------------------------------------
 
 _PAPER = Citation("sanh2019", "Table 3 (# param., millions)")
-CONVENTIONS = (DistilBertModel, DistilBertForMaskedLM)
+CONVENTIONS = (ARCHITECTURES["DistilBertModel"], ARCHITECTURES["DistilBertForMaskedLM"])
 paper_66m = Rounded("paper_66m", 66_000_000, "DistilBERT: 66 (million parameters), against BERT-base's 110", _PAPER,
                     "distilbert-base-uncased", CONVENTIONS, printed="66M")
 
@@ -187,5 +158,25 @@ paper_66m = Rounded("paper_66m", 66_000_000, "DistilBERT: 66 (million parameters
 # the parameter: an exact match, checked in tests/test_distilbert.py, not a figure to reconcile.
 
 PUBLISHED = (paper_66m,)
-MISCOUNTS = ()
-ROUNDED = PUBLISHED
+
+
+FAMILY = Family(
+    name="distilbert",
+    reader=reader.READER,
+    variants=VARIANTS,
+    base="DistilBertModel",
+    # Bundled checkpoint configs (derivations/checkpoints/NAME.json), as published on the Hugging Face hub
+    # under distilbert/distilbert-base-uncased and distilbert/distilbert-base-cased. The sizing fields (dim
+    # 768, hidden_dim 3072, n_layers 6, n_heads 12, max_position_embeddings 512, vocab_size 30522 / 28996,
+    # sinusoidal_pos_embds false) were checked against copies whose _name_or_path is the checkpoint
+    # [cite: hub-distilbert], and KerasNLP's exact counts of both (below) [cite: keras-hub].
+    checkpoints=("distilbert-base-uncased", "distilbert-base-cased"),
+    first_published="2019-10",
+    headlines=(Headline("DistilBertModel", "distilbert-base-uncased"),),
+    example="distilbert-base-uncased",
+    table_symbols=(V, D, L),
+    table_columns={"DistilBertModel": "DistilBertModel", "DistilBertForMaskedLM": "ForMaskedLM",
+                           "DistilBertForSequenceClassification": "ForSequenceClassification"},
+    rounded=PUBLISHED,
+    ratios={d_h: (D, H)},
+)

@@ -19,22 +19,14 @@ from dataclasses import replace
 
 import sympy
 
-from . import Headline, llama
+from ..contract import Family, Headline
+from . import llama
 from ..claims import Rounded
 from ..components import Part, as_kind, feed_forward, group, leaf, rms_norm, score, task_heads, tied_tensor, linear
 from ..readers import gemma as reader
 from ..sources import Citation
 from ..symbols import C, D, F, H, K, L, V, d_h
 
-MODEL_TYPE = reader.READER.model_type
-
-# The month of the family's first paper (its arXiv version; for GPT-1 and GPT-2, OpenAI's release),
-# which orders the families in the site's navigation; and the counts it is known by (the home page).
-FIRST_PUBLISHED = "2024-03"
-HEADLINES = (Headline("GemmaForCausalLM", "gemma-2b", "2B"), Headline("GemmaForCausalLM", "gemma-7b", "7B"))
-# The running example of the page: every table on it is evaluated on this checkpoint unless its caption
-# says otherwise (the site adds the caption), and the at-a-glance box names it.
-EXAMPLE = "gemma-7b"
 
 # ---------------------------------------------------------------------------------------------
 # The blocks (Gemma 2 and Gemma 3 reuse them)
@@ -116,13 +108,8 @@ def architectures(attention_bias: bool = False, untied: bool = False, no_token_b
 
 
 ARCHITECTURES = architectures()
-BASE_ARCHITECTURE = "GemmaModel"
 VARIANTS = reader.READER.layout.variants(architectures)
 
-GemmaModel = ARCHITECTURES["GemmaModel"]
-GemmaForCausalLM = ARCHITECTURES["GemmaForCausalLM"]
-GemmaForSequenceClassification = ARCHITECTURES["GemmaForSequenceClassification"]
-GemmaForTokenClassification = ARCHITECTURES["GemmaForTokenClassification"]
 
 # The papers' split: the token embedding table, and everything else (layers and final norm; the head is tied).
 embedding_parameters = replace(token_embeddings, name="embedding_parameters", symbol=r"N_{\text{emb}}")
@@ -143,16 +130,6 @@ padded_rows = leaf("padded_rows", "the 128 rows the papers count beyond the rele
 # Checkpoints (readers.gemma.read reads their config.json)
 # ---------------------------------------------------------------------------------------------
 
-# config.json of google/gemma-2b and google/gemma-7b on the Hugging Face hub [cite: hub-google-gemma]: the fields
-# that set the count (sizes, head_dim, vocabulary), with model_type, architectures and the context length.
-# Neither says tie_word_embeddings: GemmaConfig's default, true, ties the head.
-CHECKPOINTS = ("gemma-2b", "gemma-7b")
-
-# GemmaConfig does not require the heads to divide the width (Gemma 7B: 16 x 256 = 4,096 in 3,072).
-CALCULATOR_RULES = (llama.KV_HEADS_DIVIDE_HEADS, llama.EVEN_HEAD)
-
-TABLE_SYMBOLS = (L, D, H, K, d_h, F, V)
-TABLE_ARCHITECTURES = {"GemmaForCausalLM": "GemmaForCausalLM", "non_embedding": "non-embedding"}
 
 # ---------------------------------------------------------------------------------------------
 # Published counts, reconciled: the paper's Table 2 (exact), at the paper's vocabulary for the embeddings
@@ -174,10 +151,25 @@ PAPER = (
 # embeddings; the name truncates the second).
 NAMES = (
     Rounded("name_2b", 2 * 10**9, "Gemma 2B, the name", Citation("gemma2024", "title and Table 1"), "gemma-2b",
-            (GemmaForCausalLM, non_embedding), precision=10**9, printed="2B"),
+            (ARCHITECTURES["GemmaForCausalLM"], non_embedding), precision=10**9, printed="2B"),
     Rounded("name_7b", 7 * 10**9, "Gemma 7B, the name", Citation("gemma2024", "title and Table 1"), "gemma-7b",
-            (GemmaForCausalLM, non_embedding), precision=10**9, printed="7B"),
+            (ARCHITECTURES["GemmaForCausalLM"], non_embedding), precision=10**9, printed="7B"),
 )
 
-MISCOUNTS = ()
-ROUNDED = PAPER + NAMES
+
+FAMILY = Family(
+    name="gemma",
+    reader=reader.READER,
+    variants=VARIANTS,
+    base="GemmaModel",
+    # config.json of google/gemma-2b and google/gemma-7b on the Hugging Face hub [cite: hub-google-gemma]: the fields
+    # that set the count (sizes, head_dim, vocabulary), with model_type, architectures and the context length.
+    # Neither says tie_word_embeddings: GemmaConfig's default, true, ties the head.
+    checkpoints=("gemma-2b", "gemma-7b"),
+    first_published="2024-03",
+    headlines=(Headline("GemmaForCausalLM", "gemma-2b", "2B"), Headline("GemmaForCausalLM", "gemma-7b", "7B")),
+    example="gemma-7b",
+    table_symbols=(L, D, H, K, d_h, F, V),
+    table_columns={"GemmaForCausalLM": "GemmaForCausalLM", "non_embedding": "non-embedding"},
+    rounded=PAPER + NAMES,
+)

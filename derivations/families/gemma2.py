@@ -11,19 +11,13 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from . import Headline, gemma
+from ..contract import Family, Headline
+from . import gemma
 from ..claims import Rounded
 from ..components import Part, group
 from ..readers import gemma2 as reader
 from ..sources import Citation
 from ..symbols import D, F, H, K, L, V, d_h
-from .llama import EVEN_HEAD, HEADS_DIVIDE_WIDTH, KV_HEADS_DIVIDE_HEADS
-
-MODEL_TYPE = reader.READER.model_type
-
-FIRST_PUBLISHED = "2024-07"
-HEADLINES = (Headline("Gemma2ForCausalLM", "gemma-2-9b", "9B"), Headline("Gemma2ForCausalLM", "gemma-2-27b", "27B"))
-EXAMPLE = "gemma-2-9b"
 
 
 def decoder_layer(attention_bias: bool = False) -> Part:
@@ -51,13 +45,8 @@ def architectures(attention_bias: bool = False, untied: bool = False, no_token_b
 
 
 ARCHITECTURES = architectures()
-BASE_ARCHITECTURE = "Gemma2Model"
 VARIANTS = reader.READER.layout.variants(architectures)
 
-Gemma2Model = ARCHITECTURES["Gemma2Model"]
-Gemma2ForCausalLM = ARCHITECTURES["Gemma2ForCausalLM"]
-Gemma2ForSequenceClassification = ARCHITECTURES["Gemma2ForSequenceClassification"]
-Gemma2ForTokenClassification = ARCHITECTURES["Gemma2ForTokenClassification"]
 
 embedding_parameters = gemma.embedding_parameters
 non_embedding = group("non_embedding", "layers and final RMSNorm (no embeddings; the head is tied)",
@@ -68,15 +57,6 @@ extra_norms = replace(group("extra_norms", "the norms of the attention's and the
 feedforward_hidden_dims = gemma.feedforward_hidden_dims
 padded_rows = gemma.padded_rows
 
-# config.json of google/gemma-2-2b, -9b and -27b on the Hugging Face hub [cite: hub-google-gemma]: the fields that
-# set the count, with model_type, architectures and the context length (tie_word_embeddings by default).
-CHECKPOINTS = ("gemma-2-2b", "gemma-2-9b", "gemma-2-27b")
-
-# Gemma2Config.validate_architecture requires the heads to divide the width, even with head_dim set.
-CALCULATOR_RULES = (HEADS_DIVIDE_WIDTH, KV_HEADS_DIVIDE_HEADS, EVEN_HEAD)
-
-TABLE_SYMBOLS = (L, D, H, K, d_h, F, V)
-TABLE_ARCHITECTURES = {"Gemma2ForCausalLM": "Gemma2ForCausalLM", "non_embedding": "non-embedding"}
 
 # The paper's Table 2, exact: the embeddings at the paper's 256,128 rows, the rest as released.
 _TABLE_2 = Citation("gemma2-2024", "Table 2, “Embedding Parameters” and “Non-embedding Parameters”")
@@ -91,5 +71,19 @@ PAPER = tuple(
         Rounded(f"paper_{size.lower()}_non_embedding", rest, f"Gemma 2 {size}, non-embedding parameters", _TABLE_2,
                 checkpoint, (non_embedding,), precision=1, printed=f"{rest:,}")))
 
-MISCOUNTS = ()
-ROUNDED = PAPER
+
+FAMILY = Family(
+    name="gemma2",
+    reader=reader.READER,
+    variants=VARIANTS,
+    base="Gemma2Model",
+    # config.json of google/gemma-2-2b, -9b and -27b on the Hugging Face hub [cite: hub-google-gemma]: the fields that
+    # set the count, with model_type, architectures and the context length (tie_word_embeddings by default).
+    checkpoints=("gemma-2-2b", "gemma-2-9b", "gemma-2-27b"),
+    first_published="2024-07",
+    headlines=(Headline("Gemma2ForCausalLM", "gemma-2-9b", "9B"), Headline("Gemma2ForCausalLM", "gemma-2-27b", "27B")),
+    example="gemma-2-9b",
+    table_symbols=(L, D, H, K, d_h, F, V),
+    table_columns={"Gemma2ForCausalLM": "Gemma2ForCausalLM", "non_embedding": "non-embedding"},
+    rounded=PAPER,
+)

@@ -11,20 +11,14 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from . import Headline, gemma, gemma2
+from ..contract import Family, Headline
+from . import gemma, gemma2
 from ..claims import Rounded
 from ..components import Part, group, rms_norm
 from ..readers import gemma3_text as reader
 from ..sources import Citation
 from ..symbols import D, F, H, K, L, V, d_h
-from .llama import EVEN_HEAD, HEADS_DIVIDE_WIDTH, KV_HEADS_DIVIDE_HEADS
 
-MODEL_TYPE = reader.READER.model_type
-
-FIRST_PUBLISHED = "2025-03"
-HEADLINES = (Headline("Gemma3ForCausalLM", "gemma-3-1b", "1B"),
-             Headline("Gemma3ForCausalLM", "gemma-3-27b", "27B, its language model"))
-EXAMPLE = "gemma-3-1b"
 
 # The query and key norms: one scale of d_h each, applied to every head.
 head_norms = (replace(rms_norm("query_norm", d_h, "q_norm", label="RMSNorm of each query head (one scale of d_h)"),
@@ -59,26 +53,13 @@ def architectures(attention_bias: bool = False, untied: bool = False, no_token_b
 
 
 ARCHITECTURES = architectures()
-BASE_ARCHITECTURE = "Gemma3TextModel"
 VARIANTS = reader.READER.layout.variants(architectures)
 
-Gemma3TextModel = ARCHITECTURES["Gemma3TextModel"]
-Gemma3ForCausalLM = ARCHITECTURES["Gemma3ForCausalLM"]
-Gemma3TextForSequenceClassification = ARCHITECTURES["Gemma3TextForSequenceClassification"]
 
 embedding_parameters = gemma.embedding_parameters
 non_embedding = group("non_embedding", "layers and final RMSNorm (no embeddings; the head is tied)",
                       replace(layer, repeat=L), gemma.final_norm, symbol=r"N_{\text{non-emb}}")
 
-# google/gemma-3-1b-pt's config.json (model_type gemma3_text) and the text_config of google/gemma-3-4b-pt, -12b-pt
-# and -27b-pt [cite: hub-google-gemma], with the fields those text_configs leave out at Gemma3TextConfig's
-# defaults, as transformers fills them (vocab_size 262,208; 8 heads, 4 key/value heads, head_dim 256 for the 4B).
-CHECKPOINTS = ("gemma-3-1b", "gemma-3-4b", "gemma-3-12b", "gemma-3-27b")
-
-CALCULATOR_RULES = (HEADS_DIVIDE_WIDTH, KV_HEADS_DIVIDE_HEADS, EVEN_HEAD)
-
-TABLE_SYMBOLS = (L, D, H, K, d_h, F, V)
-TABLE_ARCHITECTURES = {"Gemma3ForCausalLM": "Gemma3ForCausalLM", "non_embedding": "non-embedding"}
 
 # The report's Table 1, in millions: embedding and non-embedding parameters of each size (and the vision
 # encoder's 417M for the three multimodal sizes, not counted here).
@@ -93,5 +74,21 @@ PAPER = tuple(
         Rounded(f"paper_{size.lower()}_non_embedding", rest * 10**6, f"Gemma 3 {size}, non-embedding parameters",
                 _TABLE_1, checkpoint, (non_embedding,), printed=f"{rest:,}M")))
 
-MISCOUNTS = ()
-ROUNDED = PAPER
+
+FAMILY = Family(
+    name="gemma3_text",
+    reader=reader.READER,
+    variants=VARIANTS,
+    base="Gemma3TextModel",
+    # google/gemma-3-1b-pt's config.json (model_type gemma3_text) and the text_config of google/gemma-3-4b-pt, -12b-pt
+    # and -27b-pt [cite: hub-google-gemma], with the fields those text_configs leave out at Gemma3TextConfig's
+    # defaults, as transformers fills them (vocab_size 262,208; 8 heads, 4 key/value heads, head_dim 256 for the 4B).
+    checkpoints=("gemma-3-1b", "gemma-3-4b", "gemma-3-12b", "gemma-3-27b"),
+    first_published="2025-03",
+    headlines=(Headline("Gemma3ForCausalLM", "gemma-3-1b", "1B"),
+                 Headline("Gemma3ForCausalLM", "gemma-3-27b", "27B, its language model")),
+    example="gemma-3-1b",
+    table_symbols=(L, D, H, K, d_h, F, V),
+    table_columns={"Gemma3ForCausalLM": "Gemma3ForCausalLM", "non_embedding": "non-embedding"},
+    rounded=PAPER,
+)

@@ -10,24 +10,15 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from . import Headline
+from ..contract import Family, Headline
 from ..claims import Rounded
 from ..components import (Part, as_kind, feed_forward, fused_attention, group, layer_norm, linear, score, tied_tensor,
                          token_and_position_embeddings)
 from .gpt2 import multiple_choice_head
 from ..readers import gpt1 as reader
-from ..sources import Citation, cite
+from ..sources import Citation
 from ..symbols import C, D, H, L, P, V
 
-MODEL_TYPE = reader.READER.model_type
-
-# The month of the family's first paper (its arXiv version; for GPT-1 and GPT-2, OpenAI's release),
-# which orders the families in the site's navigation; and the counts it is known by (the home page).
-FIRST_PUBLISHED = "2018-06"
-HEADLINES = (Headline("OpenAIGPTLMHeadModel", "openai-gpt"),)
-# The running example of the page: every table on it is evaluated on this checkpoint unless its caption
-# says otherwise (the site adds the caption), and the at-a-glance box names it.
-EXAMPLE = "openai-gpt"
 
 embeddings = token_and_position_embeddings(V, P, D, tokens="tokens_embed", positions="positions_embed")
 
@@ -75,26 +66,29 @@ def architectures(untied: bool = False, summary: str = "") -> dict[str, Part]:
 
 
 ARCHITECTURES = architectures()
-BASE_ARCHITECTURE = "OpenAIGPTModel"
 # Every layout a config.json can ask for (readers.gpt1.READER.layout): an untied head, and the multiple-choice
 # summary's shape (as GPT-2's).
 VARIANTS = reader.READER.layout.variants(architectures)
 
-OpenAIGPTModel = ARCHITECTURES["OpenAIGPTModel"]
-OpenAIGPTLMHeadModel = ARCHITECTURES["OpenAIGPTLMHeadModel"]
-OpenAIGPTDoubleHeadsModel = ARCHITECTURES["OpenAIGPTDoubleHeadsModel"]
-OpenAIGPTForSequenceClassification = ARCHITECTURES["OpenAIGPTForSequenceClassification"]
-
-# The one checkpoint: openai-gpt on the Hugging Face hub (openai-community/openai-gpt).
-CHECKPOINTS = ("openai-gpt",)
-TABLE_SYMBOLS = (V, P, L, D, H)
-TABLE_ARCHITECTURES = {"OpenAIGPTModel": "OpenAIGPTModel", "OpenAIGPTDoubleHeadsModel": "DoubleHeadsModel"}
 
 # The GPT-2 paper sizes its smallest model against GPT-1; for GPT-1 itself the figure holds.
 _GPT2_PAPER = Citation("radford2019", "Table 2 and section 3")
 original_117m = Rounded("original_117m", 117_000_000,
                         "117M, the smallest model, ‘equivalent to the original GPT’", _GPT2_PAPER, "openai-gpt",
-                        (OpenAIGPTModel,), printed="117M")
+                        (ARCHITECTURES["OpenAIGPTModel"],), printed="117M")
 
-MISCOUNTS = ()
-ROUNDED = (original_117m,)
+
+FAMILY = Family(
+    name="gpt1",
+    reader=reader.READER,
+    variants=VARIANTS,
+    base="OpenAIGPTModel",
+    # The one checkpoint: openai-gpt on the Hugging Face hub (openai-community/openai-gpt).
+    checkpoints=("openai-gpt",),
+    first_published="2018-06",
+    headlines=(Headline("OpenAIGPTLMHeadModel", "openai-gpt"),),
+    example="openai-gpt",
+    table_symbols=(V, P, L, D, H),
+    table_columns={"OpenAIGPTModel": "OpenAIGPTModel", "OpenAIGPTDoubleHeadsModel": "DoubleHeadsModel"},
+    rounded=(original_117m,),
+)

@@ -13,7 +13,7 @@ from dataclasses import replace
 
 import sympy
 
-from . import Headline
+from ..contract import Family, Headline
 from ..claims import Hypothesis, Miscount, Rounded
 from ..components import (Part, as_kind, classifier, feed_forward, fused_attention, group, idle, layer_norm, leaf, linear,
                          task_heads, tied_tensor, token_and_position_embeddings)
@@ -22,15 +22,6 @@ from ..readers import gpt2 as reader
 from ..sources import Citation, cite
 from ..symbols import C, D, F, H, L, P, V, d_h
 
-MODEL_TYPE = reader.READER.model_type
-
-# The month of the family's first paper (its arXiv version; for GPT-1 and GPT-2, OpenAI's release),
-# which orders the families in the site's navigation; and the counts it is known by (the home page).
-FIRST_PUBLISHED = "2019-02"
-HEADLINES = (Headline("GPT2LMHeadModel", "gpt2", "small"), Headline("GPT2LMHeadModel", "gpt2-xl", "XL"),)
-# The running example of the page: every table on it is evaluated on this checkpoint unless its caption
-# says otherwise (the site adds the caption), and the at-a-glance box names it.
-EXAMPLE = "gpt2"
 
 # The paper's shape: the feed-forward is four times the width (config n_inner null).
 STANDARD = {F: 4 * D}
@@ -130,19 +121,12 @@ def architectures(cross_attention: bool = False, untied: bool = False, summary: 
 
 
 ARCHITECTURES = architectures()
-BASE_ARCHITECTURE = "GPT2Model"
 
 
 # Every layout a config.json can ask for (readers.gpt2.READER.layout): cross-attention (add_cross_attention), an
 # untied head (tie_word_embeddings false), and the multiple-choice summary's shape.
 VARIANTS = reader.READER.layout.variants(architectures)
 
-GPT2Model = ARCHITECTURES["GPT2Model"]
-GPT2LMHeadModel = ARCHITECTURES["GPT2LMHeadModel"]
-GPT2DoubleHeadsModel = ARCHITECTURES["GPT2DoubleHeadsModel"]
-GPT2ForSequenceClassification = ARCHITECTURES["GPT2ForSequenceClassification"]
-GPT2ForTokenClassification = ARCHITECTURES["GPT2ForTokenClassification"]
-GPT2ForQuestionAnswering = ARCHITECTURES["GPT2ForQuestionAnswering"]
 
 layer = block()
 cross_attention_layer = block(cross=True)
@@ -157,19 +141,13 @@ non_embedding = group("non_embedding", "blocks and final LayerNorm (no embedding
 # ---------------------------------------------------------------------------------------------
 
 layer_standard = layer.subs(STANDARD)
-GPT2Model_standard = GPT2Model.subs(STANDARD)
+GPT2Model_standard = ARCHITECTURES["GPT2Model"].subs(STANDARD)
 non_embedding_standard = non_embedding.subs(STANDARD)
 
 # ---------------------------------------------------------------------------------------------
 # Checkpoints (readers.gpt2.read reads their config.json)
 # ---------------------------------------------------------------------------------------------
 
-# The four sizes OpenAI released, as their config.json files on the Hugging Face hub describe them
-# (openai-community/gpt2, -medium, -large, -xl) [cite: hub-openai-community].
-CHECKPOINTS = ("gpt2", "gpt2-medium", "gpt2-large", "gpt2-xl")
-
-TABLE_SYMBOLS = (L, D, H)
-TABLE_ARCHITECTURES = {"GPT2LMHeadModel": "GPT2LMHeadModel", "non_embedding": "non-embedding"}
 
 # ---------------------------------------------------------------------------------------------
 # Published counts, reconciled (the common-mistakes page)
@@ -182,13 +160,13 @@ GPT1_VOCABULARY = 40_478
 
 # The four figures of the paper's Table 2, against the four released checkpoints.
 paper_small = Rounded("paper_small", 117_000_000, "small: 12 layers, d_model 768", _PAPER, "gpt2",
-                      (GPT2LMHeadModel,), printed="117M")
+                      (ARCHITECTURES["GPT2LMHeadModel"],), printed="117M")
 paper_medium = Rounded("paper_medium", 345_000_000, "medium: 24 layers, d_model 1024", _PAPER, "gpt2-medium",
-                       (GPT2LMHeadModel,), printed="345M")
+                       (ARCHITECTURES["GPT2LMHeadModel"],), printed="345M")
 paper_large = Rounded("paper_large", 762_000_000, "large: 36 layers, d_model 1280", _PAPER, "gpt2-large",
-                      (GPT2LMHeadModel,), printed="762M")
+                      (ARCHITECTURES["GPT2LMHeadModel"],), printed="762M")
 paper_xl = Rounded("paper_xl", 1_542_000_000, "xl: 48 layers, d_model 1600", _PAPER, "gpt2-xl",
-                   (GPT2LMHeadModel,), printed="1542M")
+                   (ARCHITECTURES["GPT2LMHeadModel"],), printed="1542M")
 
 # A hypothesis, not a published explanation: OpenAI said only that the counts were wrong. Counting
 # GPT-2's layout with GPT-1's vocabulary reproduces all four printed figures.
@@ -202,30 +180,30 @@ paper_counts = Hypothesis(
 without_positions = group("without_positions", "without the position table",
                           embeddings.child("token"), replace(layer, repeat=L), final_norm)
 head_counted_twice = group("head_counted_twice", "with the tied head counted a second time",
-                           GPT2LMHeadModel, leaf("head_again", "the head: the token embeddings again", V * D))
+                           ARCHITECTURES["GPT2LMHeadModel"], leaf("head_again", "the head: the token embeddings again", V * D))
 # GPT-1's vocabulary and its context as well, as a count carried over whole from GPT-1 would have them.
-gpt1_vocabulary_and_context = replace(GPT2LMHeadModel.subs({V: GPT1_VOCABULARY, P: 512}),
+gpt1_vocabulary_and_context = replace(ARCHITECTURES["GPT2LMHeadModel"].subs({V: GPT1_VOCABULARY, P: 512}),
                                       name="gpt1_vocabulary_and_context",
                                       label="with GPT-1's vocabulary and its 512 positions")
-CONVENTIONS = (GPT2LMHeadModel, without_positions, non_embedding, head_counted_twice, gpt1_vocabulary_and_context)
+CONVENTIONS = (ARCHITECTURES["GPT2LMHeadModel"], without_positions, non_embedding, head_counted_twice, gpt1_vocabulary_and_context)
 paper_conventions = tuple(replace(claim, name=f"{claim.name}_conventions", candidates=CONVENTIONS)
                           for claim in paper_counts.claims)
 
 # The corrected sizes: the download directories of openai/gpt-2 (DEVELOPERS.md) and its model card.
 _RELEASE = Citation("gpt2-developers", "the download names (124M, 355M, 774M, 1558M)")
 RELEASED = tuple(Rounded(f"released_{name.replace('-', '_')}", millions * 10**6, f"{name} as released", _RELEASE,
-                         name, (GPT2LMHeadModel,), printed=f"{millions}M")
+                         name, (ARCHITECTURES["GPT2LMHeadModel"],), printed=f"{millions}M")
                  for name, millions in (("gpt2", 124), ("gpt2-medium", 355), ("gpt2-large", 774), ("gpt2-xl", 1558)))
 
 small_117m = Miscount(
     "small_117m", 117_000_000, "GPT-2 small as “117M”",
     Citation("radford2019", f"Table 2, and the name the first release carried (retracted in {_RETRACTION})"), "gpt2",
-    GPT2LMHeadModel,
+    ARCHITECTURES["GPT2LMHeadModel"],
     terms=(leaf("vocabulary", "the vocabulary, GPT-2's against GPT-1's, if the hypothesis on the paper's counts holds",
                 (V - GPT1_VOCABULARY) * D),
            # Unevaluated, so that GPT-1's 40,478 rows and the final LayerNorm's 2D stay two terms.
            leaf("rounding", "rounding that hypothetical count (GPT-2's layout, GPT-1's vocabulary) to 117M",
-                sympy.Add(*(GPT2LMHeadModel.find(f"transformer.{part}").total.subs(V, GPT1_VOCABULARY)
+                sympy.Add(*(ARCHITECTURES["GPT2LMHeadModel"].find(f"transformer.{part}").total.subs(V, GPT1_VOCABULARY)
                             for part in ("embeddings.token", "embeddings.position", "block", "final_norm")),
                           -117_000_000, evaluate=False))),
     printed="117M",
@@ -252,7 +230,7 @@ _qkv_biases = leaf("qkv_biases", "query, key and value biases (c_attn.bias), in 
 
 tied_head_counted_twice = Miscount(
     "tied_head_counted_twice", 163_009_536, "“Total number of parameters” of a GPT-2 (124M) re-implementation",
-    _BOOK, "gpt2", GPT2LMHeadModel,
+    _BOOK, "gpt2", ARCHITECTURES["GPT2LMHeadModel"],
     terms=(leaf("head", "out_head: the token embeddings a second time (GPT-2 ties them)", -V * D), _qkv_biases),
     reconstruction=book_model,
     model="GPT-2 small (<code>gpt2</code>)",
@@ -263,7 +241,7 @@ tied_head_counted_twice = Miscount(
 attention_biases_left_out = Miscount(
     "attention_biases_left_out", 124_412_160,
     "“Number of trainable parameters considering weight tying” of the same re-implementation", _BOOK, "gpt2",
-    GPT2LMHeadModel, terms=(_qkv_biases,), reconstruction=book_model_tied,
+    ARCHITECTURES["GPT2LMHeadModel"], terms=(_qkv_biases,), reconstruction=book_model_tied,
     model="GPT-2 small (<code>gpt2</code>)",
     cause="the book's model has no query, key and value biases; GPT-2 has them in every block",
 )
@@ -273,7 +251,7 @@ attention_biases_left_out = Miscount(
 non_embedding_as_total = Miscount(
     "non_embedding_as_total", 84_934_656, "gpt2-small, <code>cfg.n_params</code>, listed as “85M”",
     Citation("transformerlens-903"),
-    "gpt2", GPT2LMHeadModel,
+    "gpt2", ARCHITECTURES["GPT2LMHeadModel"],
     terms=(leaf("token", "token embeddings", V * D), leaf("position", "position embeddings", P * D),
            leaf("biases", "every bias: Q, K, V, O, and both feed-forward maps, in every block", L * (3 * D + D + F + D)),
            leaf("norms", "every LayerNorm: two per block and the final one", L * 4 * D + 2 * D)),
@@ -285,6 +263,21 @@ non_embedding_as_total = Miscount(
     cause="TransformerLens's <code>n_params</code> counts only the weight matrices of attention and MLP",
 )
 
-MISCOUNTS = (small_117m, tied_head_counted_twice, attention_biases_left_out, non_embedding_as_total)
-ROUNDED = (paper_small, paper_medium, paper_large, paper_xl) + RELEASED
-HYPOTHESES = (paper_counts,)
+
+FAMILY = Family(
+    name="gpt2",
+    reader=reader.READER,
+    variants=VARIANTS,
+    base="GPT2Model",
+    # The four sizes OpenAI released, as their config.json files on the Hugging Face hub describe them
+    # (openai-community/gpt2, -medium, -large, -xl) [cite: hub-openai-community].
+    checkpoints=("gpt2", "gpt2-medium", "gpt2-large", "gpt2-xl"),
+    first_published="2019-02",
+    headlines=(Headline("GPT2LMHeadModel", "gpt2", "small"), Headline("GPT2LMHeadModel", "gpt2-xl", "XL"),),
+    example="gpt2",
+    table_symbols=(L, D, H),
+    table_columns={"GPT2LMHeadModel": "GPT2LMHeadModel", "non_embedding": "non-embedding"},
+    miscounts=(small_117m, tied_head_counted_twice, attention_biases_left_out, non_embedding_as_total),
+    rounded=(paper_small, paper_medium, paper_large, paper_xl) + RELEASED,
+    hypotheses=(paper_counts,),
+)

@@ -11,35 +11,24 @@ from __future__ import annotations
 
 import sympy
 
-from . import Headline, gpt2
+from ..contract import Family, Headline
+from . import gpt2
 from ..claims import Rounded, sizes
 from ..components import AttentionLayout, attention
-from ..sources import Citation, cite
+from ..sources import Citation
 from ..symbols import D, F, H, L, d_h
 
-MODEL_TYPE = gpt2.MODEL_TYPE  # the configs are GPT-2's
 
-# The month of the family's first paper (its arXiv version; for GPT-1 and GPT-2, OpenAI's release),
-# which orders the families in the site's navigation; and the counts it is known by (the home page).
-FIRST_PUBLISHED = "2020-05"
-HEADLINES = (Headline("GPT2LMHeadModel", "gpt3-175b", "175B, Table 2.1"),)
-# The running example of the page: every table on it is evaluated on this checkpoint unless its caption
-# says otherwise (the site adds the caption), and the at-a-glance box names it.
-EXAMPLE = "gpt3-175b"
 
 # The count of every row: GPT2LMHeadModel (the head is tied, so it is GPT2Model's count).
-ARCHITECTURES = {"GPT2LMHeadModel": gpt2.GPT2LMHeadModel}
+ARCHITECTURES = {"GPT2LMHeadModel": gpt2.ARCHITECTURES["GPT2LMHeadModel"]}
 VARIANTS = {"": ARCHITECTURES}
-model = gpt2.GPT2LMHeadModel
+model = gpt2.ARCHITECTURES["GPT2LMHeadModel"]
 non_embedding = gpt2.non_embedding
 
 # The width that the heads cover, as Table 2.1 prints them.
 head_width = H * d_h
 
-CHECKPOINTS = ("gpt3-small", "gpt3-medium", "gpt3-large", "gpt3-xl", "gpt3-2.7b", "gpt3-6.7b", "gpt3-13b",
-               "gpt3-175b")
-TABLE_SYMBOLS = (L, D, H, d_h)
-TABLE_ARCHITECTURES = {"model": "total", "non_embedding": "non-embedding"}
 KAPLAN_COLUMNS = {"non_embedding": "non-embedding", "kaplan": "Kaplan's N (approximation)", "kaplan_error | percent": "N's error (%)",
                   "kaplan_share | percent": "N / total (%)"}
 
@@ -114,5 +103,19 @@ AS_PRINTED = (
          wide_heads, H=24, d_h=128),
 )
 
-MISCOUNTS = ()
-ROUNDED = TABLE_2_1 + AS_PRINTED
+
+FAMILY = Family(
+    name="gpt3",
+    model_type=gpt2.FAMILY.model_type,  # the configs are GPT-2's
+    reader=None,
+    variants=VARIANTS,
+    base=None,
+    checkpoints=("gpt3-small", "gpt3-medium", "gpt3-large", "gpt3-xl", "gpt3-2.7b", "gpt3-6.7b", "gpt3-13b",
+                   "gpt3-175b"),
+    first_published="2020-05",
+    headlines=(Headline("GPT2LMHeadModel", "gpt3-175b", "175B, Table 2.1"),),
+    example="gpt3-175b",
+    table_symbols=(L, D, H, d_h),
+    table_columns={"model": "total", "non_embedding": "non-embedding"},
+    rounded=TABLE_2_1 + AS_PRINTED,
+)

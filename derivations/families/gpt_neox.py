@@ -18,7 +18,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from . import Headline, gpt2
+from ..contract import Family, Headline
+from . import gpt2
 from ..claims import Miscount, Rounded
 from ..components import (Part, as_kind, classifier, embedding, feed_forward, fused_attention, group, layer_norm, leaf,
                          linear, task_heads, tied_tensor)
@@ -26,15 +27,6 @@ from ..readers import gpt_neox as reader
 from ..sources import Citation, cite
 from ..symbols import C, D, F, H, L, P, V
 
-MODEL_TYPE = reader.READER.model_type
-
-# The month of the family's first paper (its arXiv version; for GPT-1 and GPT-2, OpenAI's release),
-# which orders the families in the site's navigation; and the counts it is known by (the home page).
-FIRST_PUBLISHED = "2022-04"
-HEADLINES = (Headline("GPTNeoXForCausalLM", "pythia-12b"),)
-# The running example of the page: every table on it is evaluated on this checkpoint unless its caption
-# says otherwise (the site adds the caption), and the at-a-glance box names it.
-EXAMPLE = "pythia-70m"
 
 # Every released size has the feed-forward four times the width (intermediate_size = 4 hidden_size).
 STANDARD = {F: 4 * D}
@@ -106,16 +98,10 @@ def architectures(tied: bool = False, no_attention_bias: bool = False) -> dict[s
 
 
 ARCHITECTURES = architectures()
-BASE_ARCHITECTURE = "GPTNeoXModel"
 
 # Every layout a config.json can ask for (readers.gpt_neox.READER.layout): a tied head, attention without biases.
 VARIANTS = reader.READER.layout.variants(architectures)
 
-GPTNeoXModel = ARCHITECTURES["GPTNeoXModel"]
-GPTNeoXForCausalLM = ARCHITECTURES["GPTNeoXForCausalLM"]
-GPTNeoXForSequenceClassification = ARCHITECTURES["GPTNeoXForSequenceClassification"]
-GPTNeoXForTokenClassification = ARCHITECTURES["GPTNeoXForTokenClassification"]
-GPTNeoXForQuestionAnswering = ARCHITECTURES["GPTNeoXForQuestionAnswering"]
 GPTNeoXForCausalLM_tied = VARIANTS["tied"]["GPTNeoXForCausalLM"]
 
 block = layer()
@@ -133,8 +119,8 @@ non_embedding = group("non_embedding", "layers and final LayerNorm (neither embe
 non_embedding_standard = non_embedding.subs(STANDARD)
 embeddings = group("embeddings", "embed_in and embed_out", embed_in, embed_out, symbol=r"N_{\mathrm{emb}}")
 # The share of the total that is not embedding tables (a fraction; shown in percent).
-non_embedding_share = non_embedding.total / GPTNeoXForCausalLM.total
-CausalLM_standard = GPTNeoXForCausalLM.subs(STANDARD)
+non_embedding_share = non_embedding.total / ARCHITECTURES["GPTNeoXForCausalLM"].total
+CausalLM_standard = ARCHITECTURES["GPTNeoXForCausalLM"].subs(STANDARD)
 
 # ---------------------------------------------------------------------------------------------
 # Checkpoints (readers.gpt_neox.read reads their config.json)
@@ -158,9 +144,6 @@ CHECKPOINTS = ("pythia-70m", "pythia-160m", "pythia-410m", "pythia-1b", "pythia-
                "pythia-12b", "gpt-neox-20b")
 PYTHIA = CHECKPOINTS[:8]
 
-TABLE_SYMBOLS = (L, D, H, V)
-TABLE_ARCHITECTURES = {"GPTNeoXForCausalLM": "GPTNeoXForCausalLM", "non_embedding": "non-embedding",
-                       "non_embedding_share | percent": "non-embedding / total (%)"}
 
 # ---------------------------------------------------------------------------------------------
 # Published counts, reconciled
@@ -184,12 +167,12 @@ def _padding(table: str, path: str) -> Part:
 def _tokenizer_sized(checkpoint: str, claim: int, name: str, model: str) -> Miscount:
     return Miscount(
         name, claim, f"“{checkpoint} (EleutherAI/{checkpoint}) — {claim:,} params”", _LISA, checkpoint,
-        GPTNeoXForCausalLM,
+        ARCHITECTURES["GPTNeoXForCausalLM"],
         terms=(_padding("embed_in", "embed_in"), _padding("embed_out", "embed_out (lm_head)")),
         # One term per table, the final LayerNorm's 2D apart: not folded into the vocabulary's rows.
         reconstruction=group("claimed", "GPTNeoXForCausalLM with both tables cut to the tokenizer's entries",
-                             *GPTNeoXForCausalLM.child("gpt_neox").subs({V: TOKENIZER}).children,
-                             GPTNeoXForCausalLM.child("lm_head").subs({V: TOKENIZER})),
+                             *ARCHITECTURES["GPTNeoXForCausalLM"].child("gpt_neox").subs({V: TOKENIZER}).children,
+                             ARCHITECTURES["GPTNeoXForCausalLM"].child("lm_head").subs({V: TOKENIZER})),
         model=model,
         cause="that counts both vocabulary tables cut to the tokenizer's entries, without their padding rows",
     )
@@ -207,7 +190,7 @@ _SCALING = Citation("kaplan2020", f"N excludes “all vocabulary and positional 
 kaplan_n_as_chinchilla_n = Miscount(
     "kaplan_n_as_chinchilla_n", 18_915_328,
     "Pythia-70M's exact non-embedding count (biases and norms included), the size Kaplan et al.'s N approximates",
-    _SCALING, "pythia-70m", GPTNeoXForCausalLM,
+    _SCALING, "pythia-70m", ARCHITECTURES["GPTNeoXForCausalLM"],
     terms=(leaf("embed_in", "embed_in, which Kaplan's N leaves out", V * D),
            leaf("embed_out", "embed_out, which Kaplan's N leaves out too", D * V)),
     reconstruction=replace(non_embedding, name="claimed"),
@@ -220,7 +203,7 @@ kaplan_n_as_chinchilla_n = Miscount(
 # What each could have counted: the total, the card's non-embedding count, or the count of a GPT-3-style
 # model of the same depth and width (tied head, 2,048 learned positions, GPT-2's 50,257 tokens), the
 # model whose name the early Pythia names share.
-gpt3_layout = replace(gpt2.GPT2LMHeadModel.subs({V: 50_257, P: 2048}), name="gpt3_layout",
+gpt3_layout = replace(gpt2.ARCHITECTURES["GPT2LMHeadModel"].subs({V: 50_257, P: 2048}), name="gpt3_layout",
                       label="GPT-3's layout at the same depth and width")
 
 
@@ -236,11 +219,25 @@ def _name(name: str, printed: str, checkpoint: str, what: str, candidates: tuple
 
 
 NAMES = tuple(_name(f"name_{c.split('-')[1].replace('.', '_')}", c.split("-")[1].upper(), c, f"Pythia-{c.split('-')[1].upper()}",
-                    (GPTNeoXForCausalLM, non_embedding)) for c in PYTHIA)
+                    (ARCHITECTURES["GPTNeoXForCausalLM"], non_embedding)) for c in PYTHIA)
 OLD_NAMES = tuple(_name(f"old_name_{c.split('-')[1].replace('.', '_')}", old, c,
-                        f"Pythia-{c.split('-')[1].upper()}, formerly “{old}”", (GPTNeoXForCausalLM, non_embedding,
+                        f"Pythia-{c.split('-')[1].upper()}, formerly “{old}”", (ARCHITECTURES["GPTNeoXForCausalLM"], non_embedding,
                                                                                  gpt3_layout))
                   for c, old in zip(PYTHIA, ("19M", "125M", "350M", "800M", "1.3B", "2.7B", "6.7B", "13B")))
 
-MISCOUNTS = (tokenizer_vocabulary_70m, tokenizer_vocabulary_160m, kaplan_n_as_chinchilla_n)
-ROUNDED = NAMES + OLD_NAMES
+
+FAMILY = Family(
+    name="gpt_neox",
+    reader=reader.READER,
+    variants=VARIANTS,
+    base="GPTNeoXModel",
+    checkpoints=CHECKPOINTS,
+    first_published="2022-04",
+    headlines=(Headline("GPTNeoXForCausalLM", "pythia-12b"),),
+    example="pythia-70m",
+    table_symbols=(L, D, H, V),
+    table_columns={"GPTNeoXForCausalLM": "GPTNeoXForCausalLM", "non_embedding": "non-embedding",
+                           "non_embedding_share | percent": "non-embedding / total (%)"},
+    miscounts=(tokenizer_vocabulary_70m, tokenizer_vocabulary_160m, kaplan_n_as_chinchilla_n),
+    rounded=NAMES + OLD_NAMES,
+)

@@ -24,25 +24,14 @@ from dataclasses import replace
 
 import sympy
 
-from . import Headline, llama
-from ..calculator import at_most
+from ..contract import Family, Headline
+from . import llama
 from ..claims import Rounded
 from ..components import AttentionLayout, Part, attention, group, leaf, linear
 from ..readers import gpt_oss as reader
 from ..sources import Citation
 from ..symbols import D, F, H, K, L, V, X, X_a, d_h
 
-MODEL_TYPE = reader.READER.model_type
-
-FIRST_PUBLISHED = "2025-08"
-HEADLINES = (
-    Headline("GptOssForCausalLM", "gpt-oss-120b", "120b, in total"),
-    Headline("ACTIVE.GptOssForCausalLM", "gpt-oss-120b", "120b, per token",
-             convention="Active per token: in each layer the experts the router picks (num_experts_per_tok of them), "
-                        "the router and every tensor outside the experts whole, the input embedding included (as "
-                        "on the Mixtral page; OpenAI's card leaves the input embedding out, see below)."),
-)
-EXAMPLE = "gpt-oss-120b"
 
 # ---------------------------------------------------------------------------------------------
 # Attention: biases on the four projections, and a sink per head
@@ -117,13 +106,8 @@ def architectures(no_attention_bias: bool = False, tied: bool = False, no_token_
 
 
 ARCHITECTURES = architectures()
-BASE_ARCHITECTURE = "GptOssModel"
 VARIANTS = reader.READER.layout.variants(architectures)
 
-GptOssModel = ARCHITECTURES["GptOssModel"]
-GptOssForCausalLM = ARCHITECTURES["GptOssForCausalLM"]
-GptOssForSequenceClassification = ARCHITECTURES["GptOssForSequenceClassification"]
-GptOssForTokenClassification = ARCHITECTURES["GptOssForTokenClassification"]
 
 ACTIVE_VARIANTS = reader.READER.layout.variants(lambda **layout: architectures(stored=X_a, **layout))
 ACTIVE = ACTIVE_VARIANTS[""]
@@ -136,7 +120,7 @@ active_without_embedding = group(
     replace(active_layer, repeat=L), final_norm, lm_head, symbol=r"N_{\mathrm{active}}'")
 idle_experts = replace(leaf("idle_experts", "the experts a token does not use: X - X_a of them, in every layer",
                             L * (X - X_a) * expert.total), symbol=r"N_{\mathrm{idle}}")
-assert sympy.expand(GptOssForCausalLM.total - ACTIVE["GptOssForCausalLM"].total - idle_experts.total) == 0
+assert sympy.expand(ARCHITECTURES["GptOssForCausalLM"].total - ACTIVE["GptOssForCausalLM"].total - idle_experts.total) == 0
 
 # ---------------------------------------------------------------------------------------------
 # The model card's lines: what each holds
@@ -151,27 +135,13 @@ attention_parameters = leaf("attention_parameters", "attention, every layer (pro
 embed_unembed = leaf("embed_unembed", "token embeddings and the head", 2 * V * D)
 # What no line names: the RMSNorms, two per layer and the final one.
 norms = leaf("norms", "RMSNorm weights: two per layer and the final one", (2 * L + 1) * D)
-assert sympy.expand(GptOssForCausalLM.total - mlp_parameters.total - attention_parameters.total
+assert sympy.expand(ARCHITECTURES["GptOssForCausalLM"].total - mlp_parameters.total - attention_parameters.total
                     - embed_unembed.total - norms.total) == 0
 
 # ---------------------------------------------------------------------------------------------
 # Checkpoints (readers.gpt_oss.read reads their config.json)
 # ---------------------------------------------------------------------------------------------
 
-# config.json of openai/gpt-oss-20b and openai/gpt-oss-120b on the Hugging Face hub [cite: hub-openai-gpt-oss]: the
-# fields that set the count (sizes, head_dim, experts, vocabulary, attention_bias, tie_word_embeddings), with
-# model_type, architectures, the context length and the sliding window; the rope scaling and the quantization
-# config (the released weights of the experts are MXFP4) set no parameter.
-CHECKPOINTS = ("gpt-oss-20b", "gpt-oss-120b")
-
-CALCULATOR_RULES = (llama.KV_HEADS_DIVIDE_HEADS, llama.EVEN_HEAD,
-                    at_most(X_a, X, "{X_a} can be at most {X}: the router picks the top {X_a} of the {X} experts."))
-
-CALCULATOR_MINIMUM = {X_a: 0}
-
-TABLE_SYMBOLS = (L, D, H, K, d_h, F, X, X_a, V)
-TABLE_ARCHITECTURES = {"GptOssForCausalLM": "GptOssForCausalLM", "ACTIVE.GptOssForCausalLM": "active per token",
-                       "active_without_embedding": "active, input embedding left out"}
 
 # ---------------------------------------------------------------------------------------------
 # Published counts, reconciled: the model card's Table 1, line by line
@@ -190,11 +160,36 @@ _FIGURES = {"gpt-oss-120b": ("114.71B", "0.96B", "1.16B", "116.83B", "5.13B"),
 CARD = tuple(_card(checkpoint, checkpoint, line, printed, (part,))
              for checkpoint, figures in _FIGURES.items()
              for line, printed, part in zip(("MLP", "Attention", "Embed + Unembed", "Total Parameters"), figures,
-                                            (mlp_parameters, attention_parameters, embed_unembed, GptOssForCausalLM)))
+                                            (mlp_parameters, attention_parameters, embed_unembed, ARCHITECTURES["GptOssForCausalLM"])))
 # The active lines, against both conventions: the card's (no input embedding) first.
 CARD_ACTIVE = tuple(_card(checkpoint, checkpoint, "Active Parameters", figures[-1],
                           (active_without_embedding, ACTIVE["GptOssForCausalLM"]))
                     for checkpoint, figures in _FIGURES.items())
 
-MISCOUNTS = ()
-ROUNDED = CARD + CARD_ACTIVE
+
+FAMILY = Family(
+    name="gpt_oss",
+    reader=reader.READER,
+    variants=VARIANTS,
+    base="GptOssModel",
+    # config.json of openai/gpt-oss-20b and openai/gpt-oss-120b on the Hugging Face hub [cite: hub-openai-gpt-oss]: the
+    # fields that set the count (sizes, head_dim, experts, vocabulary, attention_bias, tie_word_embeddings), with
+    # model_type, architectures, the context length and the sliding window; the rope scaling and the quantization
+    # config (the released weights of the experts are MXFP4) set no parameter.
+    checkpoints=("gpt-oss-20b", "gpt-oss-120b"),
+    first_published="2025-08",
+    headlines=(
+        Headline("GptOssForCausalLM", "gpt-oss-120b", "120b, in total"),
+        Headline("ACTIVE.GptOssForCausalLM", "gpt-oss-120b", "120b, per token",
+                 convention="Active per token: in each layer the experts the router picks (num_experts_per_tok of them), "
+                            "the router and every tensor outside the experts whole, the input embedding included (as "
+                            "on the Mixtral page; OpenAI's card leaves the input embedding out, see below)."),
+    ),
+    example="gpt-oss-120b",
+    table_symbols=(L, D, H, K, d_h, F, X, X_a, V),
+    table_columns={"GptOssForCausalLM": "GptOssForCausalLM", "ACTIVE.GptOssForCausalLM": "active per token",
+                           "active_without_embedding": "active, input embedding left out"},
+    rounded=CARD + CARD_ACTIVE,
+    minimum={X_a: 0},
+    active=ACTIVE_VARIANTS,
+)

@@ -15,24 +15,14 @@ from dataclasses import replace
 
 import sympy
 
-from . import Headline
-from ..calculator import divides, even_or_one
+from ..contract import Family, Headline
 from ..claims import Miscount, Rounded
 from ..components import (AttentionLayout, Part, as_kind, attention, embedding, feed_forward, group, leaf, linear,
                          rms_norm, score, task_heads, tied_tensor)
 from ..readers import llama as reader
-from ..sources import Citation, cite
+from ..sources import Citation
 from ..symbols import C, D, F, H, K, L, M, V, d_h, r
 
-MODEL_TYPE = reader.READER.model_type
-
-# The month of the family's first paper (its arXiv version; for GPT-1 and GPT-2, OpenAI's release),
-# which orders the families in the site's navigation; and the counts it is known by (the home page).
-FIRST_PUBLISHED = "2023-02"
-HEADLINES = (Headline("LlamaForCausalLM", "llama-2-7b", "Llama 2, 7B"), Headline("LlamaForCausalLM", "llama-3-70b", "Llama 3, 70B"),)
-# The running example of the page: every table on it is evaluated on this checkpoint unless its caption
-# says otherwise (the site adds the caption), and the at-a-glance box names it.
-EXAMPLE = "llama-2-7b"
 
 # ---------------------------------------------------------------------------------------------
 # One decoder layer (pre-norm): RMSNorm, attention, residual; RMSNorm, gated feed-forward, residual
@@ -117,16 +107,10 @@ def architectures(prefix: str = "Llama", *, attention_bias: bool = False, mlp_bi
 
 
 ARCHITECTURES = architectures()
-BASE_ARCHITECTURE = "LlamaModel"
 
 # Every layout a config.json can ask for (readers.llama.READER.layout).
 VARIANTS = reader.READER.layout.variants(architectures)
 
-LlamaModel = ARCHITECTURES["LlamaModel"]
-LlamaForCausalLM = ARCHITECTURES["LlamaForCausalLM"]
-LlamaForSequenceClassification = ARCHITECTURES["LlamaForSequenceClassification"]
-LlamaForTokenClassification = ARCHITECTURES["LlamaForTokenClassification"]
-LlamaForQuestionAnswering = ARCHITECTURES["LlamaForQuestionAnswering"]
 LlamaForCausalLM_tied = VARIANTS["tied"]["LlamaForCausalLM"]
 
 layer = decoder_layer()
@@ -205,22 +189,7 @@ PARAMS = {
 #   llama-3.2-1b, llama-3.2-3b   meta-llama/Llama-3.2-1B, Llama-3.2-3B (head_dim set; tie_word_embeddings true)
 # The last two build another layout (VARIANTS["tied"]): the page's table counts each in its own.
 TIED_CHECKPOINTS = ("llama-3.2-1b", "llama-3.2-3b")
-CHECKPOINTS = ("llama-7b", "llama-13b", "llama-30b", "llama-65b", "llama-2-7b", "llama-2-13b", "llama-2-70b",
-               "llama-3-8b", "llama-3-70b", "llama-3.1-405b", *TIED_CHECKPOINTS)
 
-# What transformers requires of the sizes (readers.llama.read_decoder checks the same configs). Mistral and
-# Mixtral share the last two; their configs take the floor of the width over the heads.
-HEADS_DIVIDE_WIDTH = divides(H, D, "`LlamaConfig` requires the heads {H} to divide the width {D}, even with "
-                                   "`head_dim` set.")
-KV_HEADS_DIVIDE_HEADS = divides(K, H, "The key/value heads {K} must divide the heads {H}: transformers builds other "
-                                      "values, but the attention cannot run.")
-EVEN_HEAD = even_or_one(d_h, "The head size {d_h} must be even (or 1): rotary embeddings turn pairs of coordinates.")
-CALCULATOR_RULES = (HEADS_DIVIDE_WIDTH, KV_HEADS_DIVIDE_HEADS, EVEN_HEAD)
-
-TABLE_SYMBOLS = (L, D, H, K, d_h, F, V)
-# The layers as each checkpoint builds them (all L of them: a column reached through the class follows the
-# checkpoint's layout; a bare `layer` would be the plain one).
-TABLE_ARCHITECTURES = {"LlamaForCausalLM": "LlamaForCausalLM", "LlamaForCausalLM.LlamaModel.layer": "all layers"}
 
 # ---------------------------------------------------------------------------------------------
 # Published counts, reconciled
@@ -232,7 +201,7 @@ _LLAMA1_PAPER = Citation("touvron2023", "Table 2")
 def _paper(name: str, tenths: int, checkpoint: str) -> Rounded:
     printed = f"{tenths // 10}.{tenths % 10}B"
     return Rounded(f"paper_{name}", tenths * 10**8, f"LLaMA {name.upper()}", _LLAMA1_PAPER, checkpoint,
-                   (LlamaForCausalLM,), precision=10**8, printed=printed)
+                   (ARCHITECTURES["LlamaForCausalLM"],), precision=10**8, printed=printed)
 
 
 # The paper's four sizes to a tenth of a billion. Three round from the exact counts; 65.2B does not
@@ -245,7 +214,7 @@ _LLAMA3_CARD = Citation("llama3-card")
 
 # The names the releases go by, in billions: names, not roundings (Llama 2 70B has 69.0 billion).
 NAMES = tuple(Rounded(f"name_{name.replace('-', '_').replace('.', '_')}", billions * 10**9, what, source, name,
-                      (LlamaForCausalLM,), precision=10**9, printed=f"{billions}B")
+                      (ARCHITECTURES["LlamaForCausalLM"],), precision=10**9, printed=f"{billions}B")
               for name, billions, what, source in (
                   ("llama-2-7b", 7, "Llama 2 7B", _LLAMA2_CARD), ("llama-2-13b", 13, "Llama 2 13B", _LLAMA2_CARD),
                   ("llama-2-70b", 70, "Llama 2 70B", _LLAMA2_CARD), ("llama-3-8b", 8, "Llama 3 8B", _LLAMA3_CARD),
@@ -257,7 +226,7 @@ NAMES = tuple(Rounded(f"name_{name.replace('-', '_').replace('.', '_')}", billio
 _TRANSFORMERLENS = Citation("transformerlens-448", "<code>llama.cfg.n_params  # 5033164800</code> for LLaMA-7B")
 two_matrix_mlp = Miscount(
     "two_matrix_mlp", 5_033_164_800, "LLaMA-7B, <code>cfg.n_params</code> of TransformerLens",
-    _TRANSFORMERLENS, "llama-7b", LlamaForCausalLM,
+    _TRANSFORMERLENS, "llama-7b", ARCHITECTURES["LlamaForCausalLM"],
     terms=(leaf("gate", "the third matrix of every gated MLP (gate_proj)", L * D * F),
            leaf("embeddings", "token embeddings", V * D),
            leaf("unembedding", "the language-model head (untied)", V * D),
@@ -286,7 +255,7 @@ _lora = leaf("lora", f"LoRA adapters of rank {LORA_RANK} on q, k, v, o, gate, up
 _BNB = Citation("bitsandbytes-834")
 quantized_4bit = Miscount(
     "quantized_4bit", 3_540_389_888, "Llama-2-7B loaded in 4 bits (nf4), summing <code>numel()</code> over "
-    "<code>named_parameters()</code>", _BNB, "llama-2-7b", LlamaForCausalLM,
+    "<code>named_parameters()</code>", _BNB, "llama-2-7b", ARCHITECTURES["LlamaForCausalLM"],
     terms=(leaf("packed", "half of every quantized weight (q, k, v, o, gate, up, down): numel() of a Params4bit "
                 "counts bytes, two 4-bit values each", quantized_weights / 2),
            replace(_lora, expr=-_lora.expr, label="minus the LoRA adapters the printed sum is inferred to include")),
@@ -306,7 +275,7 @@ quantized_4bit = Miscount(
 _ISSUE_1111 = Citation("llama-1111")
 gqa_ignored = Miscount(
     "gqa_ignored", 78_108_426_240, "Llama-2-70B as “~78B”: 80 x (4 x 8192 x 8192 + 3 x 8192 x 28672) + 32000 x 8192",
-    _ISSUE_1111, "llama-2-70b", LlamaForCausalLM,
+    _ISSUE_1111, "llama-2-70b", ARCHITECTURES["LlamaForCausalLM"],
     terms=(leaf("key_value", "keys and values: K = 8 heads, not H = 64", -2 * L * D * (H - K) * d_h),
            leaf("head", "the language-model head (untied)", V * D),
            leaf("norms", "RMSNorm weights: two per layer and the final one", (2 * L + 1) * D)),
@@ -319,5 +288,21 @@ gqa_ignored = Miscount(
           "attention), and the head and the norms are left out",
 )
 
-MISCOUNTS = (two_matrix_mlp, quantized_4bit, gqa_ignored)
-ROUNDED = PAPER + NAMES
+
+FAMILY = Family(
+    name="llama",
+    reader=reader.READER,
+    variants=VARIANTS,
+    base="LlamaModel",
+    checkpoints=("llama-7b", "llama-13b", "llama-30b", "llama-65b", "llama-2-7b", "llama-2-13b", "llama-2-70b",
+                   "llama-3-8b", "llama-3-70b", "llama-3.1-405b", *TIED_CHECKPOINTS),
+    first_published="2023-02",
+    headlines=(Headline("LlamaForCausalLM", "llama-2-7b", "Llama 2, 7B"), Headline("LlamaForCausalLM", "llama-3-70b", "Llama 3, 70B"),),
+    example="llama-2-7b",
+    table_symbols=(L, D, H, K, d_h, F, V),
+    # The layers as each checkpoint builds them (all L of them: a column reached through the class follows the
+    # checkpoint's layout; a bare `layer` would be the plain one).
+    table_columns={"LlamaForCausalLM": "LlamaForCausalLM", "LlamaForCausalLM.LlamaModel.layer": "all layers"},
+    miscounts=(two_matrix_mlp, quantized_4bit, gqa_ignored),
+    rounded=PAPER + NAMES,
+)

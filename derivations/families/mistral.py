@@ -9,53 +9,46 @@ a mask, not a tensor: it adds no parameter. MistralAttention and MistralMLP have
 from __future__ import annotations
 
 from ..claims import Rounded
-from . import Headline, llama
+from ..contract import Family, Headline
+from . import llama
 from .llama import architectures as _architectures
 from ..readers import mistral as reader
-from ..sources import Citation, cite
+from ..sources import Citation
 from ..symbols import D, F, H, K, L, V
 
-MODEL_TYPE = reader.READER.model_type
-
-# The month of the family's first paper (its arXiv version; for GPT-1 and GPT-2, OpenAI's release),
-# which orders the families in the site's navigation; and the counts it is known by (the home page).
-FIRST_PUBLISHED = "2023-10"
-HEADLINES = (Headline("MistralForCausalLM", "mistral-7b", "7B"),)
-# The running example of the page: every table on it is evaluated on this checkpoint unless its caption
-# says otherwise (the site adds the caption), and the at-a-glance box names it.
-EXAMPLE = "mistral-7b"
 
 # MistralForQuestionAnswering keeps the body under ``model`` (LlamaForQuestionAnswering: ``transformer``).
 ARCHITECTURES = _architectures("Mistral", qa_prefix="model")
-BASE_ARCHITECTURE = "MistralModel"
 
 # Every layout a config.json can ask for (readers.mistral: llama.TIED_LAYOUT): a tied head, a token classifier
 # without bias.
 VARIANTS = reader.READER.layout.variants(lambda **layout: _architectures("Mistral", qa_prefix="model", **layout))
 
-MistralModel = ARCHITECTURES["MistralModel"]
-MistralForCausalLM = ARCHITECTURES["MistralForCausalLM"]
-MistralForSequenceClassification = ARCHITECTURES["MistralForSequenceClassification"]
-MistralForTokenClassification = ARCHITECTURES["MistralForTokenClassification"]
-MistralForQuestionAnswering = ARCHITECTURES["MistralForQuestionAnswering"]
 layer = llama.layer  # the same tensors as LlamaDecoderLayer
 
-# mistralai/Mistral-7B-v0.1's config.json (sizes as in the paper's Table 1 and Mistral's params.json:
-# dim 4096, n_layers 32, head_dim 128, hidden_dim 14336, n_heads 32, n_kv_heads 8, window 4096, vocab 32000).
-CHECKPOINTS = ("mistral-7b",)
-
-# MistralConfig does not require the heads to divide the width (unlike LlamaConfig).
-CALCULATOR_RULES = (llama.KV_HEADS_DIVIDE_HEADS, llama.EVEN_HEAD)
-
-TABLE_SYMBOLS = (L, D, H, K, F, V)
-TABLE_ARCHITECTURES = {"MistralForCausalLM": "MistralForCausalLM", "layer": "one layer"}
 
 # Mistral AI's announcement: "Mistral 7B is a 7.3B parameter model". The exact count is 7.24 billion.
 _ANNOUNCEMENT = Citation("mistral-7b-announcement", "“a 7.3B parameter model”")
 announced = Rounded("announced", 7_300_000_000, "Mistral 7B as announced", _ANNOUNCEMENT, "mistral-7b",
-                    (MistralForCausalLM,), precision=10**8, printed="7.3B")
-name = Rounded("name", 7 * 10**9, "Mistral 7B, the name", _ANNOUNCEMENT, "mistral-7b", (MistralForCausalLM,),
-               precision=10**9, printed="7B")
-
-MISCOUNTS = ()
+                    (ARCHITECTURES["MistralForCausalLM"],), precision=10**8, printed="7.3B")
+name = Rounded("name", 7 * 10**9, "Mistral 7B, the name", _ANNOUNCEMENT, "mistral-7b",
+               (ARCHITECTURES["MistralForCausalLM"],), precision=10**9, printed="7B")
+# The page's table of them.
 ROUNDED = (announced, name)
+
+
+FAMILY = Family(
+    name="mistral",
+    reader=reader.READER,
+    variants=VARIANTS,
+    base="MistralModel",
+    # mistralai/Mistral-7B-v0.1's config.json (sizes as in the paper's Table 1 and Mistral's params.json:
+    # dim 4096, n_layers 32, head_dim 128, hidden_dim 14336, n_heads 32, n_kv_heads 8, window 4096, vocab 32000).
+    checkpoints=("mistral-7b",),
+    first_published="2023-10",
+    headlines=(Headline("MistralForCausalLM", "mistral-7b", "7B"),),
+    example="mistral-7b",
+    table_symbols=(L, D, H, K, F, V),
+    table_columns={"MistralForCausalLM": "MistralForCausalLM", "layer": "one layer"},
+    rounded=ROUNDED,
+)

@@ -26,29 +26,14 @@ from dataclasses import replace
 
 import sympy
 
-from . import Headline, llama, mistral
-from ..calculator import at_most
+from ..contract import Family, Headline
+from . import llama, mistral
 from ..claims import Miscount, Rounded
 from ..components import Part, feed_forward, group, leaf, linear, mixture_of_experts
 from ..readers import mixtral as reader
-from ..sources import Citation, cite
+from ..sources import Citation
 from ..symbols import D, F, H, K, L, X, X_a
 
-MODEL_TYPE = reader.READER.model_type
-
-# The month of the family's first paper (its arXiv version; for GPT-1 and GPT-2, OpenAI's release),
-# which orders the families in the site's navigation; and the counts it is known by (the home page).
-FIRST_PUBLISHED = "2024-01"
-HEADLINES = (
-    Headline("MixtralForCausalLM", "mixtral-8x7b", "8x7B, in total"),
-    Headline("ACTIVE.MixtralForCausalLM", "mixtral-8x7b", "8x7B, per token",
-             convention="Active per token: in each layer the experts the router picks (num_experts_per_tok of them), "
-                        "the router and every tensor outside the experts whole, the input embedding included "
-                        "(Mistral AI's convention; without it, see below)."),
-)
-# The running example of the page: every table on it is evaluated on this checkpoint unless its caption
-# says otherwise (the site adds the caption), and the at-a-glance box names it.
-EXAMPLE = "mixtral-8x7b"
 
 # Attention: LLaMA's grouped-query self-attention, no biases; rotary positions learn nothing
 # $$N_\mathrm{attn} = D H d_h + 2 D K d_h + H d_h D$$
@@ -125,17 +110,11 @@ def architectures(tied: bool = False, no_token_bias: bool = False, stored: sympy
 
 
 ARCHITECTURES = architectures()
-BASE_ARCHITECTURE = "MixtralModel"
 
 # Layouts a config.json can ask for (readers.mixtral.layout): a head tied to the token embeddings
 # (tie_word_embeddings true), a token classifier without bias (token_classification_bias false).
 VARIANTS = reader.READER.layout.variants(architectures)
 
-MixtralModel = ARCHITECTURES["MixtralModel"]
-MixtralForCausalLM = ARCHITECTURES["MixtralForCausalLM"]
-MixtralForSequenceClassification = ARCHITECTURES["MixtralForSequenceClassification"]
-MixtralForTokenClassification = ARCHITECTURES["MixtralForTokenClassification"]
-MixtralForQuestionAnswering = ARCHITECTURES["MixtralForQuestionAnswering"]
 
 # ---------------------------------------------------------------------------------------------
 # Active parameters per token
@@ -158,12 +137,12 @@ active_without_embedding = group(
 # The experts one token leaves idle: what separates the total from the active count.
 idle_experts = replace(leaf("idle_experts", "the experts a token does not use: X - X_a of them, in every layer",
                             L * (X - X_a) * expert.total), symbol=r"N_{\mathrm{idle}}")
-assert sympy.expand(MixtralForCausalLM.total - ACTIVE["MixtralForCausalLM"].total - idle_experts.total) == 0
+assert sympy.expand(ARCHITECTURES["MixtralForCausalLM"].total - ACTIVE["MixtralForCausalLM"].total - idle_experts.total) == 0
 
 # The two parts of the total: what every token shares, and the experts.
 all_experts = leaf("all_experts", "every expert of every layer", L * X * expert.total)
 shared = leaf("shared", "everything but the experts: embeddings, attention, norms, routers, head",
-              MixtralForCausalLM.total - all_experts.total)
+              ARCHITECTURES["MixtralForCausalLM"].total - all_experts.total)
 # One expert through every layer: what one of the X "models" of the name holds of its own.
 expert_across_layers = leaf("expert_across_layers", "one expert in every layer", L * expert.total)
 
@@ -174,37 +153,17 @@ expert_across_layers = leaf("expert_across_layers", "one expert in every layer",
 # Jiang et al. 2024: "Mixtral has the same architecture as Mistral 7B" but for the experts; Mixtral
 # 8x7B has Mistral 7B's sizes (dim 4096, 32 layers, 32 heads, 8 key/value heads, head_dim 128,
 # hidden_dim 14336, vocabulary 32000: Table 1 of both papers).
-mistral_7b = replace(mistral.MistralForCausalLM, name="mistral_7b", label="Mistral 7B (MistralForCausalLM)",
+mistral_7b = replace(mistral.ARCHITECTURES["MistralForCausalLM"], name="mistral_7b", label="Mistral 7B (MistralForCausalLM)",
                      symbol=r"N_{\mathrm{Mistral\,7B}}")
 # X whole Mistral 7Bs, as the name "8x7B" suggests: every tensor X times, not only the feed-forward.
 whole_mistral_7bs = leaf("whole_mistral_7bs", "X whole Mistral 7Bs", X * mistral_7b.total)
 # A Mixtral with one expert is Mistral 7B plus a one-logit router in every layer.
-assert sympy.expand(MixtralForCausalLM.total.subs(X, 1) - mistral_7b.total - L * D) == 0
+assert sympy.expand(ARCHITECTURES["MixtralForCausalLM"].total.subs(X, 1) - mistral_7b.total - L * D) == 0
 
 # ---------------------------------------------------------------------------------------------
 # Checkpoints (readers.mixtral.read reads their config.json)
 # ---------------------------------------------------------------------------------------------
 
-# The config.json files of mistralai/Mixtral-8x7B-v0.1 and of an 8x22B conversion with vocab_size 32000
-# and transformers_version 4.40.0.dev0 (as mistral-community/Mixtral-8x22B-v0.1; Mistral AI's
-# Mixtral-8x22B-Instruct-v0.1 has vocab_size 32768, which the Mixtral page shows too). The
-# fields that set the count (vocab_size, hidden_size, intermediate_size, num_hidden_layers,
-# num_attention_heads, num_key_value_heads, num_local_experts, num_experts_per_tok; no head_dim, no
-# tie_word_embeddings true) are those of the hub's Mixtral-8x7B file [cite: hub-mistralai], and of copies
-# of the two files in public code (transformers_version 4.36.0.dev0 and 4.40.0.dev0); they agree with
-# the papers' and blog posts' sizes.
-CHECKPOINTS = ("mixtral-8x7b", "mixtral-8x22b")
-
-# Mistral's rules, and the router's top-k: at most every expert, and none is allowed (the experts then add
-# nothing).
-CALCULATOR_RULES = mistral.CALCULATOR_RULES + (
-    at_most(X_a, X, "{X_a} can be at most {X}: the router picks the top {X_a} of the {X} experts."),)
-CALCULATOR_MINIMUM = {X_a: 0}
-
-TABLE_SYMBOLS = (L, D, F, H, K, X, X_a)
-TABLE_ARCHITECTURES = {"MixtralForCausalLM": "MixtralForCausalLM",
-                       "ACTIVE.MixtralForCausalLM": "active per token",
-                       "active_without_embedding": "active, input embedding left out"}
 
 # ---------------------------------------------------------------------------------------------
 # Published counts, reconciled
@@ -216,13 +175,13 @@ _DOCS = Citation("mistral-docs-models", "“it leverages up to 45B parameters bu
 _BLOG_22B = Citation("mixtral-8x22b-announcement", "“a sparse Mixture-of-Experts (SMoE) model that uses only 39B active parameters out of 141B”")
 
 total_blog = Rounded("total_blog", 46_700_000_000, "Mixtral 8x7B, total", _BLOG, "mixtral-8x7b",
-                     (MixtralForCausalLM,), precision=10**8, printed="46.7B")
+                     (ARCHITECTURES["MixtralForCausalLM"],), precision=10**8, printed="46.7B")
 total_paper = Rounded("total_paper", 47_000_000_000, "Mixtral 8x7B, total (paper)", _PAPER, "mixtral-8x7b",
-                      (MixtralForCausalLM,), precision=10**9, printed="47B")
+                      (ARCHITECTURES["MixtralForCausalLM"],), precision=10**9, printed="47B")
 total_docs = Rounded("total_docs", 45_000_000_000, "Mixtral 8x7B, total (platform docs)", _DOCS, "mixtral-8x7b",
-                     (MixtralForCausalLM,), precision=10**9, printed="45B")
+                     (ARCHITECTURES["MixtralForCausalLM"],), precision=10**9, printed="45B")
 total_22b = Rounded("total_22b", 141_000_000_000, "Mixtral 8x22B, total", _BLOG_22B, "mixtral-8x22b",
-                    (MixtralForCausalLM,), precision=10**9, printed="141B")
+                    (ARCHITECTURES["MixtralForCausalLM"],), precision=10**9, printed="141B")
 TOTALS = (total_blog, total_paper, total_docs, total_22b)
 
 _ACTIVE = (ACTIVE["MixtralForCausalLM"], active_without_embedding)
@@ -243,7 +202,7 @@ _mistral_shared = token_embeddings.total + L * (2 * D + self_attention.total) + 
 assert sympy.expand(_mistral_shared - (mistral_7b.total - L * expert.total)) == 0
 eight_times_seven = Miscount(
     "eight_times_seven", 56_000_000_000, "Mixtral 8x7B as “56 billion parameters”: 8 times 7B", _56B,
-    "mixtral-8x7b", MixtralForCausalLM,
+    "mixtral-8x7b", ARCHITECTURES["MixtralForCausalLM"],
     terms=(leaf("shared_once", "embeddings, attention, norms and head: stored once, not X times as in X Mistral 7Bs",
                 -(X - 1) * _mistral_shared),
            leaf("routers", "the routers, which no Mistral 7B has", L * D * X),
@@ -255,5 +214,36 @@ eight_times_seven = Miscount(
     cause="only the feed-forward is replicated per expert, the rest is stored once, and Mistral 7B is not 7B",
 )
 
-MISCOUNTS = (eight_times_seven,)
-ROUNDED = TOTALS + ACTIVE_CLAIMS
+
+FAMILY = Family(
+    name="mixtral",
+    reader=reader.READER,
+    variants=VARIANTS,
+    base="MixtralModel",
+    # The config.json files of mistralai/Mixtral-8x7B-v0.1 and of an 8x22B conversion with vocab_size 32000
+    # and transformers_version 4.40.0.dev0 (as mistral-community/Mixtral-8x22B-v0.1; Mistral AI's
+    # Mixtral-8x22B-Instruct-v0.1 has vocab_size 32768, which the Mixtral page shows too). The
+    # fields that set the count (vocab_size, hidden_size, intermediate_size, num_hidden_layers,
+    # num_attention_heads, num_key_value_heads, num_local_experts, num_experts_per_tok; no head_dim, no
+    # tie_word_embeddings true) are those of the hub's Mixtral-8x7B file [cite: hub-mistralai], and of copies
+    # of the two files in public code (transformers_version 4.36.0.dev0 and 4.40.0.dev0); they agree with
+    # the papers' and blog posts' sizes.
+    checkpoints=("mixtral-8x7b", "mixtral-8x22b"),
+    first_published="2024-01",
+    headlines=(
+        Headline("MixtralForCausalLM", "mixtral-8x7b", "8x7B, in total"),
+        Headline("ACTIVE.MixtralForCausalLM", "mixtral-8x7b", "8x7B, per token",
+                 convention="Active per token: in each layer the experts the router picks (num_experts_per_tok of them), "
+                            "the router and every tensor outside the experts whole, the input embedding included "
+                            "(Mistral AI's convention; without it, see below)."),
+    ),
+    example="mixtral-8x7b",
+    table_symbols=(L, D, F, H, K, X, X_a),
+    table_columns={"MixtralForCausalLM": "MixtralForCausalLM",
+                           "ACTIVE.MixtralForCausalLM": "active per token",
+                           "active_without_embedding": "active, input embedding left out"},
+    miscounts=(eight_times_seven,),
+    rounded=TOTALS + ACTIVE_CLAIMS,
+    minimum={X_a: 0},
+    active=ACTIVE_VARIANTS,
+)

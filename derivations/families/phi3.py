@@ -11,18 +11,14 @@ rotation: no parameter. Phi-4 and Phi-4-mini use the same class; Phi-3-small is 
 
 from __future__ import annotations
 
-from . import Headline, llama
+from ..contract import Family, Headline
+from . import llama
 from ..claims import Rounded
 from ..components import Part, attention_products, group, linear
 from ..readers import phi3 as reader
 from ..sources import Citation
 from ..symbols import D, F, H, K, L, V, d_h
 
-MODEL_TYPE = reader.READER.model_type
-
-FIRST_PUBLISHED = "2024-04"
-HEADLINES = (Headline("Phi3ForCausalLM", "phi-3-mini-4k", "Phi-3-mini"), Headline("Phi3ForCausalLM", "phi-4", "Phi-4"))
-EXAMPLE = "phi-3-mini-4k"
 
 # ---------------------------------------------------------------------------------------------
 # Attention: one fused matrix for q, k and v
@@ -60,13 +56,8 @@ def architectures(tied: bool = False, no_token_bias: bool = False) -> dict[str, 
 
 
 ARCHITECTURES = architectures()
-BASE_ARCHITECTURE = "Phi3Model"
 VARIANTS = reader.READER.layout.variants(architectures)
 
-Phi3Model = ARCHITECTURES["Phi3Model"]
-Phi3ForCausalLM = ARCHITECTURES["Phi3ForCausalLM"]
-Phi3ForSequenceClassification = ARCHITECTURES["Phi3ForSequenceClassification"]
-Phi3ForTokenClassification = ARCHITECTURES["Phi3ForTokenClassification"]
 Phi3ForCausalLM_tied = VARIANTS["tied"]["Phi3ForCausalLM"]
 
 # ---------------------------------------------------------------------------------------------
@@ -77,13 +68,8 @@ Phi3ForCausalLM_tied = VARIANTS["tied"]["Phi3ForCausalLM"]
 # Phi-4-mini-instruct on the Hugging Face hub [cite: hub-microsoft-phi]: the fields that set the count (sizes,
 # vocabulary, tie_word_embeddings), with model_type, architectures, the context length and Phi-4-mini's partial
 # rotary factor; the rope scaling factors set no parameter. Phi-3-mini-128k has the sizes of the 4k model.
-TIED_CHECKPOINTS = ("phi-4-mini",)
 CHECKPOINTS = ("phi-3-mini-4k", "phi-3-medium-4k", "phi-3.5-mini", "phi-4", "phi-4-mini")
-
-CALCULATOR_RULES = (llama.KV_HEADS_DIVIDE_HEADS, llama.EVEN_HEAD)
-
-TABLE_SYMBOLS = (L, D, H, K, F, V)
-TABLE_ARCHITECTURES = {"Phi3ForCausalLM": "Phi3ForCausalLM", "Phi3ForCausalLM.Phi3Model.layer": "all layers"}
+TIED_CHECKPOINTS = ("phi-4-mini",)
 
 # ---------------------------------------------------------------------------------------------
 # Published counts, reconciled
@@ -94,15 +80,30 @@ _PHI3 = Citation("abdin2024phi3", "abstract: “phi-3-mini, a 3.8 billion parame
 _PHI4 = Citation("abdin2024phi4", "abstract: “phi-4, a 14-billion parameter language model”")
 _PHI4_MINI = Citation("microsoft2025phi4mini", "abstract: “Phi-4-Mini, a 3.8-billion-parameter language model”")
 _PHI35 = Citation("hub-microsoft-phi", "Phi-3.5-mini-instruct model card: “3.8B parameters”")
+_CAUSAL = ARCHITECTURES["Phi3ForCausalLM"]
+
+# The papers' and the card's sizes, each the exact count rounded (the page's table of them).
 ROUNDED = (
-    Rounded("mini", 3_800_000_000, "Phi-3-mini", _PHI3, "phi-3-mini-4k", (Phi3ForCausalLM,), precision=10**8,
-            printed="3.8B"),
-    Rounded("medium", 14_000_000_000, "Phi-3-medium", _PHI3, "phi-3-medium-4k", (Phi3ForCausalLM,), precision=10**9,
+    Rounded("mini", 3_800_000_000, "Phi-3-mini", _PHI3, "phi-3-mini-4k", (_CAUSAL,), precision=10**8, printed="3.8B"),
+    Rounded("medium", 14_000_000_000, "Phi-3-medium", _PHI3, "phi-3-medium-4k", (_CAUSAL,), precision=10**9,
             printed="14B"),
-    Rounded("mini_3_5", 3_800_000_000, "Phi-3.5-mini", _PHI35, "phi-3.5-mini", (Phi3ForCausalLM,), precision=10**8,
+    Rounded("mini_3_5", 3_800_000_000, "Phi-3.5-mini", _PHI35, "phi-3.5-mini", (_CAUSAL,), precision=10**8,
             printed="3.8B"),
-    Rounded("phi_4", 14_000_000_000, "Phi-4", _PHI4, "phi-4", (Phi3ForCausalLM,), precision=10**9, printed="14B"),
+    Rounded("phi_4", 14_000_000_000, "Phi-4", _PHI4, "phi-4", (_CAUSAL,), precision=10**9, printed="14B"),
     Rounded("phi_4_mini", 3_800_000_000, "Phi-4-mini", _PHI4_MINI, "phi-4-mini", (Phi3ForCausalLM_tied,),
             precision=10**8, printed="3.8B"),
 )
-MISCOUNTS = ()
+
+FAMILY = Family(
+    name="phi3",
+    reader=reader.READER,
+    variants=VARIANTS,
+    base="Phi3Model",
+    checkpoints=CHECKPOINTS,
+    first_published="2024-04",
+    headlines=(Headline("Phi3ForCausalLM", "phi-3-mini-4k", "Phi-3-mini"), Headline("Phi3ForCausalLM", "phi-4", "Phi-4")),
+    example="phi-3-mini-4k",
+    table_symbols=(L, D, H, K, F, V),
+    table_columns={"Phi3ForCausalLM": "Phi3ForCausalLM", "Phi3ForCausalLM.Phi3Model.layer": "all layers"},
+    rounded=ROUNDED,
+)

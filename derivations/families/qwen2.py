@@ -13,23 +13,14 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from . import Headline, llama
+from ..contract import Family, Headline
+from . import llama
 from ..claims import Miscount, Rounded
 from ..components import AttentionLayout, Part, attention, group, leaf
 from ..readers import qwen2 as reader
 from ..sources import Citation
 from ..symbols import D, F, H, K, L, V, d_h
 
-MODEL_TYPE = reader.READER.model_type
-
-# The month of the family's first paper (its arXiv version; for GPT-1 and GPT-2, OpenAI's release),
-# which orders the families in the site's navigation; and the counts it is known by (the home page).
-FIRST_PUBLISHED = "2024-07"
-HEADLINES = (Headline("Qwen2ForCausalLM", "qwen2.5-7b", "Qwen2.5, 7B"),
-             Headline("Qwen2ForCausalLM", "qwen2.5-72b", "Qwen2.5, 72B"))
-# The running example of the page: every table on it is evaluated on this checkpoint unless its caption
-# says otherwise (the site adds the caption), and the at-a-glance box names it.
-EXAMPLE = "qwen2.5-7b"
 
 # ---------------------------------------------------------------------------------------------
 # Attention: LLaMA's grouped-query attention with a bias on q, k and v, none on o
@@ -60,11 +51,6 @@ BASE_ARCHITECTURE = "Qwen2Model"
 # without bias.
 VARIANTS = reader.READER.layout.variants(architectures)
 
-Qwen2Model = ARCHITECTURES["Qwen2Model"]
-Qwen2ForCausalLM = ARCHITECTURES["Qwen2ForCausalLM"]
-Qwen2ForSequenceClassification = ARCHITECTURES["Qwen2ForSequenceClassification"]
-Qwen2ForTokenClassification = ARCHITECTURES["Qwen2ForTokenClassification"]
-Qwen2ForQuestionAnswering = ARCHITECTURES["Qwen2ForQuestionAnswering"]
 Qwen2ForCausalLM_tied = VARIANTS["tied"]["Qwen2ForCausalLM"]
 
 token_embeddings, final_norm = llama.token_embeddings, llama.final_norm
@@ -73,8 +59,6 @@ token_embeddings, final_norm = llama.token_embeddings, llama.final_norm
 non_embedding = group("non_embedding", "layers and final RMSNorm (no embeddings, no head)",
                       replace(layer, repeat=L), final_norm, symbol=r"N_{\text{non-emb}}")
 
-# The same tensors in every layout (tied or not): a page may evaluate it on any checkpoint.
-LAYOUT_FREE = ("non_embedding",)
 assert all(non_embedding.total == group("x", "x", replace(variant[BASE_ARCHITECTURE].child("layer"), repeat=L),
                                          variant[BASE_ARCHITECTURE].child("final_norm")).total
            for variant in VARIANTS.values())
@@ -89,14 +73,7 @@ assert all(non_embedding.total == group("x", "x", replace(variant[BASE_ARCHITECT
 # (rope_theta, sliding_window, token ids, ...) set no parameter and take Qwen2Config's defaults here. The sizes
 # agree with the model cards' lines (layers; heads "for Q and for KV") and with the technical reports' tables.
 TIED_CHECKPOINTS = ("qwen2-0.5b", "qwen2-1.5b", "qwen2.5-0.5b", "qwen2.5-1.5b", "qwen2.5-3b")
-CHECKPOINTS = ("qwen2-0.5b", "qwen2-1.5b", "qwen2-7b", "qwen2-72b", "qwen2.5-0.5b", "qwen2.5-1.5b", "qwen2.5-3b",
-               "qwen2.5-7b", "qwen2.5-14b", "qwen2.5-32b", "qwen2.5-72b")
 
-# Qwen2Config does not require the heads to divide the width (each head has the floor), as Mistral's does not.
-CALCULATOR_RULES = (llama.KV_HEADS_DIVIDE_HEADS, llama.EVEN_HEAD)
-
-TABLE_SYMBOLS = (L, D, H, K, F, V)
-TABLE_ARCHITECTURES = {"Qwen2ForCausalLM": "Qwen2ForCausalLM", "Qwen2ForCausalLM.Qwen2Model.layer": "all layers"}
 
 # ---------------------------------------------------------------------------------------------
 # Published counts, reconciled
@@ -119,7 +96,7 @@ def _card(checkpoint: str, total: str, non_embedding_printed: str) -> tuple[Roun
     name = f"card_{size.replace('.', '_')}"
     claim, precision = billions(total)
     claim_non, precision_non = billions(non_embedding_printed)
-    head = (Qwen2ForCausalLM_tied if checkpoint in TIED_CHECKPOINTS else Qwen2ForCausalLM,)
+    head = (Qwen2ForCausalLM_tied if checkpoint in TIED_CHECKPOINTS else ARCHITECTURES["Qwen2ForCausalLM"],)
     return (Rounded(name, claim, f"Qwen2.5-{size.upper()}", Citation("hub-qwen", f"Qwen2.5-{size.upper()} {_CARD}"),
                     checkpoint, head, precision=precision, printed=total),
             Rounded(f"{name}_non_embedding", claim_non, f"Qwen2.5-{size.upper()}, non-embedding",
@@ -145,7 +122,7 @@ BLOG = (
     Rounded("blog_1_5b_non_embedding", 1_310_000_000, "Qwen2-1.5B, non-embedding", Citation("qwen2-blog", _BLOG),
             "qwen2-1.5b", (non_embedding,), precision=10**7, printed="1.31B"),
     Rounded("blog_72b", 72_710_000_000, "Qwen2-72B", Citation("qwen2-blog", _BLOG), "qwen2-72b",
-            (Qwen2ForCausalLM,), precision=10**7, printed="72.71B"),
+            (ARCHITECTURES["Qwen2ForCausalLM"],), precision=10**7, printed="72.71B"),
     Rounded("blog_72b_non_embedding", 70_210_000_000, "Qwen2-72B, non-embedding", Citation("qwen2-blog", _BLOG),
             "qwen2-72b", (non_embedding,), precision=10**7, printed="70.21B"),
 )
@@ -154,10 +131,10 @@ BLOG = (
 # 6.53B without its two tables. Each printed figure is one table of V D (545M) below the exact one: the total
 # as if the head were tied, and the non-embedding count as that total less two tables.
 _table = leaf("table", "one table of V D: the head the total leaves out", V * D)
-_short_total = leaf("short_total", "the count with one table of V D (as if tied)", Qwen2ForCausalLM.total - V * D)
+_short_total = leaf("short_total", "the count with one table of V D (as if tied)", ARCHITECTURES["Qwen2ForCausalLM"].total - V * D)
 seven_b_total = Miscount(
     "seven_b_total", 7_070_619_136, "Qwen2-7B, “Params: 7.07B”", Citation("qwen2-blog", _BLOG), "qwen2-7b",
-    Qwen2ForCausalLM, terms=(_table,),
+    ARCHITECTURES["Qwen2ForCausalLM"], terms=(_table,),
     reconstruction=group("claimed", "the post's total, rebuilt", _short_total),
     printed="7.07B", model="Qwen2-7B (<code>qwen2-7b</code>)",
     cause="the table counts one embedding matrix, as if the head were tied, but Qwen2-7B has a head of its own "
@@ -173,5 +150,22 @@ seven_b_non_embedding = Miscount(
     cause="two tables are taken from a total that counted only one, so the layers lose a table they do not hold",
 )
 
-MISCOUNTS = (seven_b_total, seven_b_non_embedding)
-ROUNDED = CARDS + BLOG
+
+FAMILY = Family(
+    name="qwen2",
+    reader=reader.READER,
+    variants=VARIANTS,
+    base=BASE_ARCHITECTURE,
+    checkpoints=("qwen2-0.5b", "qwen2-1.5b", "qwen2-7b", "qwen2-72b", "qwen2.5-0.5b", "qwen2.5-1.5b", "qwen2.5-3b",
+                   "qwen2.5-7b", "qwen2.5-14b", "qwen2.5-32b", "qwen2.5-72b"),
+    first_published="2024-07",
+    headlines=(Headline("Qwen2ForCausalLM", "qwen2.5-7b", "Qwen2.5, 7B"),
+                 Headline("Qwen2ForCausalLM", "qwen2.5-72b", "Qwen2.5, 72B")),
+    example="qwen2.5-7b",
+    table_symbols=(L, D, H, K, F, V),
+    table_columns={"Qwen2ForCausalLM": "Qwen2ForCausalLM", "Qwen2ForCausalLM.Qwen2Model.layer": "all layers"},
+    miscounts=(seven_b_total, seven_b_non_embedding),
+    rounded=CARDS + BLOG,
+    # The same tensors in every layout (tied or not): a page may evaluate it on any checkpoint.
+    layout_free=("non_embedding",),
+)

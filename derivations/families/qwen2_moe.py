@@ -18,25 +18,14 @@ from dataclasses import replace
 
 import sympy
 
-from . import Headline, llama
-from ..calculator import at_most
+from ..contract import Family, Headline
+from . import llama
 from ..claims import Rounded
 from ..components import AttentionLayout, Part, attention, feed_forward, group, leaf, linear, task_heads, score
 from ..readers import qwen2_moe as reader
 from ..sources import Citation
 from ..symbols import C, D, F_e, F_s, H, K, L, L_f, V, X, X_a, d_h
 
-MODEL_TYPE = reader.READER.model_type
-
-FIRST_PUBLISHED = "2024-07"
-HEADLINES = (
-    Headline("Qwen2MoeForCausalLM", "qwen2-57b-a14b", "Qwen2-57B-A14B, in total"),
-    Headline("ACTIVE.Qwen2MoeForCausalLM", "qwen2-57b-a14b", "Qwen2-57B-A14B, per token",
-             convention="Active per token: in each layer the routed experts the router picks (num_experts_per_tok), "
-                        "the shared expert, the router and the gates, and every tensor outside the experts whole, the "
-                        "input embedding included (as on the Mixtral page)."),
-)
-EXAMPLE = "qwen2-57b-a14b"
 
 # ---------------------------------------------------------------------------------------------
 # The blocks (Qwen3-MoE reuses them)
@@ -137,46 +126,27 @@ def architectures(no_qkv_bias: bool = False, tied: bool = False, no_token_bias: 
 
 
 ARCHITECTURES = architectures()
-BASE_ARCHITECTURE = "Qwen2MoeModel"
 VARIANTS = reader.READER.layout.variants(architectures)
 ACTIVE_VARIANTS = reader.READER.layout.variants(
     lambda **layout: active(lambda stored: architectures(stored=stored, **layout)))
 ACTIVE = ACTIVE_VARIANTS[""]
 
-Qwen2MoeModel = ARCHITECTURES["Qwen2MoeModel"]
-Qwen2MoeForCausalLM = ARCHITECTURES["Qwen2MoeForCausalLM"]
-Qwen2MoeForSequenceClassification = ARCHITECTURES["Qwen2MoeForSequenceClassification"]
-Qwen2MoeForTokenClassification = ARCHITECTURES["Qwen2MoeForTokenClassification"]
-Qwen2MoeForQuestionAnswering = ARCHITECTURES["Qwen2MoeForQuestionAnswering"]
 
 idle_experts = replace(leaf("idle_experts", "the routed experts a token does not use, in every layer with experts",
                             (L - L_f) * (X - X_a) * expert.total), symbol=r"N_{\mathrm{idle}}")
-assert sympy.expand(Qwen2MoeForCausalLM.total - ACTIVE["Qwen2MoeForCausalLM"].total - idle_experts.total) == 0
+assert sympy.expand(ARCHITECTURES["Qwen2MoeForCausalLM"].total - ACTIVE["Qwen2MoeForCausalLM"].total - idle_experts.total) == 0
 
 # The other convention: the input embedding left out (a token reads one row of it).
 active_without_embedding = leaf("active_without_embedding", "active per token, without the input embedding",
                                 ACTIVE["Qwen2MoeForCausalLM"].total - V * D)
 # The "non-embedding" count of the Qwen2 release post: without the embeddings and the (untied) head.
 non_embedding = leaf("non_embedding", "everything but the token embeddings and the head",
-                     Qwen2MoeForCausalLM.total - 2 * V * D)
+                     ARCHITECTURES["Qwen2MoeForCausalLM"].total - 2 * V * D)
 
 # ---------------------------------------------------------------------------------------------
 # Checkpoints (readers.qwen2_moe.read reads their config.json)
 # ---------------------------------------------------------------------------------------------
 
-# config.json of Qwen/Qwen1.5-MoE-A2.7B and Qwen/Qwen2-57B-A14B on the Hugging Face hub [cite: hub-qwen]: the fields
-# that set the count (sizes, the experts' widths and numbers, decoder_sparse_step, vocabulary, tie_word_embeddings),
-# with model_type, architectures and the context length. Every layer holds experts in both (L_f = 0).
-CHECKPOINTS = ("qwen1.5-moe-a2.7b", "qwen2-57b-a14b")
-
-CALCULATOR_RULES = (llama.KV_HEADS_DIVIDE_HEADS, llama.EVEN_HEAD,
-                    at_most(X_a, X, "{X_a} can be at most {X}: the router picks the top {X_a} of the {X} experts."),
-                    at_most(L_f, L, "{L_f} can be at most {L}: the dense layers are some of the layers."))
-CALCULATOR_MINIMUM = {X_a: 0, L_f: 0}
-
-TABLE_SYMBOLS = (L, D, H, K, F_e, F_s, X, X_a, V)
-TABLE_ARCHITECTURES = {"Qwen2MoeForCausalLM": "Qwen2MoeForCausalLM", "ACTIVE.Qwen2MoeForCausalLM": "active per token",
-                       "active_without_embedding": "active, input embedding left out"}
 
 # ---------------------------------------------------------------------------------------------
 # Published counts, reconciled
@@ -188,9 +158,9 @@ _BLOG_2 = Citation("qwen2-blog", "table of sizes, Qwen2-57B-A14B, “Params” a
 _ACTIVE = (ACTIVE["Qwen2MoeForCausalLM"], active_without_embedding)
 TOTALS = (
     Rounded("a2_7b_total", 14_300_000_000, "Qwen1.5-MoE-A2.7B, total", _BLOG_15, "qwen1.5-moe-a2.7b",
-            (Qwen2MoeForCausalLM,), precision=10**8, printed="14.3B"),
+            (ARCHITECTURES["Qwen2MoeForCausalLM"],), precision=10**8, printed="14.3B"),
     Rounded("a14b_total", 57_410_000_000, "Qwen2-57B-A14B, total", _BLOG_2, "qwen2-57b-a14b",
-            (Qwen2MoeForCausalLM,), precision=10**7, printed="57.41B"),
+            (ARCHITECTURES["Qwen2MoeForCausalLM"],), precision=10**7, printed="57.41B"),
     Rounded("a14b_non_embedding", 56_320_000_000, "Qwen2-57B-A14B, non-embedding", _BLOG_2, "qwen2-57b-a14b",
             (non_embedding,), precision=10**7, printed="56.32B"),
 )
@@ -200,5 +170,30 @@ ACTIVE_CLAIMS = (
     Rounded("a14b_active", 14_000_000_000, "Qwen2-57B-A14B, “A14B”", Citation("hub-qwen", "the name, Qwen2-57B-A14B"),
             "qwen2-57b-a14b", _ACTIVE, precision=10**9, printed="14B"),
 )
-ROUNDED = TOTALS + ACTIVE_CLAIMS
-MISCOUNTS = ()
+
+
+FAMILY = Family(
+    name="qwen2_moe",
+    reader=reader.READER,
+    variants=VARIANTS,
+    base="Qwen2MoeModel",
+    # config.json of Qwen/Qwen1.5-MoE-A2.7B and Qwen/Qwen2-57B-A14B on the Hugging Face hub [cite: hub-qwen]: the fields
+    # that set the count (sizes, the experts' widths and numbers, decoder_sparse_step, vocabulary, tie_word_embeddings),
+    # with model_type, architectures and the context length. Every layer holds experts in both (L_f = 0).
+    checkpoints=("qwen1.5-moe-a2.7b", "qwen2-57b-a14b"),
+    first_published="2024-07",
+    headlines=(
+        Headline("Qwen2MoeForCausalLM", "qwen2-57b-a14b", "Qwen2-57B-A14B, in total"),
+        Headline("ACTIVE.Qwen2MoeForCausalLM", "qwen2-57b-a14b", "Qwen2-57B-A14B, per token",
+                 convention="Active per token: in each layer the routed experts the router picks (num_experts_per_tok), "
+                            "the shared expert, the router and the gates, and every tensor outside the experts whole, the "
+                            "input embedding included (as on the Mixtral page)."),
+    ),
+    example="qwen2-57b-a14b",
+    table_symbols=(L, D, H, K, F_e, F_s, X, X_a, V),
+    table_columns={"Qwen2MoeForCausalLM": "Qwen2MoeForCausalLM", "ACTIVE.Qwen2MoeForCausalLM": "active per token",
+                           "active_without_embedding": "active, input embedding left out"},
+    rounded=TOTALS + ACTIVE_CLAIMS,
+    minimum={X_a: 0, L_f: 0},
+    active=ACTIVE_VARIANTS,
+)

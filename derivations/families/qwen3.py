@@ -11,22 +11,14 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from . import Headline, llama
+from ..contract import Family, Headline
+from . import llama
 from ..claims import Rounded
 from ..components import Part, group, rms_norm
 from ..readers import qwen3 as reader
 from ..sources import Citation
 from ..symbols import D, F, H, K, L, V, d_h
 
-MODEL_TYPE = reader.READER.model_type
-
-# The month of the family's first paper (its arXiv version; for GPT-1 and GPT-2, OpenAI's release),
-# which orders the families in the site's navigation; and the counts it is known by (the home page).
-FIRST_PUBLISHED = "2025-05"
-HEADLINES = (Headline("Qwen3ForCausalLM", "qwen3-8b", "8B"), Headline("Qwen3ForCausalLM", "qwen3-32b", "32B"))
-# The running example of the page: every table on it is evaluated on this checkpoint unless its caption
-# says otherwise (the site adds the caption), and the at-a-glance box names it.
-EXAMPLE = "qwen3-8b"
 
 # ---------------------------------------------------------------------------------------------
 # Attention: LLaMA's, with an RMSNorm of size d_h on the queries and one on the keys
@@ -63,14 +55,8 @@ def architectures(attention_bias: bool = False, tied: bool = False, no_token_bia
 
 
 ARCHITECTURES = architectures()
-BASE_ARCHITECTURE = "Qwen3Model"
 VARIANTS = reader.READER.layout.variants(architectures)
 
-Qwen3Model = ARCHITECTURES["Qwen3Model"]
-Qwen3ForCausalLM = ARCHITECTURES["Qwen3ForCausalLM"]
-Qwen3ForSequenceClassification = ARCHITECTURES["Qwen3ForSequenceClassification"]
-Qwen3ForTokenClassification = ARCHITECTURES["Qwen3ForTokenClassification"]
-Qwen3ForQuestionAnswering = ARCHITECTURES["Qwen3ForQuestionAnswering"]
 Qwen3ForCausalLM_tied = VARIANTS["tied"]["Qwen3ForCausalLM"]
 
 final_norm = llama.final_norm
@@ -78,7 +64,6 @@ final_norm = llama.final_norm
 # the head (tied or not), as on the Qwen2 page.
 non_embedding = group("non_embedding", "layers and final RMSNorm (no embeddings, no head)",
                       replace(layer, repeat=L), final_norm, symbol=r"N_{\text{non-emb}}")
-LAYOUT_FREE = ("non_embedding",)
 
 # ---------------------------------------------------------------------------------------------
 # Checkpoints (readers.qwen3.read reads their config.json)
@@ -88,12 +73,7 @@ LAYOUT_FREE = ("non_embedding",)
 # fields that set the count (sizes, head_dim, vocabulary, tie_word_embeddings, attention_bias), with model_type,
 # architectures and the context length; the others set no parameter. The -Base releases have the same sizes.
 TIED_CHECKPOINTS = ("qwen3-0.6b", "qwen3-1.7b", "qwen3-4b")
-CHECKPOINTS = ("qwen3-0.6b", "qwen3-1.7b", "qwen3-4b", "qwen3-8b", "qwen3-14b", "qwen3-32b")
 
-CALCULATOR_RULES = (llama.KV_HEADS_DIVIDE_HEADS, llama.EVEN_HEAD)
-
-TABLE_SYMBOLS = (L, D, H, K, d_h, F, V)
-TABLE_ARCHITECTURES = {"Qwen3ForCausalLM": "Qwen3ForCausalLM", "Qwen3ForCausalLM.Qwen3Model.layer": "all layers"}
 
 # ---------------------------------------------------------------------------------------------
 # Published counts, reconciled: the model cards' two lines, as for Qwen2.5
@@ -110,7 +90,7 @@ def _card(checkpoint: str, total: str, non_embedding_printed: str) -> tuple[Roun
     name = f"card_{size.lower().replace('.', '_')}"
     claim, precision = billions(total)
     claim_non, precision_non = billions(non_embedding_printed)
-    head = Qwen3ForCausalLM_tied if checkpoint in TIED_CHECKPOINTS else Qwen3ForCausalLM
+    head = Qwen3ForCausalLM_tied if checkpoint in TIED_CHECKPOINTS else ARCHITECTURES["Qwen3ForCausalLM"]
     return (Rounded(name, claim, f"Qwen3-{size}", Citation("hub-qwen", f"Qwen3-{size} model card, “Number of "
                                                                          "Parameters”"),
                     checkpoint, (head,), precision=precision, printed=total),
@@ -124,5 +104,18 @@ CARDS = tuple(claim for checkpoint, total, non in (
     ("qwen3-8b", "8.2B", "6.95B"), ("qwen3-14b", "14.8B", "13.2B"), ("qwen3-32b", "32.8B", "31.2B"))
     for claim in _card(checkpoint, total, non))
 
-MISCOUNTS = ()
-ROUNDED = CARDS
+
+FAMILY = Family(
+    name="qwen3",
+    reader=reader.READER,
+    variants=VARIANTS,
+    base="Qwen3Model",
+    checkpoints=("qwen3-0.6b", "qwen3-1.7b", "qwen3-4b", "qwen3-8b", "qwen3-14b", "qwen3-32b"),
+    first_published="2025-05",
+    headlines=(Headline("Qwen3ForCausalLM", "qwen3-8b", "8B"), Headline("Qwen3ForCausalLM", "qwen3-32b", "32B")),
+    example="qwen3-8b",
+    table_symbols=(L, D, H, K, d_h, F, V),
+    table_columns={"Qwen3ForCausalLM": "Qwen3ForCausalLM", "Qwen3ForCausalLM.Qwen3Model.layer": "all layers"},
+    rounded=CARDS,
+    layout_free=("non_embedding",),
+)

@@ -15,24 +15,13 @@ from dataclasses import replace
 
 import sympy
 
-from . import Headline, qwen2_moe, qwen3
+from ..contract import Family, Headline
+from . import qwen2_moe, qwen3
 from ..claims import Rounded
 from ..components import Part, group, leaf
 from ..readers import qwen3_moe as reader
 from ..sources import Citation
 from ..symbols import D, F_e, H, K, L, L_f, V, X, X_a, d_h
-
-MODEL_TYPE = reader.READER.model_type
-
-FIRST_PUBLISHED = "2025-05"
-HEADLINES = (
-    Headline("Qwen3MoeForCausalLM", "qwen3-235b-a22b", "235B-A22B, in total"),
-    Headline("ACTIVE.Qwen3MoeForCausalLM", "qwen3-235b-a22b", "235B-A22B, per token",
-             convention="Active per token: in each layer the experts the router picks (num_experts_per_tok of them), "
-                        "the router and every tensor outside the experts whole, the input embedding included (as on "
-                        "the Mixtral page)."),
-)
-EXAMPLE = "qwen3-30b-a3b"
 
 
 # $$N_\mathrm{moe} = D X + X \cdot 3 D F_e$$
@@ -56,37 +45,23 @@ def architectures(attention_bias: bool = False, tied: bool = False, no_token_bia
 
 
 ARCHITECTURES = architectures()
-BASE_ARCHITECTURE = "Qwen3MoeModel"
 VARIANTS = reader.READER.layout.variants(architectures)
 ACTIVE_VARIANTS = reader.READER.layout.variants(
     lambda **layout: qwen2_moe.active(lambda stored: architectures(stored=stored, **layout)))
 ACTIVE = ACTIVE_VARIANTS[""]
 
-Qwen3MoeModel = ARCHITECTURES["Qwen3MoeModel"]
-Qwen3MoeForCausalLM = ARCHITECTURES["Qwen3MoeForCausalLM"]
-Qwen3MoeForSequenceClassification = ARCHITECTURES["Qwen3MoeForSequenceClassification"]
-Qwen3MoeForTokenClassification = ARCHITECTURES["Qwen3MoeForTokenClassification"]
-Qwen3MoeForQuestionAnswering = ARCHITECTURES["Qwen3MoeForQuestionAnswering"]
 
 idle_experts = replace(leaf("idle_experts", "the experts a token does not use, in every layer with experts",
                             (L - L_f) * (X - X_a) * expert.total), symbol=r"N_{\mathrm{idle}}")
-assert sympy.expand(Qwen3MoeForCausalLM.total - ACTIVE["Qwen3MoeForCausalLM"].total - idle_experts.total) == 0
+assert sympy.expand(ARCHITECTURES["Qwen3MoeForCausalLM"].total - ACTIVE["Qwen3MoeForCausalLM"].total - idle_experts.total) == 0
 active_without_embedding = leaf("active_without_embedding", "active per token, without the input embedding",
                                 ACTIVE["Qwen3MoeForCausalLM"].total - V * D)
 # The model cards' "non-embedding" count: without the token embeddings and the (untied) head.
 non_embedding = leaf("non_embedding", "everything but the token embeddings and the head",
-                     Qwen3MoeForCausalLM.total - 2 * V * D)
+                     ARCHITECTURES["Qwen3MoeForCausalLM"].total - 2 * V * D)
 
-# config.json of Qwen/Qwen3-30B-A3B and Qwen/Qwen3-235B-A22B on the Hugging Face hub [cite: hub-qwen]: the fields
-# that set the count, with model_type, architectures and the context length.
-CHECKPOINTS = ("qwen3-30b-a3b", "qwen3-235b-a22b")
 
-CALCULATOR_RULES = qwen2_moe.CALCULATOR_RULES
-CALCULATOR_MINIMUM = qwen2_moe.CALCULATOR_MINIMUM
 
-TABLE_SYMBOLS = (L, D, H, K, d_h, F_e, X, X_a, V)
-TABLE_ARCHITECTURES = {"Qwen3MoeForCausalLM": "Qwen3MoeForCausalLM", "ACTIVE.Qwen3MoeForCausalLM": "active per token",
-                       "active_without_embedding": "active, input embedding left out"}
 
 # The model cards: "Number of Parameters: 30.5B in total and 3.3B activated", "Number of Paramaters
 # (Non-Embedding): 29.9B"; "235B in total and 22B activated", "234B".
@@ -103,14 +78,38 @@ def _card(name: str, checkpoint: str, what: str, printed: str, candidates: tuple
 
 _TOTAL, _NON = "“Number of Parameters”", "“Number of Parameters (Non-Embedding)”"
 CARDS = (
-    _card("a3b_total", "qwen3-30b-a3b", "Qwen3-30B-A3B, total", "30.5B", (Qwen3MoeForCausalLM,), _TOTAL),
+    _card("a3b_total", "qwen3-30b-a3b", "Qwen3-30B-A3B, total", "30.5B", (ARCHITECTURES["Qwen3MoeForCausalLM"],), _TOTAL),
     _card("a3b_non_embedding", "qwen3-30b-a3b", "Qwen3-30B-A3B, non-embedding", "29.9B", (non_embedding,), _NON),
-    _card("a22b_total", "qwen3-235b-a22b", "Qwen3-235B-A22B, total", "235B", (Qwen3MoeForCausalLM,), _TOTAL),
+    _card("a22b_total", "qwen3-235b-a22b", "Qwen3-235B-A22B, total", "235B", (ARCHITECTURES["Qwen3MoeForCausalLM"],), _TOTAL),
     _card("a22b_non_embedding", "qwen3-235b-a22b", "Qwen3-235B-A22B, non-embedding", "234B", (non_embedding,), _NON),
 )
 CARDS_ACTIVE = (
     _card("a3b_active", "qwen3-30b-a3b", "Qwen3-30B-A3B, activated", "3.3B", _ACTIVE, _TOTAL),
     _card("a22b_active", "qwen3-235b-a22b", "Qwen3-235B-A22B, activated", "22B", _ACTIVE, _TOTAL),
 )
-MISCOUNTS = ()
-ROUNDED = CARDS + CARDS_ACTIVE
+
+
+FAMILY = Family(
+    name="qwen3_moe",
+    reader=reader.READER,
+    variants=VARIANTS,
+    base="Qwen3MoeModel",
+    # config.json of Qwen/Qwen3-30B-A3B and Qwen/Qwen3-235B-A22B on the Hugging Face hub [cite: hub-qwen]: the fields
+    # that set the count, with model_type, architectures and the context length.
+    checkpoints=("qwen3-30b-a3b", "qwen3-235b-a22b"),
+    first_published="2025-05",
+    headlines=(
+        Headline("Qwen3MoeForCausalLM", "qwen3-235b-a22b", "235B-A22B, in total"),
+        Headline("ACTIVE.Qwen3MoeForCausalLM", "qwen3-235b-a22b", "235B-A22B, per token",
+                 convention="Active per token: in each layer the experts the router picks (num_experts_per_tok of them), "
+                            "the router and every tensor outside the experts whole, the input embedding included (as on "
+                            "the Mixtral page)."),
+    ),
+    example="qwen3-30b-a3b",
+    table_symbols=(L, D, H, K, d_h, F_e, X, X_a, V),
+    table_columns={"Qwen3MoeForCausalLM": "Qwen3MoeForCausalLM", "ACTIVE.Qwen3MoeForCausalLM": "active per token",
+                           "active_without_embedding": "active, input embedding left out"},
+    rounded=CARDS + CARDS_ACTIVE,
+    minimum=qwen2_moe.FAMILY.minimum,
+    active=ACTIVE_VARIANTS,
+)

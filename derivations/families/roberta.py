@@ -18,22 +18,14 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from . import Headline, bert
+from ..contract import Family, Headline
+from . import bert
 from ..claims import Miscount, Rounded
 from ..components import Part, embedding, encoder_task_heads, group, layer_norm, leaf, linear, tied_tensor
 from ..readers import roberta as reader
-from ..sources import Citation, cite
+from ..sources import Citation
 from ..symbols import C, D, H, L, P, V, d_h
 
-MODEL_TYPE = reader.READER.model_type
-
-# The month of the family's first paper (its arXiv version; for GPT-1 and GPT-2, OpenAI's release),
-# which orders the families in the site's navigation; and the counts it is known by (the home page).
-FIRST_PUBLISHED = "2019-07"
-HEADLINES = (Headline("RobertaModel", "roberta-base"),)
-# The running example of the page: every table on it is evaluated on this checkpoint unless its caption
-# says otherwise (the site adds the caption), and the at-a-glance box names it.
-EXAMPLE = "roberta-base"
 
 # The paper's shapes (BERT's): F = 4D, and heads partition the width.
 STANDARD = bert.STANDARD
@@ -129,18 +121,10 @@ def architectures(cross_attention: bool = False, untied: bool = False) -> dict[s
 
 
 ARCHITECTURES = architectures()
-BASE_ARCHITECTURE = "RobertaModel"
 # Every layout a config.json can ask for (readers.roberta: BERT's): a decoder with cross-attention
 # (is_decoder, add_cross_attention), an untied LM head (tie_word_embeddings false), both.
 VARIANTS = reader.READER.layout.variants(architectures)
 
-RobertaModel = ARCHITECTURES["RobertaModel"]
-RobertaForMaskedLM = ARCHITECTURES["RobertaForMaskedLM"]
-RobertaForCausalLM = ARCHITECTURES["RobertaForCausalLM"]
-RobertaForSequenceClassification = ARCHITECTURES["RobertaForSequenceClassification"]
-RobertaForMultipleChoice = ARCHITECTURES["RobertaForMultipleChoice"]
-RobertaForTokenClassification = ARCHITECTURES["RobertaForTokenClassification"]
-RobertaForQuestionAnswering = ARCHITECTURES["RobertaForQuestionAnswering"]
 
 # RobertaModel(config, add_pooling_layer=False): the body under every head class but the multiple-choice one.
 without_pooler = body("without_pooler", "RobertaModel(add_pooling_layer=False): embeddings, encoder", encoder,
@@ -152,33 +136,19 @@ lm_head_tied = lm_head()
 # ---------------------------------------------------------------------------------------------
 
 layer_standard = layer.subs(STANDARD)
-RobertaModel_standard = RobertaModel.subs(STANDARD)
+RobertaModel_standard = ARCHITECTURES["RobertaModel"].subs(STANDARD)
 
 # ---------------------------------------------------------------------------------------------
 # Checkpoints (readers.roberta.read reads their config.json)
 # ---------------------------------------------------------------------------------------------
 
-# Bundled checkpoint configs (derivations/checkpoints/NAME.json), as published on the Hugging Face hub
-# under FacebookAI/roberta-base and FacebookAI/roberta-large. The fields that size the model (vocab_size
-# 50265, hidden_size, num_hidden_layers, num_attention_heads, intermediate_size, max_position_embeddings
-# 514, type_vocab_size 1, pad_token_id 1) were checked against RobertaConfig.from_pretrained printouts
-# of both checkpoints [cite: hub-roberta].
-CHECKPOINTS = ("roberta-base", "roberta-large")
-
-CALCULATOR_RATIOS = {d_h: (D, H)}
-# RobertaSelfAttention checks the width as BertSelfAttention does.
-CALCULATOR_RULES = bert.CALCULATOR_RULES
-
-TABLE_SYMBOLS = (V, D, L)
-TABLE_ARCHITECTURES = {"RobertaModel": "RobertaModel", "without_pooler": "without pooler",
-                       "RobertaForMaskedLM": "ForMaskedLM"}
 
 # ---------------------------------------------------------------------------------------------
 # Published counts, reconciled
 # ---------------------------------------------------------------------------------------------
 
 _FAIRSEQ = Citation("fairseq-roberta", "table of pre-trained models")
-CONVENTIONS = (RobertaModel, without_pooler, RobertaForMaskedLM)
+CONVENTIONS = (ARCHITECTURES["RobertaModel"], without_pooler, ARCHITECTURES["RobertaForMaskedLM"])
 base_125m = Rounded("base_125m", 125_000_000, "roberta.base: RoBERTa using the BERT-base architecture", _FAIRSEQ,
                     "roberta-base", CONVENTIONS, printed="125M")
 large_355m = Rounded("large_355m", 355_000_000, "roberta.large: RoBERTa using the BERT-large architecture",
@@ -202,7 +172,7 @@ _KERAS = Citation("keras-hub", "the RoBERTa presets' metadata, <code>\"params\"<
 
 def _keras(name: str, claim: int, preset: str, checkpoint: str) -> Miscount:
     # Not a mistake (so not in MISCOUNTS): an exact count of another layout, decomposed against RobertaModel.
-    return Miscount(name, claim, f"{preset}: KerasNLP's RobertaBackbone", _KERAS, checkpoint, RobertaModel,
+    return Miscount(name, claim, f"{preset}: KerasNLP's RobertaBackbone", _KERAS, checkpoint, ARCHITECTURES["RobertaModel"],
                     terms=(offset_rows, token_types, pooler), reconstruction=keras_backbone)
 
 
@@ -211,5 +181,25 @@ keras_large = _keras("keras_large", 354_307_072, "roberta_large_en", "roberta-la
 
 PUBLISHED = (base_125m, large_355m)
 KERAS = (keras_base, keras_large)
-MISCOUNTS = ()
-ROUNDED = PUBLISHED
+
+
+FAMILY = Family(
+    name="roberta",
+    reader=reader.READER,
+    variants=VARIANTS,
+    base="RobertaModel",
+    # Bundled checkpoint configs (derivations/checkpoints/NAME.json), as published on the Hugging Face hub
+    # under FacebookAI/roberta-base and FacebookAI/roberta-large. The fields that size the model (vocab_size
+    # 50265, hidden_size, num_hidden_layers, num_attention_heads, intermediate_size, max_position_embeddings
+    # 514, type_vocab_size 1, pad_token_id 1) were checked against RobertaConfig.from_pretrained printouts
+    # of both checkpoints [cite: hub-roberta].
+    checkpoints=("roberta-base", "roberta-large"),
+    first_published="2019-07",
+    headlines=(Headline("RobertaModel", "roberta-base"),),
+    example="roberta-base",
+    table_symbols=(V, D, L),
+    table_columns={"RobertaModel": "RobertaModel", "without_pooler": "without pooler",
+                           "RobertaForMaskedLM": "ForMaskedLM"},
+    rounded=PUBLISHED,
+    ratios={d_h: (D, H)},
+)

@@ -15,7 +15,7 @@ from dataclasses import replace
 
 import sympy
 
-from . import Headline
+from ..contract import Family, Headline
 from ..claims import Miscount, Rounded
 from ..components import (AttentionLayout, Part, as_kind, attention, classifier, embedding, feed_forward, group, leaf,
                          idle, linear, rms_norm, span_head, tied_tensor)
@@ -23,15 +23,6 @@ from ..readers import t5 as reader
 from ..sources import Citation, cite
 from ..symbols import B, C, D, F, H, L, L_d, V, d_h, s, s_d
 
-MODEL_TYPE = reader.READER.model_type
-
-# The month of the family's first paper (its arXiv version; for GPT-1 and GPT-2, OpenAI's release),
-# which orders the families in the site's navigation; and the counts it is known by (the home page).
-FIRST_PUBLISHED = "2019-10"
-HEADLINES = (Headline("T5ForConditionalGeneration", "t5-large", "1.0, large"), Headline("T5ForConditionalGeneration", "t5-v1_1-base", "1.1, base"),)
-# The running example of the page: every table on it is evaluated on this checkpoint unless its caption
-# says otherwise (the site adds the caption), and the at-a-glance box names it.
-EXAMPLE = "t5-small"
 
 # The paper's models: the decoder as deep as the encoder (num_decoder_layers null).
 SYMMETRIC = {L_d: L}
@@ -196,20 +187,10 @@ def architectures(gated: bool = False, untied: bool = False, decoder_stack: bool
 
 
 ARCHITECTURES = architectures()
-BASE_ARCHITECTURE = "T5Model"
-# The classes transformers 5.23 defines (T5WithLMHeadModel is a name in old configs, not a class).
-CLASSES = tuple(name for name in ARCHITECTURES if name != "T5WithLMHeadModel")
 
 # Every layout a config.json can ask for (readers.t5.READER.layout).
 VARIANTS = reader.READER.layout.variants(architectures)
 
-T5Model = ARCHITECTURES["T5Model"]
-T5ForConditionalGeneration = ARCHITECTURES["T5ForConditionalGeneration"]
-T5WithLMHeadModel = ARCHITECTURES["T5WithLMHeadModel"]
-T5EncoderModel = ARCHITECTURES["T5EncoderModel"]
-T5ForSequenceClassification = ARCHITECTURES["T5ForSequenceClassification"]
-T5ForTokenClassification = ARCHITECTURES["T5ForTokenClassification"]
-T5ForQuestionAnswering = ARCHITECTURES["T5ForQuestionAnswering"]
 # What transformers 5.x builds from a v1.1 config, which it forces tied (tests/test_reference_t5.py):
 # gated, the lm_head the shared table. The checkpoint itself, with an lm_head of its own, is
 # VARIANTS["gated+untied"], which the pages reach as T5ForConditionalGeneration @ t5-v1_1-...
@@ -227,11 +208,11 @@ def one_block(model: Part, stack_name: str) -> Part:
     return replace(model.find(f"{stack_name}.block"), repeat=sympy.Integer(1))
 
 
-encoder_layer = one_block(T5ForConditionalGeneration, "encoder")
-decoder_layer = one_block(T5ForConditionalGeneration, "decoder")
+encoder_layer = one_block(ARCHITECTURES["T5ForConditionalGeneration"], "encoder")
+decoder_layer = one_block(ARCHITECTURES["T5ForConditionalGeneration"], "decoder")
 encoder_layer_gated = one_block(VARIANTS["gated"]["T5ForConditionalGeneration"], "encoder")
 attention_part = encoder_layer.child("self_attention")
-embeddings = T5ForConditionalGeneration.child("shared")
+embeddings = ARCHITECTURES["T5ForConditionalGeneration"].child("shared")
 tied_head = leaf("head_again", "the tied head: the shared table a second time", V * D)
 # The gated feed-forward against the plain one: one D-by-F matrix more per block.
 gate_per_block = sympy.expand(encoder_layer_gated.total - encoder_layer.total)
@@ -258,13 +239,7 @@ attention_over_square = sympy.expand(attention_part.total - 4 * D**2)
 # checkpoint in the layout its config asks for.
 V1_0_CHECKPOINTS = ("t5-small", "t5-base", "t5-large", "t5-3b", "t5-11b")
 V1_1_CHECKPOINTS = ("t5-v1_1-small", "t5-v1_1-base", "t5-v1_1-large", "t5-v1_1-xl", "t5-v1_1-xxl")
-CHECKPOINTS = V1_0_CHECKPOINTS + V1_1_CHECKPOINTS
 
-TABLE_SYMBOLS = (D, F, H, d_h, L)
-# T5Model has no head: on a v1.1 checkpoint its column is also what transformers 5.x builds for
-# T5ForConditionalGeneration from the config (the head tied, so counted nowhere).
-TABLE_ARCHITECTURES = {"T5ForConditionalGeneration": "T5ForConditionalGeneration", "T5Model": "T5Model",
-                       "T5EncoderModel": "T5EncoderModel"}
 
 # ---------------------------------------------------------------------------------------------
 # Published counts, reconciled
@@ -276,11 +251,11 @@ _ISSUE = cite("text-to-text-transfer-transformer-326")
 
 # The head counted a second time: what Wikipedia's table adds (each stack counted with a V-by-D table).
 head_counted_twice = group("head_counted_twice", "with the shared table counted a second time",
-                           T5ForConditionalGeneration, tied_head)
+                           ARCHITECTURES["T5ForConditionalGeneration"], tied_head)
 
 
 def _paper(name: str, millions: int, what: str, checkpoint: str, printed: str, precision: int) -> Rounded:
-    return Rounded(name, millions * 10**6, what, _PAPER, checkpoint, (T5ForConditionalGeneration, head_counted_twice),
+    return Rounded(name, millions * 10**6, what, _PAPER, checkpoint, (ARCHITECTURES["T5ForConditionalGeneration"], head_counted_twice),
                    precision=precision, printed=printed)
 
 
@@ -301,7 +276,7 @@ paper_small, paper_base, paper_large, paper_3b, paper_11b = PAPER
 large_770m = Miscount(
     "large_770m", 770_000_000, "T5-Large as “770 million parameters”",
     Citation("raffel2020", f"section 3.7; the checkpoint's own log gives 737,668,096 trainable ({_ISSUE}, where an "
-                           "author answers “could just be a typo”)"), "t5-large", T5ForConditionalGeneration,
+                           "author answers “could just be a typo”)"), "t5-large", ARCHITECTURES["T5ForConditionalGeneration"],
     terms=(leaf("head", "the tied head (the shared table) a second time, which the figure would need", -V * D),
            leaf("rounding", "rounding that double count to 770M", head_counted_twice.total - 770_000_000)),
     printed="770M",
@@ -311,25 +286,43 @@ large_770m = Miscount(
 
 _TWICE = "the encoder's column and the decoder's each count the shared token table, so their sum counts it twice"
 wikipedia_small = Miscount(
-    "wikipedia_small", 76_956_160, "T5 Small, “total parameters”", _WIKIPEDIA, "t5-small", T5ForConditionalGeneration,
+    "wikipedia_small", 76_956_160, "T5 Small, “total parameters”", _WIKIPEDIA, "t5-small", ARCHITECTURES["T5ForConditionalGeneration"],
     terms=(leaf("head", "the shared table a second time: counted with the encoder and again with the decoder", -V * D),),
     reconstruction=group(
         "claimed", "the table's encoder and decoder columns, added",
         group("encoder_column", "encoder column: the table and the encoder (T5EncoderModel)", embeddings,
-              T5ForConditionalGeneration.child("encoder")),
+              ARCHITECTURES["T5ForConditionalGeneration"].child("encoder")),
         group("decoder_column", "decoder column: a table of its own and the decoder", leaf("table", "V D", V * D),
-              T5ForConditionalGeneration.child("decoder")),
+              ARCHITECTURES["T5ForConditionalGeneration"].child("decoder")),
     ),
     model="T5-Small (<code>t5-small</code>)",
     cause=_TWICE,
 )
 wikipedia_large = Miscount(
-    "wikipedia_large", 770_567_168, "T5 Large, “total parameters”", _WIKIPEDIA, "t5-large", T5ForConditionalGeneration,
+    "wikipedia_large", 770_567_168, "T5 Large, “total parameters”", _WIKIPEDIA, "t5-large", ARCHITECTURES["T5ForConditionalGeneration"],
     terms=(leaf("head", "the shared table a second time", -V * D),),
     reconstruction=head_counted_twice,
     model="T5-Large (<code>t5-large</code>)",
     cause=_TWICE,
 )
 
-MISCOUNTS = (large_770m, wikipedia_small, wikipedia_large)
-ROUNDED = PAPER
+
+FAMILY = Family(
+    name="t5",
+    reader=reader.READER,
+    variants=VARIANTS,
+    base="T5Model",
+    checkpoints=V1_0_CHECKPOINTS + V1_1_CHECKPOINTS,
+    first_published="2019-10",
+    headlines=(Headline("T5ForConditionalGeneration", "t5-large", "1.0, large"), Headline("T5ForConditionalGeneration", "t5-v1_1-base", "1.1, base"),),
+    example="t5-small",
+    table_symbols=(D, F, H, d_h, L),
+    # T5Model has no head: on a v1.1 checkpoint its column is also what transformers 5.x builds for
+    # T5ForConditionalGeneration from the config (the head tied, so counted nowhere).
+    table_columns={"T5ForConditionalGeneration": "T5ForConditionalGeneration", "T5Model": "T5Model",
+                           "T5EncoderModel": "T5EncoderModel"},
+    miscounts=(large_770m, wikipedia_small, wikipedia_large),
+    rounded=PAPER,
+    # T5WithLMHeadModel is a name in old configs (t5-3b's, t5-11b's), not a class of transformers 5.23.
+    aliases={"T5WithLMHeadModel": "T5ForConditionalGeneration"},
+)

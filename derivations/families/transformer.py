@@ -16,24 +16,16 @@ from dataclasses import replace
 
 import sympy
 
-from . import Headline
+from .. import configs
+from ..contract import Family, Headline
 from ..claims import Hypothesis, Miscount, Rounded, sizes
 from ..components import (AttentionLayout, Part, as_kind, attention, embedding, feed_forward, fused_attention, group,
                           idle,
                          layer_norm, leaf, tied_tensor)
 from ..readers import transformer as reader
-from ..sources import Citation, cite
-from ..symbols import D, F, F_d, H, L, L_d, P, V, V_d, d_h, d_k, s, s_d
+from ..sources import Citation
+from ..symbols import D, F, F_d, H, L, L_d, P, V, V_d, d_h, d_k, s, s_d, valued
 
-MODEL_TYPE = reader.READER.model_type
-
-# The month of the family's first paper (its arXiv version; for GPT-1 and GPT-2, OpenAI's release),
-# which orders the families in the site's navigation; and the counts it is known by (the home page).
-FIRST_PUBLISHED = "2017-06"
-HEADLINES = (Headline("MarianMTModel", "transformer-base", "base, Table 3"),)
-# The running example of the page: every table on it is evaluated on this checkpoint unless its caption
-# says otherwise (the site adds the caption), and the at-a-glance box names it.
-EXAMPLE = "transformer-base"
 
 # The paper's shapes: the decoder is as deep and as wide as the encoder.
 PAPER = {L_d: L, F_d: F}
@@ -163,27 +155,23 @@ def architectures(share: bool = True, tie: bool = True, attend: Attention = mari
 
 
 ARCHITECTURES = architectures()
-BASE_ARCHITECTURE = "MarianModel"
 # Every layout a config.json can ask for (readers.transformer.READER.layout): source and target tables apart
 # (share_encoder_decoder_embeddings false), and nothing tied (tie_word_embeddings false).
 VARIANTS = reader.READER.layout.variants(lambda unshared, untied: architectures(share=not unshared, tie=not untied))
 
-MarianModel = ARCHITECTURES["MarianModel"]
-MarianMTModel = ARCHITECTURES["MarianMTModel"]
-MarianForCausalLM = ARCHITECTURES["MarianForCausalLM"]
 
 layer = encoder_layer()
 cross_layer = decoder_layer()
 
 # What parameters() adds for the two frozen sinusoidal tables of MarianModel and MarianMTModel.
 frozen_positions = 2 * P * D
-parameters_with_frozen = MarianMTModel.total + frozen_positions
+parameters_with_frozen = ARCHITECTURES["MarianMTModel"].total + frozen_positions
 
 # ---------------------------------------------------------------------------------------------
 # The paper's model: Marian's shared layout with the decoder as deep and as wide as the encoder
 # ---------------------------------------------------------------------------------------------
 
-Transformer = replace(MarianMTModel.subs(PAPER), name="Transformer",
+Transformer = replace(ARCHITECTURES["MarianMTModel"].subs(PAPER), name="Transformer",
                       label="the Transformer: shared embeddings, encoder, decoder", symbol=r"N")
 # Rows B of Table 3 narrow the queries and keys to d_k and keep the values.
 Transformer_narrow_keys = replace(architectures(attend=narrow_key_attention)["MarianMTModel"].subs(PAPER),
@@ -245,19 +233,10 @@ torch_minus_paper = sympy.expand(TorchTransformer.total.subs(PAPER) - body.total
 # Checkpoints (readers.transformer.read reads their config.json)
 # ---------------------------------------------------------------------------------------------
 
-# transformer-base and transformer-big: the two rows of Table 3 as Marian configs, with the
-# section 5.1 vocabulary taken as 37,000 (the paper says "about 37000"); built for this site, not
-# released. opus-mt-en-de: a released Marian checkpoint of the base shape [cite: hub-helsinki-nlp].
-CHECKPOINTS = ("transformer-base", "transformer-big", "opus-mt-en-de")
-TABLE_SYMBOLS = (V, D, F, L, H)
-TABLE_ARCHITECTURES = {"MarianMTModel": "MarianMTModel", "parameters_with_frozen": "parameters()"}
-
-
 
 def by_vocabulary(checkpoint: str, name: str) -> sympy.Equality:
     """The paper's model at a checkpoint's sizes, the vocabulary left free: N(V) = D V + layers."""
-    from ..configs import checkpoint as read
-    values = {s: v for s, v in read(checkpoint).values.items() if s != V}
+    values = {s: v for s, v in valued(configs.sizes(configs.load(checkpoint))).items() if s != V}
     return sympy.Eq(sympy.Symbol(rf"N_{{\mathrm{{{name}}}}}"), Transformer.total.subs(values))
 
 
@@ -338,6 +317,22 @@ stackexchange_60m = Miscount(
           "feed-forward, the biases and the norms are left out",
 )
 
-MISCOUNTS = (stackexchange_60m,)
-ROUNDED = TABLE_3
-HYPOTHESES = (vocabulary_37000, base_rows, base_rows_without_biases)
+
+FAMILY = Family(
+    name="transformer",
+    reader=reader.READER,
+    variants=VARIANTS,
+    base="MarianModel",
+    # transformer-base and transformer-big: the two rows of Table 3 as Marian configs, with the
+    # section 5.1 vocabulary taken as 37,000 (the paper says "about 37000"); built for this site, not
+    # released. opus-mt-en-de: a released Marian checkpoint of the base shape [cite: hub-helsinki-nlp].
+    checkpoints=("transformer-base", "transformer-big", "opus-mt-en-de"),
+    first_published="2017-06",
+    headlines=(Headline("MarianMTModel", "transformer-base", "base, Table 3"),),
+    example="transformer-base",
+    table_symbols=(V, D, F, L, H),
+    table_columns={"MarianMTModel": "MarianMTModel", "parameters_with_frozen": "parameters()"},
+    miscounts=(stackexchange_60m,),
+    rounded=TABLE_3,
+    hypotheses=(vocabulary_37000, base_rows, base_rows_without_biases),
+)
