@@ -25,8 +25,7 @@ from pathlib import Path
 
 import sympy
 
-from . import __main__ as _cli
-from . import configs, render
+from . import answers, configs, registry, render
 
 
 @dataclass(frozen=True)
@@ -102,14 +101,12 @@ class Result:
 
 
 def _positive(name: str, value: int | None) -> int | None:
-    """A length or a batch, checked as the command line checks it, its refusal a ConfigError."""
-    import argparse
-
+    """A length or a batch, checked as the command line checks it, its refusal naming the argument."""
     if value is None:
         return None
     try:
-        return _cli.positive(str(value))
-    except argparse.ArgumentTypeError as error:
+        return answers.length(str(value))
+    except configs.ConfigError as error:
         raise configs.ConfigError(f"{name}: {error}") from None
 
 
@@ -152,8 +149,8 @@ def count(model: str | Path | Mapping, architecture: str | None = None, revision
         81912576
     """
     config = _config(model, revision)
-    data, _ = _cli.count_result(config, architecture)
-    resolved = configs.resolve(config, data["architecture"])
+    data, _ = answers.count(config, architecture)
+    resolved = registry.resolve(config, data["architecture"])
     exprs = [row.expr for row in resolved.part.rows()]
     return Result(data, tuple(Component(c["name"], e, render.latex(e), c["count"])
                               for c, e in zip(data["components"], exprs, strict=True)))
@@ -202,9 +199,9 @@ def flop_count(model: str | Path | Mapping, seq: int, architecture: str | None =
     from . import flops as _flops
 
     config = _config(model, revision)
-    data, _ = _cli.flops_result(config, architecture, _positive("seq", seq), _positive("target", target),
+    data, _ = answers.flops(config, architecture, _positive("seq", seq), _positive("target", target),
                                 _positive("batch", batch))
-    rows = _flops.rows(configs.resolve(config, data["architecture"]).part)
+    rows = _flops.rows(registry.resolve(config, data["architecture"]).part)
     return Result(data, tuple(Component(c["name"], r.expr, render.latex(r.expr), c["flops"])
                               for c, r in zip(data["components"], rows, strict=True)))
 
@@ -255,9 +252,5 @@ def memory_use(model: str | Path | Mapping, seq: int | None = None, architecture
         >>> memory.training_bytes["adam-mixed"]
         115867713536
     """
-    from .storage import FORMATS
-
-    if dtype not in FORMATS:
-        raise configs.ConfigError(f"unknown dtype {dtype!r} (known: {', '.join(FORMATS)})")
-    return Result(_cli.memory_result(_config(model, revision), architecture, _positive("seq", seq),
-                                     _positive("target", target), _positive("batch", batch), dtype))
+    return Result(answers.memory(_config(model, revision), architecture, _positive("seq", seq),
+                                 _positive("target", target), _positive("batch", batch), dtype))

@@ -6,7 +6,9 @@ shipped with the site: hooks/pasted.py) on a bundle of this package's own module
 included, and its compiled families. So a pasted config is read by the same code as
 ``derivations count config.json`` (and ``flops``, ``memory``): the same defaults, aliases and layout flags,
 the same numbers and the same one-line errors. There is no reader written a second time in JavaScript. Plain Python (no
-SymPy), like the command line.
+SymPy), like the command line. A count is :mod:`derivations.answers`'s, as the command line's is; ``flops`` and
+``memory`` run the command line itself on the arguments the page shows (:func:`command`), its parser's refusals
+included.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ import os
 import tempfile
 
 from . import __main__ as cli
-from . import compiled, configs, storage
+from . import answers, compiled, configs, storage
 
 # The name the pasted text is read under: the command line's errors name the file they read.
 FILE = "config.json"
@@ -70,7 +72,7 @@ def count(text: str | None, architecture: str | None = None) -> str:
         _write(text)
         try:
             config = configs.load(FILE)
-            result, rows = cli.count_result(config, architecture)
+            result, rows = answers.count(config, architecture)
         except configs.ConfigError as error:
             return json.dumps({"error": f"error: {error}"})
     model_type = configs.read_model_type(config)
@@ -82,14 +84,14 @@ def count(text: str | None, architecture: str | None = None) -> str:
         "total": f"{result['total']:,}",
         "active": None if active is None else f"{active:,}",
         "json": json.dumps(result, indent=2),
-        "table": cli.table(result["architecture"], rows, result["total"], active),
-        "architectures": list(cli.parameter_symbols(model_type, layout)),
+        "table": answers.count_table(result, rows),
+        "architectures": list(answers.parameter_symbols(model_type, layout)),
     })
 
 
 def formats() -> dict:
     """The data types ``memory --dtype`` takes, and the one it takes by default, for the page's choice."""
-    return {"names": list(storage.FORMATS), "default": cli.parser("memory").parse_args(["memory", FILE]).dtype}
+    return {"names": list(storage.FORMATS), "default": answers.DEFAULT_DTYPE}
 
 
 def command(argv: list[str], text: str | None = None) -> str:

@@ -7,7 +7,7 @@ No SymPy here: the command line's ``memory`` uses these on the compiled derivati
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
 # ---------------------------------------------------------------------------------------------
@@ -109,6 +109,14 @@ def cache_elements(rows: Sequence[tuple[int, int, bool]], tokens: int, windows: 
         total += per_copy * sum(next(kept_tokens) for _ in range(copies))
     source = tokens if source is None else source
     return total + sum(per_copy * copies * source for per_copy, copies, cross in rows if cross)
+
+
+def cached(rows: Sequence[tuple[int, int, bool]], tokens: int, windows_of: Callable[[int], Sequence[int | None]],
+           source: int | None = None) -> tuple[int, tuple[int | None, ...]]:
+    """:func:`cache_elements`, and the windows it kept: ``windows_of(layers)`` gives each self-attention layer's
+    (its reader's, from the config: ``configs.READERS[model_type].windows``)."""
+    windows = tuple(windows_of(sum(copies for _, copies, cross in rows if not cross)))
+    return cache_elements(rows, tokens, windows, source), windows
 
 
 # ---------------------------------------------------------------------------------------------

@@ -1,0 +1,244 @@
+"""What ``count``, ``flops`` and ``memory`` answer for a config: the objects ``--json`` prints, and the tables the
+command prints. The command line (``__main__``), the Python API (``api``) and the site's config page (``pasted``)
+all call these, so they cannot answer differently; argparse stays in the command line.
+
+Plain Python on the compiled derivations (:mod:`derivations.compiled`): no SymPy. A config that describes no model,
+or a question it cannot answer (no such class, a length out of range), is a :class:`~derivations.reading.ConfigError`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from . import compiled, configs, storage
+from .reading import ConfigError
+
+# Longer than any model reads (2^24 tokens); a length beyond it is a typo, not a question.
+LONGEST = 2**24
+# The context a config declares (the sequence length memory assumes without a length), else this.
+CONTEXT_FIELDS = ("max_position_embeddings", "n_positions", "n_ctx")
+DEFAULT_CONTEXT = 2048
+# The weights' data type memory assumes unless told.
+DEFAULT_DTYPE = "bf16"
+
+
+def length(text: str | int) -> int:
+    """A length or a batch: a whole number from 1 to LONGEST (the message says what is wrong, without naming it)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise ConfigError(f"expected a whole number, got {text!r}") from None
+    if not 1 <= value <= LONGEST:
+        raise ConfigError(f"expected a number from 1 to {LONGEST:,}, got {value:,}")
+    return value
+
+
+def context(config: Mapping) -> int:
+    """The length a config declares it reads, else :data:`DEFAULT_CONTEXT`."""
+    for field in CONTEXT_FIELDS:
+        value = config.get(field)
+        if isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= LONGEST:
+            return value
+    return DEFAULT_CONTEXT
+
+
+def _positions(values: Mapping[str, int], *lengths: int) -> None:
+    """Learned (or Marian's fixed) positions: a table of P rows, and no row for a token past them."""
+    positions, longest = values.get("P"), max(lengths)
+    if positions is not None and longest > positions:
+        raise ConfigError(f"the model reads at most {positions:,} tokens (its position table), got {longest:,}")
+
+
+# ---------------------------------------------------------------------------------------------
+# count
+# ---------------------------------------------------------------------------------------------
+
+def parameter_symbols(model_type: str, layout: str) -> dict[str, set[str]]:
+    """Per class, the symbols of its components, each of which must be at least 1; not those of the active
+    count (Mixtral runs with num_experts_per_tok 0)."""
+    return {name: {symbol for row in rows for _, powers in row["terms"] for symbol in powers}
+            for name, rows in compiled.section(model_type, "count")["variants"][layout].items()}
+
+
+def base(model_type: str) -> str:
+    """The class a config without architectures builds: the family's base model."""
+    return compiled.section(model_type, "count")["base"]
+
+
+def components(config: Mapping, architecture: str | None) -> tuple[str, list[dict], int | None]:
+    """The architecture, one row per component (dotted name, LaTeX, formula and exact count), and for
+    a mixture of experts the parameters one token uses (None otherwise)."""
+    chosen = configs.select(config, architecture, parameter_symbols, base)
+    family = compiled.section(chosen.model_type, "count")
+    rows = family["variants"][chosen.layout][chosen.architecture]
+    active = family["active"][chosen.layout].get(chosen.architecture)
+    return (chosen.architecture, [{**row, "count": compiled.count(row["terms"], chosen.values)} for row in rows],
+            None if active is None else compiled.count(active, chosen.values))
+
+
+def count(config: Mapping, architecture: str | None = None) -> tuple[dict, list[dict]]:
+    """``count --json``'s object, and the rows behind it (with their formulas, for the table)."""
+    architecture, rows, active = components(config, architecture)
+    # The total is the sum of the components: each tensor is one leaf, a tied one counts 0.
+    result = {"architecture": architecture, "total": sum(r["count"] for r in rows)}
+    if active is not None:
+        result["active"] = active
+    result["components"] = [{k: r[k] for k in ("name", "latex", "count")} for r in rows]
+    return result, rows
+
+
+def count_table(result: dict, rows: list[dict]) -> str:
+    """The table ``count`` prints: every component, its formula and its count; the total (and the active count)."""
+    head = ("component", "formula", "parameters")
+    body = [(r["name"], r["formula"], f"{r['count']:,}") for r in rows]
+    foot = [("total", "", f"{result['total']:,}")]
+    # components.active_per_token: the experts a token uses, everything else whole (embedding included).
+    if "active" in result:
+        foot.append(("active per token", "X_a of the X experts, the rest whole", f"{result['active']:,}"))
+    return table(result["architecture"], head, body, foot)
+
+
+# ---------------------------------------------------------------------------------------------
+# flops
+# ---------------------------------------------------------------------------------------------
+
+def flop_components(config: Mapping, architecture: str | None, tokens: int, target: int | None
+                    ) -> tuple[str, list[dict], dict[str, int]]:
+    """The architecture, one row per component with its forward FLOPs for one sequence (and the causal half
+    where there is one), and the values the polynomials were evaluated at."""
+    def known(model_type: str, layout: str) -> dict[str, set[str]]:
+        return {name: {symbol for row in rows for _, powers in row["terms"] for symbol in powers} - {"s", "s_d"}
+                for name, rows in compiled.section(model_type, "flops")["flops"][layout].items()}
+
+    chosen = configs.select(config, architecture, known, base)
+    rows = compiled.section(chosen.model_type, "flops")["flops"][chosen.layout][chosen.architecture]
+    values = dict(chosen.values)
+    _positions(values, tokens, target or tokens)
+    values |= {"s": tokens, "s_d": target or tokens}
+    out = [{**row, "flops": compiled.count(row["terms"], values),
+            "causal_flops": None if row["causal"] is None else compiled.count(row["causal"], values)} for row in rows]
+    return chosen.architecture, out, values
+
+
+def flops(config: Mapping, architecture: str | None, tokens: int, target: int | None = None, batch: int = 1
+          ) -> tuple[dict, list[dict]]:
+    """``flops --json``'s object, and the rows behind it (with their formulas, for the table)."""
+    architecture, rows, values = flop_components(config, architecture, tokens, target)
+    forward = batch * sum(r["flops"] for r in rows)
+    # derivations.flops: the backward of each product is two of its size; full recomputation runs the layers'
+    # forward again, selective recomputation attention's products.
+    result = {
+        "architecture": architecture, "seq": tokens, "batch": batch,
+        "forward": forward,
+        "forward_causal": batch * sum(r["flops"] if r["causal_flops"] is None else r["causal_flops"] for r in rows),
+        "backward": 2 * forward,
+        "training_step": 3 * forward,
+        "full_recomputation": batch * sum(r["flops"] for r in rows if r["in_layer"]),
+        "selective_recomputation": batch * sum(r["flops"] for r in rows if r["in_layer"] and r["product"]),
+    }
+    if values["s_d"] != values["s"] or target is not None:
+        result["target"] = values["s_d"]
+    result["components"] = [{"name": r["name"], "latex": r["latex"], "flops": batch * r["flops"]} for r in rows]
+    return result, rows
+
+
+def flops_table(result: dict, rows: list[dict]) -> str:
+    """The table ``flops`` prints: every component's forward FLOPs for the batch, then the forward, its causal half
+    where it differs, the backward, a training step and what recomputation adds."""
+    batch, forward = result["batch"], result["forward"]
+    head = ("component", "formula (one sequence)", "forward FLOPs")
+    body = [(r["name"], r["formula"], f"{batch * r['flops']:,}") for r in rows]
+    lengths = f"s = {result['seq']:,}" + (f", s_dec = {result['target']:,}" if "target" in result else "")
+    foot = [("forward", f"batch {batch:,}, {lengths}", f"{forward:,}")]
+    if result["forward_causal"] != forward:
+        foot.append(("forward, causal half", "each query against the keys up to it", f"{result['forward_causal']:,}"))
+    foot += [("backward", "2 x forward", f"{result['backward']:,}"),
+             ("training step", "forward + backward", f"{result['training_step']:,}"),
+             ("+ full recomputation", "the layers' forward again", f"{result['full_recomputation']:,}"),
+             ("+ selective recomputation", "attention's products again", f"{result['selective_recomputation']:,}")]
+    return table(result["architecture"], head, body, foot)
+
+
+# ---------------------------------------------------------------------------------------------
+# memory
+# ---------------------------------------------------------------------------------------------
+
+def memory(config: Mapping, architecture: str | None, tokens: int | None, target: int | None = None, batch: int = 1,
+           dtype: str = DEFAULT_DTYPE) -> dict:
+    """What the model holds, in bytes (derivations.memory, on the compiled polynomials): the weights in every
+    format, the key/value cache, training state for each optimizer, and activations."""
+    if dtype not in storage.FORMATS:
+        raise ConfigError(f"unknown dtype {dtype!r} (known: {', '.join(storage.FORMATS)})")
+    chosen = configs.select(config, architecture, parameter_symbols, base)
+    held = compiled.section(chosen.model_type, "memory")["memory"][chosen.layout][chosen.architecture]
+    values = dict(chosen.values)
+    tokens = tokens if tokens is not None else context(config)
+    _positions(values, tokens, target or tokens)
+    tensors = [(compiled.count(size, values), compiled.count(copies, values), quantizable)
+               for size, copies, quantizable in held["tensors"]]
+    parameters = sum(size * copies for size, copies, _ in tensors)
+    cache = [(compiled.count(per_copy, values), compiled.count(copies, values), cross)
+             for per_copy, copies, cross in held["cache"]]
+    cross = any(c for _, _, c in cache)
+    # An encoder-decoder caches its decoder's tokens (target, else tokens) and its encoder's (tokens).
+    decoder_tokens = (target or tokens) if cross else tokens
+    reader = configs.READERS[chosen.model_type]
+    elements, windows = storage.cached(cache, decoder_tokens, lambda layers: reader.windows(config, layers),
+                                       tokens if cross else None)
+    elements *= batch
+    fmt = storage.FORMATS[dtype]
+    # The cache is kept at the weights' width, or at 16 bits under a 4-bit format (its scales do not apply).
+    cache_bits = fmt.bits if fmt.block is None else fmt.kept_bits
+    result = {
+        "architecture": chosen.architecture, "seq": tokens, "batch": batch, "dtype": dtype,
+        "parameters": parameters,
+        "weights_bytes": storage.weight_bytes(tensors, fmt),
+        "weights_bytes_by_dtype": {name: storage.weight_bytes(tensors, f) for name, f in storage.FORMATS.items()},
+        "kv_cache_elements": elements,
+        "kv_cache_bytes": elements * cache_bits // 8,
+        "kv_cache_windows": sorted({w for w in windows if w is not None}),
+        "training_bytes": {name: o.per_parameter * parameters for name, o in storage.OPTIMIZERS.items()}
+        | {"adam-8bit": 8 * parameters + storage.adam_8bit_states([(size, copies) for size, copies, _ in tensors])},
+    }
+    if cross:
+        result["target"] = decoder_tokens
+    if {"D", "H", "L"} <= values.keys():
+        # Korthikanti et al.'s GPT layer at 16 bits: sbh(34 + 5as/h) a layer; full recomputation keeps 2sbh.
+        h, a, depth = values["D"], values["H"], values["L"]
+        result["activations_bytes"] = depth * storage.activations(tokens, batch, h, a)
+        result["activations_selective_recomputation_bytes"] = depth * storage.activations_selective(tokens, batch, h)
+        result["activations_full_recomputation_bytes"] = depth * storage.activations_full(tokens, batch, h)
+    return result
+
+
+def memory_table(result: dict) -> str:
+    """The table ``memory`` prints: the weights in every format (the chosen one marked), the key/value cache,
+    training state by optimizer, activations; the parameters."""
+    lengths = f"T = {result['seq']:,}" + (f", T_dec = {result['target']:,}" if "target" in result else "")
+    windows = result["kv_cache_windows"]
+    body = [(f"weights, {name}", "--dtype" if name == result["dtype"] else "", storage.both_units(value))
+            for name, value in result["weights_bytes_by_dtype"].items()]
+    body.append(("key/value cache", f"{result['kv_cache_elements']:,} elements, batch {result['batch']:,}, {lengths}"
+                 + (f", windows {', '.join(map(str, windows))}" if windows else ""),
+                 storage.both_units(result["kv_cache_bytes"])))
+    body += [(f"training, {name}", "weights, gradients, optimizer states", storage.both_units(value))
+             for name, value in result["training_bytes"].items()]
+    if "activations_bytes" in result:
+        body += [("activations", "Korthikanti et al., 16-bit: L sbh(34 + 5as/h)",
+                  storage.both_units(result["activations_bytes"])),
+                 ("  selective recomputation", "L sbh 34", storage.both_units(result["activations_selective_recomputation_bytes"])),
+                 ("  full recomputation", "L sbh 2", storage.both_units(result["activations_full_recomputation_bytes"]))]
+    head = ("held", "what", "bytes")
+    foot = [("parameters", "each tensor once", f"{result['parameters']:,}")]
+    return table(result["architecture"], head, body, foot)
+
+
+def table(title: str, head: tuple[str, str, str], body: list, foot: list) -> str:
+    """Three columns under a title, the last right-aligned, a rule above and below the body."""
+    widths = [max(len(line[i]) for line in (head, *body, *foot)) for i in range(3)]
+
+    def line(cells: tuple[str, str, str]) -> str:
+        return f"{cells[0]:<{widths[0]}}  {cells[1]:<{widths[1]}}  {cells[2]:>{widths[2]}}".rstrip()
+
+    rule = "-" * (sum(widths) + 4)
+    return "\n".join([title, line(head), rule, *map(line, body), rule, *map(line, foot)])
