@@ -24,7 +24,7 @@ import yaml
 from mkdocs.exceptions import PluginError
 from mkdocs.utils import get_relative_url
 
-import families  # sibling module: MkDocs puts this folder on sys.path while loading a hook
+import listing  # sibling module: MkDocs puts this folder on sys.path while loading a hook
 
 ROOT = Path(__file__).resolve().parent.parent
 CHANGELOG_LINK = "dv-changelog-link"  # in the footer, until each page's own link replaces it
@@ -52,7 +52,7 @@ def on_config(config):
     _citation.clear()
     _citation.update(yaml.safe_load((ROOT / "CITATION.cff").read_text(encoding="utf-8")))
     _derivation_pages.clear()
-    _derivation_pages.update(f"{family['name']}.md" for family in families.families())
+    _derivation_pages.update(f"{family['name']}.md" for family in listing.families())
     # Material renders the copyright as HTML, the same on every page: the link is made relative to each
     # page once it is written (on_post_page), so that it leads to the changelog from disk too.
     config.copyright = (f"Version {_citation['version']} ({_citation['date-released']}), "

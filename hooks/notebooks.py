@@ -43,7 +43,7 @@ from mkdocs.utils import get_relative_url
 from mkdocs_jupyter import convert, nbconvert2
 
 import build_cache  # sibling modules: MkDocs puts this folder on sys.path while loading a hook
-from derivations.syntax import anchored  # no SymPy
+from derivations.site.syntax import anchored  # no SymPy
 import katex_render
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -29,8 +29,8 @@ import re
 
 from mkdocs.plugins import CombinedEvent, event_priority
 
-import families  # sibling module: MkDocs puts this folder on sys.path while loading a hook
-from derivations.syntax import element_end  # no SymPy
+import listing  # sibling module: MkDocs puts this folder on sys.path while loading a hook
+from derivations.site.syntax import element_end  # no SymPy
 
 # Material multiplies a section's score by its page's boost (lunr's document boost). Measured on the
 # built index (tests/test_browser.py): these put each family's page first for its own terms.
@@ -58,10 +58,10 @@ _pages: dict[str, str] = {}  # page URL -> its content, while the search plugin 
 def on_config(config):
     _boosts.clear()
     _boosts.update(OTHER_BOOSTS)
-    _boosts.update({md.name: OTHER_BOOSTS["mistakes.md"] for md in families.DOCS.glob(MISTAKES_PAGES)})
-    for family in families.families():
-        _boosts[families.NAV_SECTIONS["Families"].format(**family)] = FAMILY_BOOST
-        _boosts[families.NAV_SECTIONS["Notebooks"].format(**family)] = NOTEBOOK_BOOST
+    _boosts.update({md.name: OTHER_BOOSTS["mistakes.md"] for md in listing.DOCS.glob(MISTAKES_PAGES)})
+    for family in listing.families():
+        _boosts[listing.NAV_SECTIONS["Families"].format(**family)] = FAMILY_BOOST
+        _boosts[listing.NAV_SECTIONS["Notebooks"].format(**family)] = NOTEBOOK_BOOST
     return config
 
 

@@ -1,8 +1,8 @@
 """MkDocs hook: expand `<!-- NAME:REFERENCE -->` shortcodes from the `derivations` package.
 
 A page names an expression (`<!-- eq:bert.layer -->`, `<!-- num:bert.BertModel @ bert-base-chinese -->`;
-the pattern is `derivations.syntax.SHORTCODE`); `derivations.expanders.expand(name, reference, tex)`
-turns it into HTML, with `tex` rendering TeX through KaTeX at build time. An unknown shortcode or
+the pattern is `derivations.site.syntax.SHORTCODE`); `derivations.site.shortcodes.expand(name, text, tex)`, the
+one table of shortcodes, turns it into HTML, with `tex` rendering TeX through KaTeX at build time. An unknown shortcode or
 reference, or TeX that KaTeX rejects, fails the build with the page and the shortcode in the message.
 
 KaTeX HTML is full of `_`, `*` and `\\`, which Python-Markdown would mangle, so the
@@ -19,7 +19,6 @@ committed) and stops the node renderer when the build ends.
 
 from __future__ import annotations
 
-import importlib
 import re
 import sys
 from pathlib import Path
@@ -29,12 +28,10 @@ from mkdocs.plugins import event_priority
 from mkdocs.structure.files import File, Files
 
 import build_cache  # sibling modules: MkDocs puts this folder on sys.path while loading a hook
-import families
-import figures
 import katex_render
-import glance
-from derivations.syntax import (SHORTCODE, SHORTCODE_LIKE, anchored, anchored_table, element_end, formula_anchor,
-                                table_anchor)
+import listing
+from derivations.site.syntax import (SHORTCODE, SHORTCODE_LIKE, anchored, anchored_table, element_end,
+                                     formula_anchor, table_anchor)
 # Fixed width + terminator: no placeholder is a prefix of another.
 PLACEHOLDER = re.compile(r"DVSC\d{6}Z")
 BLOCK_HTML = re.compile(r"\s*<(?:div|table|figure|p|ul|ol|dl|pre|blockquote|section|details|h[1-6])\b")
@@ -46,7 +43,6 @@ CALCULATORS_JS = "js/calculators.js"  # site path; listed in mkdocs.yml extra_ja
 _expanded: dict[str, tuple[str, str]] = {}  # placeholder -> (shortcode, html)
 _anchors: dict[str, int] = {}  # formula anchor -> times used on the page being built
 _counter = 0
-_expanders = None
 _memo: build_cache.Memo | None = None
 
 
@@ -64,41 +60,32 @@ def _inputs() -> str:
     titles = [md.read_text(encoding="utf-8").split("\n", 1)[0] for md in sorted(docs.glob("*.md"))]
     root = katex_render.ROOT
     # Where each miscount's entry is: the mistakes page's summary links to it.
-    try:
-        miscounts = [f"{ref}@{entry.href}" for ref, entry in families.entries().items()]
-    except LookupError as e:  # a verdict out of place: say so, without a traceback
-        raise PluginError(str(e)) from None
+    miscounts = [f"{ref}@{entry.href}" for ref, entry in listing.entries().items()]
     return build_cache.digest([root / "derivations", root / "hooks", root / "constraints.txt",
                                root / "package-lock.json"], *titles, *miscounts)
 
 
 def on_config(config):
-    global _expanders, _memo
+    global _memo
     # Drop cached derivations modules so `mkdocs serve` picks up edits on rebuild; they are imported
     # again at the first expansion the memo does not hold (a rebuild with none may not import SymPy).
     for name in [n for n in sys.modules if n == "derivations" or n.startswith("derivations.")]:
         del sys.modules[name]
-    _expanders = None
     _memo = build_cache.Memo("shortcodes", _inputs())
-    families.refresh()  # the running example of each family page
     _expanded.clear()
     return config
 
 
 def _expand(name: str, text: str) -> str:
-    global _expanders
-    if name == "figure":
-        return figures.render_figure(text)
-    if name == "glance":
-        return glance.render(text)
-    if name == "families":
-        drawn = {"table": families.table, "mistakes": families.mistakes}
-        if text not in drawn:
-            raise LookupError(f"families:{text}: no such list (known: {', '.join(drawn)})")
-        return drawn[text]()
-    if _expanders is None:
-        _expanders = importlib.import_module("derivations.expanders")
-    return _expanders.expand(name, text, katex_render.render)
+    from derivations.site.shortcodes import expand  # imported afresh at each build (on_config drops it)
+
+    return expand(name, text, katex_render.render)
+
+
+def _calculators() -> str:
+    from derivations.site.calculator import script
+
+    return script()
 
 
 def on_serve(server, config, builder):
@@ -122,7 +109,7 @@ def on_files(files: Files, config) -> Files:
         raise PluginError(f"unexpected font sources in KaTeX's katex.min.css: {sorted(set(fonts))}")
     files.append(File.generated(config, KATEX_CSS, content=css))
     # The calculators' arithmetic, generated from the derivations (listed in mkdocs.yml extra_javascript).
-    script = _memo.get(CALCULATORS_JS, lambda: importlib.import_module("derivations.calculator").script())
+    script = _memo.get(CALCULATORS_JS, _calculators)
     files.append(File.generated(config, CALCULATORS_JS, content=script))
     css_dir = Path(KATEX_CSS).parent
     for font in sorted(set(fonts)):
@@ -171,7 +158,7 @@ def _anchored(name: str, text: str, html: str, example: str | None) -> str:
 def on_page_markdown(markdown: str, page, config, files):
     _expanded.clear()  # pages are built one at a time: markdown, then content
     _anchors.clear()
-    example = families.example(page.file.src_uri)
+    example = listing.example(page.file.src_uri)
 
     def expand(match: re.Match) -> str:
         global _counter

@@ -19,7 +19,7 @@
 from IPython.display import Math, display
 
 import derivations
-from derivations import configs, render
+from derivations import configs, registry, render
 
 from derivations.families import albert
 from derivations.symbols import E, L
@@ -37,7 +37,7 @@ def show(expression, name=""):
 # %%
 show(albert.factorized_words.total, "word table and projection")
 show(albert.factorization_saving, "saving")
-values = configs.checkpoint("albert-base-v2").values
+values = registry.checkpoint("albert-base-v2").values
 print(f"saving on albert-base-v2: {int(albert.factorization_saving.subs(values)):,}")
 
 # %% [markdown]
@@ -47,14 +47,14 @@ print(f"saving on albert-base-v2: {int(albert.factorization_saving.subs(values))
 # %%
 show(albert.layer.total, "one layer")
 show(albert.encoder.total, "encoder")
-print("depth in the count:", L in albert.AlbertModel.total.free_symbols)
+print("depth in the count:", L in albert.ARCHITECTURES["AlbertModel"].total.free_symbols)
 
 # %% [markdown]
 # The four released sizes, each class that the checkpoint table shows, counted by `derivations.count` (the
 # [Python API](../api.md)):
 
 # %%
-for name in albert.CHECKPOINTS:
+for name in albert.FAMILY.checkpoints:
     counts = [derivations.count(name, arch).total for arch in ("AlbertModel", "AlbertForPreTraining")]
     print(f"{name:18} " + " ".join(f"{count:>13,}" for count in counts))
 
@@ -63,7 +63,7 @@ for name in albert.CHECKPOINTS:
 
 # %%
 print("embedding sizes that give the figure:", albert.xxlarge_embedding.common)
-print("released:", configs.checkpoint("albert-xxlarge-v2").values[E])
+print("released:", registry.checkpoint("albert-xxlarge-v2").values[E])
 
 # %% [markdown]
 # Your own sizes: albert-base-v2's config with two groups of two layers each, then a depth of 48.

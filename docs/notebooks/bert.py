@@ -49,7 +49,7 @@ for name in bert.ARCHITECTURES:
 # The released checkpoints differ only in their vocabularies (and in size, base or large):
 
 # %%
-for name in bert.CHECKPOINTS:
+for name in bert.FAMILY.checkpoints:
     print(f"{name:32} {derivations.count(name, 'BertModel').total:>13,}")
 
 # %% [markdown]

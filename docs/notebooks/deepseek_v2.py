@@ -38,7 +38,7 @@ show(deepseek_v2.idle_experts.total, "idle experts")
 # `embed_tokens`), from `derivations.count` (the [Python API](../api.md)).
 
 # %%
-for name in deepseek_v2.CHECKPOINTS:
+for name in deepseek_v2.FAMILY.checkpoints:
     result = derivations.count(name)
     embedding = next(c.value for c in result.components if c.name.endswith("embed_tokens"))
     print(f"{name:18} {result.total:>17,} {result.active:>16,} {result.active - embedding:>16,}")

@@ -19,7 +19,7 @@
 from IPython.display import Math, display
 
 import derivations
-from derivations import configs, render
+from derivations import configs, registry, render
 
 from derivations.families import distilbert
 
@@ -44,14 +44,14 @@ show(distilbert.layer_standard.total, "one layer, F = 4D")
 
 # %%
 show(distilbert.DistilBertModel_standard.total, "DistilBertModel")
-for name in distilbert.CHECKPOINTS:
+for name in distilbert.FAMILY.checkpoints:
     print(f"{name:24} {derivations.count(name, 'DistilBertModel').total:>13,}")
 
 # %% [markdown]
 # The teacher and what distillation removed.
 
 # %%
-values = configs.checkpoint("distilbert-base-uncased").values
+values = registry.checkpoint("distilbert-base-uncased").values
 student = derivations.count("distilbert-base-uncased", "DistilBertModel").total
 print(f"teacher {distilbert.teacher.count(values):,}, student {student:,}")
 for part in distilbert.removed.children:

@@ -41,7 +41,7 @@ show(gemma3_text.layer.total, "one layer")
 # split), from `derivations.count` (the [Python API](../api.md)).
 
 # %%
-for name in gemma3_text.CHECKPOINTS:
+for name in gemma3_text.FAMILY.checkpoints:
     result = derivations.count(name)
     embedding = next(c.value for c in result.components if c.name.endswith("embed_tokens"))
     print(f"{name:12} {result.total:>15,} {embedding:>14,} {result.total - embedding:>15,}")
@@ -50,5 +50,5 @@ for name in gemma3_text.CHECKPOINTS:
 # The published figures, each against the exact count it could mean:
 
 # %%
-for claim in gemma3_text.ROUNDED:
+for claim in gemma3_text.FAMILY.rounded:
     print(f"{claim.what:45} {claim.printed:>15} {claim.exact():>15,}")

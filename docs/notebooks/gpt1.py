@@ -32,13 +32,13 @@ def show(expression, name=""):
 
 # %%
 show(gpt1.layer.total, "one block")
-show(gpt1.OpenAIGPTModel.total, "OpenAIGPTModel")
+show(gpt1.ARCHITECTURES["OpenAIGPTModel"].total, "OpenAIGPTModel")
 
 # %% [markdown]
 # GPT-2 moved the LayerNorms and added one after the last block:
 
 # %%
-show(gpt2.GPT2Model_standard.total - gpt1.OpenAIGPTModel.total, "GPT2Model minus OpenAIGPTModel")
+show(gpt2.GPT2Model_standard.total - gpt1.ARCHITECTURES["OpenAIGPTModel"].total, "GPT2Model minus OpenAIGPTModel")
 
 # %% [markdown]
 # Every class on openai-gpt, counted by `derivations.count` (the [Python API](../api.md)):

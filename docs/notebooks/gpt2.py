@@ -48,7 +48,7 @@ show(gpt2.layer_standard.total, "one block, F = 4D")
 
 # %%
 show(gpt2.GPT2Model_standard.total, "GPT2Model")
-for name in gpt2.CHECKPOINTS:
+for name in gpt2.FAMILY.checkpoints:
     print(f"{name:12} {derivations.count(name).total:>15,}")
 
 # %% [markdown]

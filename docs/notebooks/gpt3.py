@@ -16,7 +16,7 @@
 # %%
 from IPython.display import Math, display
 
-from derivations import configs, render
+from derivations import configs, registry, render
 
 from derivations.families import gpt3
 
@@ -40,7 +40,7 @@ show(gpt3.kaplan_limit)
 
 # %%
 for claim in gpt3.TABLE_2_1:
-    values = configs.checkpoint(claim.checkpoint).values
+    values = registry.checkpoint(claim.checkpoint).values
     error = float(gpt3.kaplan_error.subs(values))
     print(f"{claim.printed:>7} {claim.exact():>17,} {'rounds' if claim.rounds() else 'does not round'}"
           f"  N off by {100 * error:.3f}%")

@@ -19,7 +19,7 @@
 from IPython.display import Math, display
 
 import derivations
-from derivations import configs, render
+from derivations import configs, registry, render
 
 from derivations.families import gpt_neox
 
@@ -51,7 +51,7 @@ show(gpt_neox.non_embedding_standard.total, "non-embedding")
 # components `embed_in` and `lm_head`), from `derivations.count` (the [Python API](../api.md)).
 
 # %%
-for name in gpt_neox.CHECKPOINTS:
+for name in gpt_neox.FAMILY.checkpoints:
     result = derivations.count(name)
     tables = sum(c.value for c in result.components if c.name in ("gpt_neox.embed_in", "lm_head"))
     total, rest = result.total, result.total - tables
@@ -61,7 +61,7 @@ for name in gpt_neox.CHECKPOINTS:
 # The same Pythia-70M with its tables cut to the tokenizer's entries, as a benchmark counted it:
 
 # %%
-values = configs.checkpoint("pythia-70m").values
+values = registry.checkpoint("pythia-70m").values
 print(f"{gpt_neox.tokenizer_vocabulary_70m.reconstruction.count(values):,}")
 
 # %% [markdown]

@@ -17,7 +17,7 @@
 # %%
 from IPython.display import Math, display
 
-from derivations import configs, render
+from derivations import configs, registry, render
 
 from derivations.families import gpt_oss
 
@@ -36,8 +36,8 @@ show(gpt_oss.moe.total, "the mixture of experts")
 # The model card's lines for both models, exact:
 
 # %%
-for name in gpt_oss.CHECKPOINTS:
-    values = configs.checkpoint(name).values
+for name in gpt_oss.FAMILY.checkpoints:
+    values = registry.checkpoint(name).values
     for part in (gpt_oss.mlp_parameters, gpt_oss.attention_parameters, gpt_oss.embed_unembed, gpt_oss.norms,
-                 gpt_oss.active_without_embedding, gpt_oss.GptOssForCausalLM):
+                 gpt_oss.active_without_embedding, gpt_oss.ARCHITECTURES["GptOssForCausalLM"]):
         print(f"{name:13} {part.label:55} {part.count(values):>16,}")

@@ -19,7 +19,7 @@
 from IPython.display import Math, display
 
 import derivations
-from derivations import configs, render
+from derivations import configs, registry, render
 
 from derivations.families import llama
 from derivations.symbols import K
@@ -45,19 +45,19 @@ show(llama.layer.total, "one layer")
 # %%
 show(llama.meta_width)
 for name, (dim, multiple_of, multiplier, _) in llama.PARAMS.items():
-    print(f"{name:12} {llama.width(dim, multiple_of, multiplier):>7,} {configs.checkpoint(name).values[llama.F]:>7,}")
+    print(f"{name:12} {llama.width(dim, multiple_of, multiplier):>7,} {registry.checkpoint(name).values[llama.F]:>7,}")
 
 # %% [markdown]
 # The whole model on every bundled checkpoint (the last two tie their head), by `derivations.count` (the
 # [Python API](../api.md)):
 
 # %%
-for name in llama.CHECKPOINTS:
+for name in llama.FAMILY.checkpoints:
     print(f"{name:13} {derivations.count(name).total:>16,}")
 
 # %% [markdown]
 # Grouped-query attention on Llama 2 70B: one layer with its 8 key/value heads, and with 64.
 
 # %%
-values = configs.checkpoint("llama-2-70b").values
+values = registry.checkpoint("llama-2-70b").values
 print(f"{llama.layer.count(values):,}  {llama.layer.count(values | {K: 64}):,}")

@@ -19,7 +19,7 @@
 from IPython.display import Math, display
 
 import derivations
-from derivations import configs, render
+from derivations import configs, registry, render
 
 from derivations.families import mixtral
 
@@ -44,7 +44,7 @@ show(mixtral.moe.total, "the mixture of experts")
 # %%
 for part in mixtral.layer.children:
     show(part.total, part.label)
-show(mixtral.MixtralForCausalLM.total, "MixtralForCausalLM")
+show(mixtral.ARCHITECTURES["MixtralForCausalLM"].total, "MixtralForCausalLM")
 
 # %% [markdown]
 # What one token uses: the same model with X_a experts in each layer (the router and the input
@@ -59,7 +59,7 @@ show(mixtral.active_without_embedding.total, "active, input embedding left out")
 # `derivations.count` (the [Python API](../api.md)).
 
 # %%
-for name in mixtral.CHECKPOINTS:
+for name in mixtral.FAMILY.checkpoints:
     result = derivations.count(name)
     embedding = next(c.value for c in result.components if c.name.endswith("embed_tokens"))
     print(f"{name:14} {result.total:>18,} {result.active:>18,} {result.active - embedding:>18,}")
@@ -68,7 +68,7 @@ for name in mixtral.CHECKPOINTS:
 # The "8x7B" of the name against the count: eight times 7B, eight whole Mistral 7Bs, and Mixtral.
 
 # %%
-values = configs.checkpoint("mixtral-8x7b").values
+values = registry.checkpoint("mixtral-8x7b").values
 claim = mixtral.eight_times_seven
 print(f"{'eight times 7B':24} {claim.claim:>18,}")
 print(f"{'eight whole Mistral 7Bs':24} {mixtral.whole_mistral_7bs.count(values):>18,}")

@@ -40,5 +40,5 @@ print(phi3.layer.total.expand() == llama.layer.total.expand())
 # Every checkpoint, counted by `derivations.count` (the [Python API](../api.md)):
 
 # %%
-for name in phi3.CHECKPOINTS:
+for name in phi3.FAMILY.checkpoints:
     print(f"{name:16} {derivations.count(name).total:>15,}")

@@ -40,7 +40,7 @@ show(qwen2.layer.total - llama.layer.total, "Qwen2 layer - LLaMA layer")
 # components but `embed_tokens` and `lm_head`), from `derivations.count` (the [Python API](../api.md)).
 
 # %%
-for name in qwen2.CHECKPOINTS:
+for name in qwen2.FAMILY.checkpoints:
     result = derivations.count(name)
     tables = sum(c.value for c in result.components if c.name.endswith(("embed_tokens", "lm_head")))
     print(f"{name:14} {result.total:>16,} {result.total - tables:>16,}")

@@ -40,7 +40,7 @@ show(qwen3.layer.total - llama.layer.total, "Qwen3 layer - LLaMA layer")
 # and `lm_head`), from `derivations.count` (the [Python API](../api.md)).
 
 # %%
-for name in qwen3.CHECKPOINTS:
+for name in qwen3.FAMILY.checkpoints:
     result = derivations.count(name)
     tables = sum(c.value for c in result.components if c.name.endswith(("embed_tokens", "lm_head")))
     print(f"{name:11} {result.total:>15,} {result.total - tables:>15,}")

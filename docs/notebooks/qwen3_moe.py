@@ -37,7 +37,7 @@ show(qwen3_moe.idle_experts.total, "idle experts")
 # `embed_tokens`), from `derivations.count` (the [Python API](../api.md)).
 
 # %%
-for name in qwen3_moe.CHECKPOINTS:
+for name in qwen3_moe.FAMILY.checkpoints:
     result = derivations.count(name)
     embedding = next(c.value for c in result.components if c.name.endswith("embed_tokens"))
     print(f"{name:18} {result.total:>17,} {result.active:>16,} {result.active - embedding:>16,}")

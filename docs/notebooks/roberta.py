@@ -19,7 +19,7 @@
 from IPython.display import Math, display
 
 import derivations
-from derivations import configs, render
+from derivations import configs, registry, render
 
 from derivations.families import bert, roberta
 from derivations.symbols import P, T
@@ -36,14 +36,14 @@ def show(expression, name=""):
 
 # %%
 show(roberta.RobertaModel_standard.total, "RobertaModel")
-print("same as BertModel:", roberta.RobertaModel.total == bert.BertModel.total)
+print("same as BertModel:", roberta.ARCHITECTURES["RobertaModel"].total == bert.ARCHITECTURES["BertModel"].total)
 
 # %% [markdown]
 # What the released sizes change: 514 position rows, of which two hold no position of a token, and
 # one token-type row.
 
 # %%
-values = configs.checkpoint("roberta-base").values
+values = registry.checkpoint("roberta-base").values
 print("positions, token types:", values[P], values[T])
 show(roberta.offset_rows.total, "rows below the offset")
 print(f"{roberta.offset_rows.count(values):,} parameters in the two offset rows")
@@ -61,7 +61,7 @@ for part in (roberta.lm_head_tied, roberta.classification_head):
 # Every class on both checkpoints, counted by `derivations.count` (the [Python API](../api.md)).
 
 # %%
-for name in roberta.CHECKPOINTS:
+for name in roberta.FAMILY.checkpoints:
     for architecture in roberta.ARCHITECTURES:
         print(f"{name:14} {architecture:34} {derivations.count(name, architecture).total:>13,}")
 
@@ -70,5 +70,5 @@ for name in roberta.CHECKPOINTS:
 # the offset rows, the token type and the pooler.
 
 # %%
-for claim in roberta.ROUNDED:
+for claim in roberta.FAMILY.rounded:
     print(f"{claim.name:11} {claim.claim:>13,}  {claim.exact(0):>13,}  rounds: {claim.rounds(0)}")

@@ -19,7 +19,7 @@
 from IPython.display import Math, display
 
 import derivations
-from derivations import configs, render
+from derivations import configs, registry, render
 
 from derivations.families import t5
 from derivations.symbols import D, H, d_h
@@ -38,7 +38,7 @@ def show(expression, name=""):
 show(t5.attention_part.total, "attention")
 show(t5.attention_over_square, "attention minus four squares of the width")
 for name in ("t5-large", "t5-3b", "t5-11b"):
-    values = configs.checkpoint(name).values
+    values = registry.checkpoint(name).values
     print(f"{name:9} H d_kv = {values[H] * values[d_h]:>6,}   D = {values[D]:,}")
 
 # %% [markdown]
@@ -56,7 +56,7 @@ show(t5.gate_per_block, "gated minus plain, per block")
 # five T5 1.0 checkpoints, counted by `derivations.count` (the [Python API](../api.md)):
 
 # %%
-model = t5.T5ForConditionalGeneration
+model = t5.ARCHITECTURES["T5ForConditionalGeneration"]
 show(model.child("encoder").total, "encoder")
 show(model.child("decoder").total, "decoder")
 show(model.total, "T5ForConditionalGeneration")
@@ -71,7 +71,7 @@ for name in t5.V1_0_CHECKPOINTS:
 show(t5.untied_over_tied, "untied minus tied")
 for name in t5.V1_1_CHECKPOINTS:
     layout = configs.READERS["t5"].layout.of(configs.load(name))
-    values = configs.checkpoint(name).values
+    values = registry.checkpoint(name).values
     print(f"{name:14} {layout:13} {derivations.count(name, 'T5ForConditionalGeneration').total:>16,}"
           f" {t5.T5ForConditionalGeneration_v1_1_as_built.count(values):>16,}")
 

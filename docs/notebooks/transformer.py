@@ -63,5 +63,5 @@ print("one vocabulary for the ten rows derived from base:", transformer.base_row
 
 # %%
 show(transformer.torch_minus_paper, "nn.Transformer minus the paper's layers")
-for name in transformer.CHECKPOINTS:
+for name in transformer.FAMILY.checkpoints:
     print(f"{name:18} {derivations.count(name).total:>13,}")

@@ -11,22 +11,21 @@ from __future__ import annotations
 
 import html
 
-import figures  # sibling module: the bars and legends of the pictures
+from .. import registry
+from . import breakdown, figures
+from .expanders import number
+from .references import Reference
 
 
 def render(name: str) -> str:
-    from derivations import breakdown, configs
-    from derivations.expanders import number
-    from derivations.references import Reference
-
-    modules = configs.family_modules()
-    if name not in modules:
-        raise LookupError(f"glance:{name}: no such family (known: {', '.join(modules)})")
-    module = modules[name]
+    families = registry.families()
+    if name not in families:
+        raise LookupError(f"glance:{name}: no such family (known: {', '.join(families)})")
+    family = families[name]
     counts = []
-    for headline in module.HEADLINES:
-        cls = headline.name.removeprefix("ACTIVE.")
-        what = "active per token" if headline.name.startswith("ACTIVE.") else "parameters"
+    for headline in family.headlines:
+        cls = headline.architecture
+        what = "active per token" if headline.active else "parameters"
         note = f" ({html.escape(headline.note)})" if headline.note else ""
         convention = f'<p class="dv-glance-convention">{html.escape(headline.convention)}</p>' if headline.convention else ""
         counts.append(
@@ -34,13 +33,13 @@ def render(name: str) -> str:
             f"{number(Reference(f'{name}.{headline.name}', headline.checkpoint))} <span>{what}</span></p>"
             f'<p class="dv-glance-what"><code>{cls}</code> on <a href="#checkpoint-{headline.checkpoint}"><code>'
             f"{headline.checkpoint}</code></a>{note}</p>{convention}</div>")
-    first = next(h for h in module.HEADLINES if not h.name.startswith("ACTIVE."))
-    part = configs.as_built(module, first.name, first.checkpoint) or getattr(module, first.name)
+    first = next(h for h in family.headlines if not h.active)
+    part = registry.as_built(family, first.name, first.checkpoint) or family.architectures[first.name]
     row = breakdown.breakdown(part, first.checkpoint)
     return (f'<section class="dv-glance" id="at-a-glance" aria-label="At a glance">'
             f'<div class="dv-glance-counts">{"".join(counts)}</div>'
             f'<p class="dv-glance-lead">Where the parameters of <code>{row.architecture}</code> on '
             f"<code>{row.checkpoint}</code> go:</p>{figures.share_bar(row)}{figures.legend(row)}"
-            f'<p class="dv-glance-example">Running example of this page: <code>{module.EXAMPLE}</code>. Every table '
+            f'<p class="dv-glance-example">Running example of this page: <code>{family.example}</code>. Every table '
             "is evaluated on it unless its caption says otherwise. "
             '<a href="#cite-this">Cite this page</a></p></section>')

@@ -16,10 +16,13 @@ import io
 import re
 from functools import cache
 
-import families as families_hook  # a sibling module: hooks/families.py
+from .. import components, registry, render
+from ..storage import BINARY, in_unit
+from . import breakdown, compute, memory
+from .families import page_title
 
-# The derivations are imported where they are used: shortcodes.on_config reloads them on every build.
-# So is matplotlib (most of a second): a rebuild finds its pictures drawn already (shortcodes' memo).
+# matplotlib is imported where it is used (most of a second): a rebuild finds its pictures drawn already (the
+# shortcodes hook's memo).
 
 
 @cache
@@ -31,7 +34,7 @@ def pyplot():
 
     return matplotlib.pyplot
 
-KINDS = ("embeddings", "attention", "feed-forward", "norms", "heads")  # derivations.components.KINDS, in order
+KINDS = components.KINDS  # in the order the bars and the legends show them
 # A marker and a colour per family, cycled: 13 markers and 15 colours (the ten of matplotlib's default cycle,
 # then five more, none near black or white: the picture shows on both schemes), lengths without a common factor, give every one of the first 195 families a pair of its own.
 FAMILY_MARKERS = "osD^v<>p*hXP8"
@@ -83,8 +86,6 @@ def share_bar(row) -> str:
 
 def legend(row=None) -> str:
     """The kinds' colours; with a model, each kind's share and exact count as well."""
-    from derivations import render
-
     items = []
     for kind in KINDS:
         swatch = f'<span class="dv-swatch dv-k-{kind.replace("-", "")}"></span>'
@@ -96,8 +97,6 @@ def legend(row=None) -> str:
 
 def numbers_table(rows, link=None) -> str:
     """The numbers of a picture as a table, each checkpoint's count per kind: "show the numbers"."""
-    from derivations import render
-
     head = "".join(f"<th>{h}</th>" for h in ("checkpoint", "total", *KINDS))
     body = []
     for row in rows:
@@ -112,10 +111,7 @@ def numbers_table(rows, link=None) -> str:
 def family_figure(name: str) -> str:
     """Stacked bars in HTML: the share of each kind of parameter in the family's main class, per checkpoint,
     with the numbers as a table beside them."""
-    from derivations import breakdown, configs, render
-
-    module = configs.family_modules()[name]
-    rows = breakdown.family(module)
+    rows = breakdown.family(registry.family(name))
     architecture = rows[0].architecture
     bars = "".join(
         f'<div class="dv-bar-row"><div class="dv-bar-label"><a href="#checkpoint-{row.checkpoint}"><code>'
@@ -155,18 +151,16 @@ def _short(x: float) -> str:
 def families_figure() -> str:
     """The embeddings' share against the total, for every checkpoint of every family, on a log scale; drawn
     narrow with large text, so that on a phone, scaled to the screen, the text stays at least 12 px."""
-    from derivations import breakdown, render
-
     plt = pyplot()
     with plt.rc_context({"font.size": 13}):
         figure, axes = plt.subplots(figsize=(4.2, 3.2))
         alt_parts, keys, rows_by_family = [], [], breakdown.families()
         for i, (name, rows) in enumerate(rows_by_family.items()):
             marker, colour = FAMILY_MARKERS[i % len(FAMILY_MARKERS)], FAMILY_COLOURS[i % len(FAMILY_COLOURS)]
-            keys.append(f'<li>{_marker(marker, colour)}<a href="{name}.html">{html.escape(families_hook.page_title(name))}</a></li>')
+            keys.append(f'<li>{_marker(marker, colour)}<a href="{name}.html">{html.escape(page_title(name))}</a></li>')
             rows = sorted(rows, key=lambda r: r.total)  # a family's checkpoints from the smallest
             xs, ys = [r.total for r in rows], [100 * r.share("embeddings") for r in rows]
-            title = families_hook.page_title(name)
+            title = page_title(name)
             # Points only: checkpoints of one family differ in vocabulary as well as in size.
             axes.plot(xs, ys, marker=marker, color=colour, linestyle="none", label=title, markersize=6)
             alt_parts.append(f"{title}: " + ", ".join(f"{r.checkpoint} {render.number(r.total)} parameters, "
@@ -197,8 +191,6 @@ def families_figure() -> str:
 def compute_figure() -> str:
     """The share of a forward's FLOPs in attention's two products (scores and weighted values) against the
     sequence length, for a few real models; the numbers (every split, exact) in a table below."""
-    from derivations import compute, render
-
     plt = pyplot()
     data = {checkpoint: compute.shares(checkpoint, architecture) for checkpoint, architecture in compute.SHARE_MODELS}
     with plt.rc_context({"font.size": 13}):
@@ -245,9 +237,6 @@ def compute_figure() -> str:
 def memory_figure() -> str:
     """Weights, the key/value cache and activations against the sequence length, for three ways of caching
     (grouped-query, a sliding window, a latent); the numbers (exact bytes) in a table below."""
-    from derivations import memory, render
-    from derivations.storage import BINARY, in_unit
-
     plt = pyplot()
     data = {checkpoint: memory.picture(checkpoint, architecture) for checkpoint, architecture in memory.PICTURE_MODELS}
     styles = (("weights", 1, "-"), ("cache", 2, "--"), ("activations", 3, ":"))
@@ -288,9 +277,6 @@ def memory_figure() -> str:
 
 def render_figure(ref: str) -> str:
     """The HTML of ``<!-- figure:REF -->``; LookupError for an unknown REF."""
-    from derivations import components, configs
-
-    assert tuple(components.KINDS) == KINDS, "the kinds drawn are not the derivations' kinds"
     ref = ref.strip()
     if ref == "families":
         return families_figure()
@@ -298,7 +284,6 @@ def render_figure(ref: str) -> str:
         return compute_figure()
     if ref == "memory":
         return memory_figure()
-    if ref in configs.family_modules():
+    if ref in registry.families():
         return family_figure(ref)
-    raise LookupError(f"no figure {ref!r} (known: families, compute, memory, "
-                      f"{', '.join(configs.family_modules())})")
+    raise LookupError(f"no figure {ref!r} (known: families, compute, memory, {', '.join(registry.families())})")

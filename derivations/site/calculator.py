@@ -7,16 +7,16 @@ code printer with integers as BigInt (``3n * s.D ** 2n``), so they stay exact at
 that wires the form (docs/js/calculator.js) does no arithmetic of its own but sums, shares of the total
 and bytes.
 
-What a family module may declare for its calculator:
+What a family's record (:class:`derivations.contract.Family`) gives its calculator:
 
-- ``CALCULATOR_RATIOS``: sizes derived rather than asked for, ``{d_h: (D, H)}``: d_h = floor(D / H), as
-  transformers computes the head size.
-- ``CALCULATOR_RULES``: the conditions transformers puts on the sizes (:class:`Rule`), as the family's
-  page states them. The form lists them beside the inputs and applies exactly these, one set per family;
-  tests/test_calculator.py holds them to the family's reader (the command line) and to transformers.
-- ``CALCULATOR_MINIMUM``: a size that may be smaller than 1 (Mixtral's active experts may be 0).
-- ``ACTIVE``: for a mixture of experts, each class's parameters one token uses (the form shows that
-  count beside the total).
+- ``ratios``: sizes derived rather than asked for, ``{d_h: (D, H)}``: d_h = floor(D / H), as transformers
+  computes the head size.
+- ``rules``: the conditions transformers puts on the sizes (:class:`derivations.rules.Rule`), the reader's own.
+  The form lists those on the sizes it asks for beside the inputs and applies exactly these;
+  tests/test_calculator.py holds them to the reader (the command line) and to transformers.
+- ``minimum``: a size that may be smaller than 1 (Mixtral's active experts may be 0).
+- ``active``: for a mixture of experts, each class's parameters one token uses (the form shows that count beside
+  the total).
 """
 
 from __future__ import annotations
@@ -24,16 +24,17 @@ from __future__ import annotations
 import html
 import json
 import re
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
-from functools import cache, cached_property
-from types import ModuleType
+from collections.abc import Mapping
+from functools import cache
 
 import sympy
 from sympy.printing.jscode import JavascriptCodePrinter
 
-from . import configs, symbols
-from .components import Part, evaluate
+from .. import configs, flops, memory, registry, symbols
+from ..components import Part, evaluate
+from ..contract import Family
+from ..rules import Rule
+from ..storage import FORMATS
 
 
 class BigIntPrinter(JavascriptCodePrinter):
@@ -78,69 +79,46 @@ def javascript(expr: sympy.Basic, expand: bool = True) -> str:
 _SIZES = [n.symbol for n in symbols.NOTATION]
 
 
-@dataclass(frozen=True)
-class Rule:
-    """A condition transformers puts on the sizes, as the family's page states it: ``holds`` over the
-    sizes, ``text`` the rule in words (sizes written ``{D}``, code in backticks), shown beside ``field``
-    when it fails. A rule that does not ``refuse`` is a note: the count stands (BERT's widths that the
-    heads do not divide, which transformers builds when the config sets embedding_size)."""
-
-    holds: sympy.logic.boolalg.Boolean
-    field: sympy.Symbol
-    text: str
-    refuse: bool = True
-
-    def __post_init__(self) -> None:
-        named = set(re.findall(r"\{(\w+)\}", self.text))
-        assert named <= {str(s) for s in _SIZES}, f"unknown sizes in {self.text!r}"
-        assert self.field in self.holds.free_symbols, f"{self.field} is not in {self.holds}"
-
-    @cached_property
-    def _test(self) -> Callable[..., bool]:
-        return sympy.lambdify(sorted(self.holds.free_symbols, key=str), self.holds, modules=[])
-
-    def at(self, values: Mapping[sympy.Symbol, int]) -> bool:
-        """Whether the rule holds at these sizes (plain integers: the checks run thousands of times)."""
-        return bool(self._test(*(values[s] for s in sorted(self.holds.free_symbols, key=str))))
+def condition(rule: Rule) -> sympy.logic.boolalg.Boolean:
+    """A rule's condition over the sizes, for the generated script: ``s.D % s.H == 0n``."""
+    first, *second = (symbols.BY_NAME[size] for size in rule.sizes)
+    if rule.test == "divides":
+        return sympy.Eq(second[0] % first, 0)
+    if rule.test == "at_most":
+        return sympy.Le(first, second[0])
+    assert rule.test == "even_or_one", rule.test
+    return sympy.Or(sympy.Eq(first, 1), sympy.Eq(first % 2, 0))
 
 
-def divides(divisor: sympy.Symbol, multiple: sympy.Symbol, text: str, refuse: bool = True) -> Rule:
-    """``divisor`` must divide ``multiple`` (the error beside ``divisor``)."""
-    return Rule(sympy.Eq(multiple % divisor, 0), divisor, text, refuse)
-
-
-def at_most(size: sympy.Symbol, bound: sympy.Symbol, text: str) -> Rule:
-    return Rule(sympy.Le(size, bound), size, text)
-
-
-def even_or_one(size: sympy.Symbol, text: str) -> Rule:
-    return Rule(sympy.Or(sympy.Eq(size, 1), sympy.Eq(size % 2, 0)), size, text)
-
-
-def ratios(family: ModuleType) -> dict[sympy.Symbol, tuple[sympy.Symbol, sympy.Symbol]]:
+def ratios(family: Family) -> Mapping[sympy.Symbol, tuple[sympy.Symbol, sympy.Symbol]]:
     """Sizes the form derives instead of asking for: size = floor(numerator / denominator), as transformers
     computes BERT's head size; a family whose class requires an exact quotient says so in a rule."""
-    return getattr(family, "CALCULATOR_RATIOS", {})
+    return family.ratios
 
 
-def rules(family: ModuleType) -> tuple[Rule, ...]:
-    return tuple(getattr(family, "CALCULATOR_RULES", ()))
+def rules(family: Family) -> tuple[Rule, ...]:
+    """The reader's rules on the sizes the form asks for (GPT-2's heads divide its width, but its form asks for no
+    heads: their count is not in any of its numbers)."""
+    asked = {str(s) for s in sizes(family)}
+    found = tuple(rule for rule in family.rules if set(rule.sizes) <= asked)
+    for rule in found:
+        named = set(re.findall(r"\{(\w+)\}", rule.text))
+        assert named <= {str(s) for s in _SIZES}, f"unknown sizes in {rule.text!r}"
+    return found
 
 
-def minimum(family: ModuleType) -> dict[str, int]:
+def minimum(family: Family) -> dict[str, int]:
     """The least value of each size the form asks for: 1, unless the family says otherwise."""
-    lower = {str(s): v for s, v in getattr(family, "CALCULATOR_MINIMUM", {}).items()}
+    lower = {str(s): v for s, v in family.minimum.items()}
     return {str(s): lower.get(str(s), 1) for s in sizes(family)}
 
 
-def active(family: ModuleType) -> dict[str, Part]:
+def active(family: Family) -> Mapping[str, Part]:
     """A mixture of experts' active parameters per token, by class (none for a dense family)."""
-    parts = getattr(family, "ACTIVE", {})
-    assert not parts or set(parts) == set(family.ARCHITECTURES), f"{family.__name__}: ACTIVE is not by class"
-    return parts
+    return family.active.get("", {})
 
 
-def asked(family: ModuleType, *parts: Part | sympy.Expr) -> set[sympy.Symbol]:
+def asked(family: Family, *parts: Part | sympy.Expr) -> set[sympy.Symbol]:
     """The sizes the form asks for to count ``parts`` (or compute an expression): those they use, a derived one
     replaced by what it is derived from."""
     used = set().union(*(getattr(part, "total", part).free_symbols for part in parts))
@@ -150,25 +128,25 @@ def asked(family: ModuleType, *parts: Part | sympy.Expr) -> set[sympy.Symbol]:
     return used
 
 
-@cache  # a family module and its parts do not change
-def uses(family: ModuleType, architecture: str) -> frozenset[sympy.Symbol]:
+@cache  # a family and its parts do not change
+def uses(family: Family, architecture: str) -> frozenset[sympy.Symbol]:
     """The sizes the form asks for to count one class, its active parameters and its FLOPs included (ALBERT's
     depth stores nothing, and its shared layers run that many times)."""
-    from .symbols import s
+    from ..symbols import s
 
-    parts = [family.ARCHITECTURES[architecture], forward(family, architecture)]
+    parts = [family.architectures[architecture], forward(family, architecture)]
     if architecture in active(family):
         parts.append(active(family)[architecture])
     return frozenset(asked(family, *parts) - {s})
 
 
-def sizes(family: ModuleType) -> list[sympy.Symbol]:
+def sizes(family: Family) -> list[sympy.Symbol]:
     """The sizes the form asks for, in the order of the notation (for every class of the family)."""
-    used = set().union(*(uses(family, a) for a in family.ARCHITECTURES))
+    used = set().union(*(uses(family, a) for a in family.architectures))
     return [n.symbol for n in symbols.NOTATION if n.symbol in used]
 
 
-def derive(family: ModuleType, values: Mapping[sympy.Symbol, int]) -> dict[sympy.Symbol, int]:
+def derive(family: Family, values: Mapping[sympy.Symbol, int]) -> dict[sympy.Symbol, int]:
     """The sizes with the derived ones added, as the form derives them (the floor of the quotient)."""
     out = dict(values)
     for size, (numerator, denominator) in ratios(family).items():
@@ -177,16 +155,16 @@ def derive(family: ModuleType, values: Mapping[sympy.Symbol, int]) -> dict[sympy
     return out
 
 
-def applied(family: ModuleType, architecture: str) -> list[Rule]:
+def applied(family: Family, architecture: str) -> list[Rule]:
     """The rules the form applies to a class: those on sizes the class uses."""
-    used = uses(family, architecture)
-    return [rule for rule in rules(family) if rule.holds.free_symbols <= used]
+    used = {str(s) for s in uses(family, architecture)}
+    return [rule for rule in rules(family) if set(rule.sizes) <= used]
 
 
-def refused(family: ModuleType, architecture: str, values: Mapping[sympy.Symbol, int]) -> list[Rule]:
+def refused(family: Family, architecture: str, values: Mapping[sympy.Symbol, int]) -> list[Rule]:
     """The rules that refuse these sizes for this class (notes left out): the form shows no count then."""
-    at = derive(family, values)
-    return [rule for rule in applied(family, architecture) if rule.refuse and not rule.at(at)]
+    at = {str(s): v for s, v in derive(family, values).items()}
+    return [rule for rule in applied(family, architecture) if rule.refuse and not rule.holds(at)]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -227,7 +205,7 @@ def copies_html(copies: sympy.Expr) -> str:
     return term(copies)
 
 
-def derived_text(family: ModuleType) -> list[str]:
+def derived_text(family: Family) -> list[str]:
     """What the form derives, in words (HTML)."""
     return [f"{symbol_html(size)} = ⌊{symbol_html(n)} / {symbol_html(d)}⌋, as transformers computes it"
             for size, (n, d) in ratios(family).items()]
@@ -237,15 +215,15 @@ def derived_text(family: ModuleType) -> list[str]:
 # The checkpoints to start from
 # ---------------------------------------------------------------------------------------------
 
-def presets(family: ModuleType) -> dict[str, dict[str, int]]:
+def presets(family: Family) -> dict[str, dict[str, int]]:
     """The sizes (those the calculator asks for) of each bundled checkpoint whose config builds the plain
     layout, the one the calculator counts: Llama 3.2 ties its head and T5 1.1 gates its feed-forward, so
     starting from them would count another model than theirs."""
     asked = {str(s) for s in sizes(family)}
-    plain = [name for name in family.CHECKPOINTS
-             if configs.READERS[family.MODEL_TYPE].layout.of(configs.load(name)) == ""]
-    assert plain, f"{family.__name__}: no checkpoint in the plain layout to start the calculator from"
-    return {name: {str(s): v for s, v in configs.checkpoint(name).values.items() if str(s) in asked}
+    plain = [name for name in family.checkpoints
+             if configs.READERS[family.model_type].layout.of(configs.load(name)) == ""]
+    assert plain, f"{family.name}: no checkpoint in the plain layout to start the calculator from"
+    return {name: {size: v for size, v in configs.sizes(configs.load(name)).items() if size in asked}
             for name in plain}
 
 
@@ -256,40 +234,36 @@ def rows(part: Part) -> list[tuple[str, sympy.Expr, sympy.Expr, sympy.Expr]]:
 
 
 @cache
-def forward(family: ModuleType, architecture: str) -> sympy.Expr:
+def forward(family: Family, architecture: str) -> sympy.Expr:
     """The forward FLOPs of one sequence of ``s`` tokens (an encoder-decoder's target as long as its source),
     in the sizes the form asks for and ``s``: derivations.flops on the class's tree."""
-    from . import flops
-    from .symbols import s, s_d
+    from ..symbols import s, s_d
 
-    return sympy.expand(flops.forward(family.ARCHITECTURES[architecture]).subs(s_d, s))
+    return sympy.expand(flops.forward(family.architectures[architecture]).subs(s_d, s))
 
 
 @cache
-def cache_per_token(family: ModuleType, architecture: str) -> sympy.Expr:
+def cache_per_token(family: Family, architecture: str) -> sympy.Expr:
     """Elements one token leaves in the class's key/value cache, every layer (an encoder-decoder's source as long
     as its target: its cross-attention's too), with full attention in every layer (the form asks for no
     window): derivations.memory on the class's tree. 0 for a class without a cache."""
-    from . import memory
-    from .symbols import s, s_d
+    from ..symbols import s, s_d
 
-    part = family.ARCHITECTURES[architecture]
+    part = family.architectures[architecture]
     return sympy.expand((memory.per_token(part) + memory.per_token(part, cross=True)).subs(s_d, s))
 
 
 # The data types the form offers: those that store every tensor at one width (derivations.storage.FORMATS; the
 # 4-bit formats depend on which tensors they quantize, which the command line's memory gives).
 def data_types() -> dict[str, int]:
-    from .storage import FORMATS
-
     return {name: fmt.bits for name, fmt in FORMATS.items() if fmt.block is None}
 
 
-def count(family: ModuleType, architecture: str, values: Mapping[str, int]) -> dict[str, object]:
+def count(family: Family, architecture: str, values: Mapping[str, int]) -> dict[str, object]:
     """What the form shows for these sizes (by name), computed in Python from the same parts: the tests'
     expectation, and a check that the generated script and the parts agree."""
-    at = derive(family, {getattr(symbols, k): v for k, v in values.items()})
-    part = family.ARCHITECTURES[architecture]
+    at = derive(family, symbols.valued(values))
+    part = family.architectures[architecture]
     shown = {"rows": [(name, evaluate(c, at), evaluate(one, at), evaluate(all_, at))
                       for name, c, one, all_ in rows(part)],
              "total": part.count(at)}
@@ -306,9 +280,9 @@ def _function(expr: sympy.Basic, expand: bool = True) -> str:
     return f"(s) => {javascript(expr, expand)}"
 
 
-def family_script(name: str, family: ModuleType) -> str:
+def family_script(name: str, family: Family) -> str:
     # The numbers of copies rows have (1, L, L_d, G L_g), listed once: a row names one by its index.
-    multiples = list(dict.fromkeys(c for part in family.ARCHITECTURES.values() for _, c, _, _ in rows(part)))
+    multiples = list(dict.fromkeys(c for part in family.architectures.values() for _, c, _, _ in rows(part)))
 
     def rows_of(part: Part) -> str:
         # All copies: copies * (one), as Row.expr has it; left out for a single copy, where it is the same.
@@ -318,19 +292,19 @@ def family_script(name: str, family: ModuleType) -> str:
             for component, copies, one, all_ in rows(part))
 
     classes = ",\n".join(f"    {json.dumps(architecture)}: [\n{rows_of(part)}\n    ]"
-                         for architecture, part in family.ARCHITECTURES.items())
-    uses_ = {architecture: sorted(str(s) for s in uses(family, architecture)) for architecture in family.ARCHITECTURES}
+                         for architecture, part in family.architectures.items())
+    uses_ = {architecture: sorted(str(s) for s in uses(family, architecture)) for architecture in family.architectures}
     derived = ", ".join(f"[{json.dumps(str(size))}, {_function(sympy.floor(n / d))}]"
                         for size, (n, d) in ratios(family).items())
     applied_ = ",\n".join(
-        f"    [{json.dumps(str(rule.field))}, {json.dumps(sorted(str(s) for s in rule.holds.free_symbols))}, "
-        f"{_function(rule.holds)}, {json.dumps(rule.refuse)}]" for rule in rules(family))
+        f"    [{json.dumps(rule.field)}, {json.dumps(sorted(rule.sizes))}, "
+        f"{_function(condition(rule))}, {json.dumps(rule.refuse)}]" for rule in rules(family))
     actives = ",\n".join(f"    {json.dumps(architecture)}: {_function(part.total)}"
                          for architecture, part in active(family).items())
     forwards = ",\n".join(f"    {json.dumps(architecture)}: {_function(forward(family, architecture))}"
-                           for architecture in family.ARCHITECTURES)
+                           for architecture in family.architectures)
     caches = ",\n".join(f"    {json.dumps(architecture)}: {_function(cache_per_token(family, architecture))}"
-                         for architecture in family.ARCHITECTURES if cache_per_token(family, architecture) != 0)
+                         for architecture in family.architectures if cache_per_token(family, architecture) != 0)
     return (f"  {json.dumps(name)}: {{\n"
             f"   sizes: {json.dumps([str(s) for s in sizes(family)])},\n"
             f"   minimum: {json.dumps(minimum(family))},\n"
@@ -347,7 +321,7 @@ def family_script(name: str, family: ModuleType) -> str:
 
 def script() -> str:
     """The generated file: every family's calculator, as window.DV_CALCULATORS."""
-    body = ",\n".join(family_script(name, module) for name, module in configs.family_modules().items())
+    body = ",\n".join(family_script(name, family) for name, family in registry.families().items())
     return ("// Generated at build time by derivations/calculator.py from the SymPy derivations: do not edit.\n"
             "// Each class is a list of [component, index into copies, (sizes) => BigInt count of one copy,\n"
             "// (sizes) => of all copies, unless one]; copies, [the number of copies as HTML, (sizes) => it]; each rule\n"

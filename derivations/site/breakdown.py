@@ -5,10 +5,9 @@ site's (hooks/figures.py)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from types import ModuleType
-
-from . import configs
-from .components import KINDS, Part
+from .. import registry
+from ..components import KINDS, Part
+from ..contract import Family
 
 
 @dataclass(frozen=True)
@@ -25,7 +24,7 @@ class Breakdown:
 
 
 def breakdown(part: Part, checkpoint: str) -> Breakdown:
-    values = configs.checkpoint(checkpoint).values
+    values = registry.checkpoint(checkpoint).values
     by_kind = dict.fromkeys(KINDS, 0)
     for kind, leaf, copies in part.kinds():
         by_kind[kind] += int((copies * leaf.expr).subs(values))
@@ -34,19 +33,21 @@ def breakdown(part: Part, checkpoint: str) -> Breakdown:
     return Breakdown(checkpoint, part.name, total, by_kind)
 
 
-def main_class(family: ModuleType, checkpoint: str) -> Part:
+def main_class(family: Family, checkpoint: str) -> Part:
     """The class a family's checkpoint table leads with (BertModel, GPT2LMHeadModel, MarianMTModel, ...),
-    as the checkpoint's config builds it (the same number as the table's)."""
-    name = next(iter(family.TABLE_ARCHITECTURES))
-    built = configs.as_built(family, name, checkpoint)
-    return built if built is not None else getattr(family, name)
+    as the checkpoint's config builds it (the same number as the table's); or the part of the module it names
+    (GPT-3's ``model``)."""
+    from .references import resolve
+
+    built = registry.as_built(family, family.main, checkpoint)
+    return built if built is not None else resolve(f"{family.name}.{family.main}").obj
 
 
-def family(family: ModuleType) -> list[Breakdown]:
+def family(family: Family) -> list[Breakdown]:
     """The family's main class on each of its bundled checkpoints."""
-    return [breakdown(main_class(family, name), name) for name in family.CHECKPOINTS]
+    return [breakdown(main_class(family, name), name) for name in family.checkpoints]
 
 
 def families() -> dict[str, list[Breakdown]]:
     """Every family page's checkpoints (page name -> breakdowns), for the picture across families."""
-    return {name: family(module) for name, module in configs.family_modules().items()}
+    return {name: family(record) for name, record in registry.families().items()}

@@ -5,12 +5,18 @@ a dotted name in the package, optionally evaluated on a bundled checkpoint with 
 shown in a unit::
 
     bert.layer                                   the part (or expression) derivations.families.bert.layer
+    bert.BertModel                               a class of the family (its record's): the plain layout
     bert.BertModel.encoder.layer.attention       a part inside a model: all L copies of it
-    bert.BertModel @ bert-base-chinese           ... evaluated on that checkpoint's config
+    bert.BertModel @ bert-base-chinese           ... evaluated on that checkpoint's config, in its layout
+    mixtral.ACTIVE.MixtralForCausalLM            a mixture's active count (on a checkpoint: in its layout)
     bert.layer.attention @ bert-base-uncased H=1 d_h=768
     bert.BertModel @ bert-base-chinese | fp32_mib
     transformer.VARIANTS.unshared+untied.MarianModel @ transformer-base   (a layout key may hold "+")
-    symbols.D @ bert-base-uncased                a module of the package (a family's first)
+    memory.cache_llama                           a page's exhibit (derivations/site/memory.py)
+    symbols.D @ bert-base-uncased                a module of the package
+
+The first name is a family (derivations/families/NAME.py), else a page's exhibits (derivations/site/NAME.py), else a
+module of the library.
 
 :meth:`Reference.parse` reads the text once; the HTML of each shortcode (:mod:`derivations.expanders`)
 builds the references of its cells as objects (:meth:`Reference.child`, :meth:`Reference.at`), never as
@@ -28,8 +34,10 @@ from types import ModuleType
 
 import sympy
 
-from . import configs, render, symbols
-from .components import Part
+from .. import configs, registry, render, symbols
+from ..claims import Hypothesis, Miscount, Rounded
+from ..components import Part
+from ..contract import Family
 
 # Unit conversions shown next to an exact count: name -> (bytes per parameter, bytes per unit, decimals).
 UNITS = {
@@ -171,39 +179,40 @@ class Target:
 
 
 def module(name: str) -> ModuleType:
-    """A family module (``bert``: derivations.families.bert), else a module of the package (``symbols``)."""
-    for package in (f"{__package__}.families", __package__):
+    """A family module (``bert``: derivations.families.bert), else a page's exhibits (``compute``:
+    derivations.site.compute), else a module of the library (``symbols``)."""
+    package = __package__.rsplit(".", 1)[0]  # derivations
+    for where in (f"{package}.families", __package__, package):
         try:
-            return importlib.import_module(f"{package}.{name}")
+            return importlib.import_module(f"{where}.{name}")
         except ModuleNotFoundError as error:
-            if error.name != f"{package}.{name}":  # the module exists, and fails to import
+            if error.name != f"{where}.{name}":  # the module exists, and fails to import
                 raise
-    raise UnknownReference(f"no module derivations.families.{name} or derivations.{name}")
+    raise UnknownReference(f"no module derivations.families.{name}, derivations.site.{name} or derivations.{name}")
 
 
-def family(name: str) -> ModuleType:
-    """A family module (one with a page: it defines MODEL_TYPE)."""
-    found = module(name.strip())
-    if not hasattr(found, "MODEL_TYPE"):
-        raise UnknownReference(f"{name}: not a model family")
-    return found
+def family(name: str) -> Family:
+    """A family's record, by its name."""
+    try:
+        return registry.family(name.strip())
+    except LookupError as error:
+        raise UnknownReference(f"{name}: not a model family ({error})") from None
+
+
+def _record(found: ModuleType) -> Family | None:
+    """The record of a family module (None for any other module)."""
+    if found.__name__.rsplit(".", 1)[0] != f"{__package__.rsplit('.', 1)[0]}.families":
+        return None
+    return registry.family(found.__name__.rsplit(".", 1)[1])
 
 
 def resolve(ref: Reference | str) -> Target:
     ref = reference(ref)
     first, *rest = ref.name.split(".")
     target = Target(ref, module(first), path=[first])
-    if ref.checkpoint and rest and rest[0] == "ACTIVE" and hasattr(target.obj, "ACTIVE_VARIANTS"):
-        # A mixture's active count on a checkpoint is that of the layout the checkpoint builds, as for a class.
-        layout = configs.layout_of(target.obj, ref.checkpoint)
-        if layout is not None:
-            target.obj = target.obj.ACTIVE_VARIANTS[layout]
-            target.path.append(rest.pop(0))
-    elif ref.checkpoint and rest and (built := _built(ref, target.obj, rest[0])) is not None:
-        # A class on a checkpoint is the class that checkpoint's config builds, in the layout it asks
-        # for (Llama-3.2-1B ties its head, which the plain layout does not).
-        target.obj = built
-        target.path.append(rest.pop(0))
+    record = _record(target.obj)
+    if record is not None and rest:
+        _class_or_active(target, record, rest)
     for name in rest:
         obj = target.obj
         if isinstance(obj, Part) and any(c.name == name for c in obj.children):
@@ -215,49 +224,53 @@ def resolve(ref: Reference | str) -> Target:
         elif isinstance(obj, (list, tuple)) and name.isdigit() and int(name) < len(obj):
             target.obj = obj[int(name)]
         elif hasattr(obj, name):
-            target.obj = getattr(obj, name)
+            target.obj = getattr(obj, name)  # a name of the module, or an attribute of what it names
         else:
             raise UnknownReference(f"{ref}: {'.'.join(target.path)} has no {name!r}")
         target.path.append(name)
     if ref.checkpoint:
         try:
-            resolved = configs.checkpoint(ref.checkpoint)
+            values = symbols.valued(configs.sizes(configs.load(ref.checkpoint)))
         except configs.ConfigError as error:
             raise UnknownReference(f"{ref}: {error}") from None
-        target.values = dict(resolved.values)
+        target.values = dict(values)
         for name, value in ref.overrides:
-            symbol = getattr(symbols, name, None)
-            if not isinstance(symbol, sympy.Symbol):
+            if name not in symbols.BY_NAME:
                 raise UnknownReference(f"{ref}: {name} is not a symbol")
-            target.values[symbol] = value
+            target.values[symbols.BY_NAME[name]] = value
     if ref.unit and ref.unit not in UNITS:
         raise UnknownReference(f"{ref}: unknown unit {ref.unit!r} (known: {', '.join(UNITS)})")
     return target
 
 
-def _built(ref: Reference, family: ModuleType, name: str) -> Part | None:
-    """``family.name`` on the reference's checkpoint: the class as the checkpoint's config lays it out,
-    when ``name`` is a class (None: resolve the name as written). Any other name of the family on one of
-    its checkpoints that asks for another layout than the plain one would be evaluated in the plain
-    layout, so it must name that layout (``VARIANTS.<layout>...``) instead; except the reconciled claims,
-    which name their candidates themselves, and the parts a family declares ``LAYOUT_FREE``: the same in every
-    layout (Qwen2's non-embedding count, which holds neither the embeddings nor the head), or built from one
-    layout by name (DeepSeek-V2-Lite's active count without its input embedding)."""
+def _class_or_active(target: Target, record: Family, rest: list[str]) -> None:
+    """The first name below a family: one of its classes (``bert.BertModel``) or a mixture's active count
+    (``mixtral.ACTIVE.MixtralForCausalLM``), on a checkpoint in the layout its config asks for (Llama-3.2-1B ties its
+    head, which the plain layout does not); any other name, a name of the module (taken off ``rest`` by resolve).
+
+    Any other name of the family on one of its checkpoints that asks for another layout than the plain one would be
+    evaluated in the plain layout, so it must name that layout (``VARIANTS.<layout>...``) instead; except the
+    reconciled claims, which name their candidates themselves, and the names a family declares ``layout_free``: the
+    same in every layout (Qwen2's non-embedding count, which holds neither the embeddings nor the head), or built
+    from one layout by name (DeepSeek-V2-Lite's active count without its input embedding)."""
+    ref, name = target.reference, rest[0]
     try:
-        built = configs.as_built(family, name, ref.checkpoint)
-        layout = configs.layout_of(family, ref.checkpoint)
+        layout = registry.layout_of(record, ref.checkpoint) if ref.checkpoint else None
     except configs.ConfigError as error:
         raise UnknownReference(f"{ref}: {error}") from None
-    from .claims import Hypothesis, Miscount, Rounded
-
-    value = getattr(family, name, None)
-    claims = value if isinstance(value, tuple) else (value,)
-    explicit = all(isinstance(c, (Rounded, Miscount, Hypothesis)) for c in claims) and bool(claims)
-    if (built is None and layout not in (None, "") and not explicit
-            and name not in ("VARIANTS", "ACTIVE_VARIANTS", *getattr(family, "LAYOUT_FREE", ()))):
-        raise UnknownReference(f"{ref}: {ref.checkpoint} builds the layout {layout!r}, and {name} is not a class: "
-                               f"name it through VARIANTS.{layout}")
-    return built
+    if name == "ACTIVE" and record.active:
+        target.obj = record.active[layout or ""]
+    elif name in record.architectures:
+        target.obj = record.variants[layout or ""][name]
+    else:
+        value = getattr(target.obj, name, None)
+        claims = value if isinstance(value, tuple) else (value,)
+        explicit = bool(claims) and all(isinstance(c, (Rounded, Miscount, Hypothesis)) for c in claims)
+        if layout not in (None, "") and not explicit and name not in ("VARIANTS", "ACTIVE_VARIANTS", *record.layout_free):
+            raise UnknownReference(f"{ref}: {ref.checkpoint} builds the layout {layout!r}, and {name} is not a class: "
+                                   f"name it through VARIANTS.{layout}")
+        return
+    target.path.append(rest.pop(0))
 
 
 # ---------------------------------------------------------------------------------------------

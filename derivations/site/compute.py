@@ -12,31 +12,35 @@ from __future__ import annotations
 
 import sympy
 
-from . import flops
-from .families import gpt2, llama
-from .symbols import L, D, F, H, V, b, d_h, s
+from .. import flops, registry
+from ..families import gpt2, llama
+from ..symbols import L, D, F, H, V, b, d_h, s
+
+# The forms were written for GPT's layout: GPT-2's causal LM; LLaMA's for the gated feed-forward and grouped heads.
+gpt2_model = gpt2.ARCHITECTURES["GPT2LMHeadModel"]
+llama_model = llama.ARCHITECTURES["LlamaForCausalLM"]
 
 # ---------------------------------------------------------------------------------------------
 # The derived count, per sequence and per token
 # ---------------------------------------------------------------------------------------------
 
 # $$C_\mathrm{fwd} = \sum 2\,n_\mathrm{in} n_\mathrm{out} s + L (2 D s^2 + 2 D s^2) + 2 D V s$$
-gpt2_forward = flops.forward(gpt2.GPT2LMHeadModel)
+gpt2_forward = flops.forward(gpt2_model)
 gpt2_forward_per_token = sympy.expand(gpt2_forward / s)
-gpt2_training = flops.training(gpt2.GPT2LMHeadModel)
+gpt2_training = flops.training(gpt2_model)
 gpt2_step = sympy.expand(gpt2_training.step)
 gpt2_step_per_token = sympy.expand(gpt2_step / s)
 # The causal half: each query against the keys up to its own position.
-gpt2_forward_causal = flops.forward_needed(gpt2.GPT2LMHeadModel)
+gpt2_forward_causal = flops.forward_needed(gpt2_model)
 # A training step is the forward and a backward of BACKWARD_FACTOR times it.
 STEP = 1 + flops.BACKWARD_FACTOR
-attention_products = sympy.expand(sum(r.expr for r in flops.rows(gpt2.GPT2LMHeadModel) if r.product))
-attention_products_causal = sympy.expand(sum(r.needed for r in flops.rows(gpt2.GPT2LMHeadModel) if r.product))
+attention_products = sympy.expand(sum(r.expr for r in flops.rows(gpt2_model) if r.product))
+attention_products_causal = sympy.expand(sum(r.needed for r in flops.rows(gpt2_model) if r.product))
 causal_saving = sympy.factor(attention_products - attention_products_causal)
 # The page's rules, read off the trees: the head's FLOPs a token (tied or not), one head's score and weighted value
 # for a query-key pair, and the pairs a causal query set needs.
-head_per_token = sympy.expand(gpt2.GPT2LMHeadModel.child("lm_head").matrix * 2)
-assert head_per_token == sympy.expand(llama.LlamaForCausalLM.child("lm_head").matrix * 2)
+head_per_token = sympy.expand(gpt2_model.child("lm_head").matrix * 2)
+assert head_per_token == sympy.expand(llama_model.child("lm_head").matrix * 2)
 scores_per_pair = sympy.expand(llama.self_attention().ops[0].per_pair / H)
 values_per_pair = sympy.expand(llama.self_attention().ops[1].per_pair / H)
 causal_pairs, square_pairs = flops.causal_pairs, s * s
@@ -46,13 +50,13 @@ attention_forward_factor = sympy.expand(attention_products / (L * D * s))
 attention_step_factor = sympy.expand(STEP * attention_products / (L * D * s))
 attention_step_factor_causal = sympy.factor(STEP * attention_products_causal / (L * D * s))
 
-llama_forward = flops.forward(llama.LlamaForCausalLM)
-llama_step_per_token = sympy.expand(flops.training(llama.LlamaForCausalLM).step / s)
-llama_step_per_token_causal = sympy.expand(STEP * flops.forward_needed(llama.LlamaForCausalLM) / s)
+llama_forward = flops.forward(llama_model)
+llama_step_per_token = sympy.expand(flops.training(llama_model).step / s)
+llama_step_per_token_causal = sympy.expand(STEP * flops.forward_needed(llama_model) / s)
 
 # The weights a token's matrix products read: every matrix element once (the tied head included, the
 # embedding lookups not). 2 FLOPs each forward, 6 with the backward: the "6N" where N is this count.
-gpt2_matrix_elements = sympy.expand(sum(leaf.matrix * copies for _, leaf, copies in gpt2.GPT2LMHeadModel.leaves()))
+gpt2_matrix_elements = sympy.expand(sum(leaf.matrix * copies for _, leaf, copies in gpt2_model.leaves()))
 assert sympy.expand(gpt2_forward_per_token - 2 * gpt2_matrix_elements - 4 * L * D * s) == 0
 
 # ---------------------------------------------------------------------------------------------
@@ -189,9 +193,7 @@ def training_run(step_per_token: sympy.Expr, values: dict, tokens: int) -> int:
 
 
 def _run(checkpoint: str, step_per_token: sympy.Expr, sequence: int, tokens: int) -> int:
-    from . import configs
-
-    return training_run(step_per_token, {**configs.checkpoint(checkpoint).values, s: sequence}, tokens)
+    return training_run(step_per_token, {**registry.checkpoint(checkpoint).values, s: sequence}, tokens)
 
 
 gpt3_run = _run("gpt3-175b", gpt2_step_per_token, 2048, GPT3_TOKENS)
@@ -201,9 +203,7 @@ llama3_run_causal = _run("llama-3.1-405b", llama_step_per_token_causal, LLAMA3_S
 
 
 def _parameters(checkpoint: str) -> int:
-    from . import configs
-
-    return llama.LlamaForCausalLM.count(configs.checkpoint(checkpoint).values)
+    return llama_model.count(registry.checkpoint(checkpoint).values)
 
 
 llama3_parameters = _parameters("llama-3.1-405b")
@@ -227,9 +227,7 @@ SHARE_LENGTHS = tuple(2**k for k in range(7, 18))  # 128 to 131,072 tokens
 def shares(checkpoint: str, architecture: str, lengths=SHARE_LENGTHS) -> list[tuple[int, int, dict[str, int]]]:
     """For each sequence length: the forward's FLOPs and its split into attention's two products, the rest of
     attention (its projections), the feed-forward and the head, as the eager implementation computes them."""
-    from . import configs
-
-    resolved = configs.resolve(configs.load(checkpoint), architecture)
+    resolved = registry.checkpoint(checkpoint, architecture)
     table = flops.rows(resolved.part)
     out = []
     for length in lengths:

@@ -1,11 +1,11 @@
-"""The HTML each shortcode expands to: presentation, over the references the package resolves.
+"""The HTML the derivations' shortcodes expand to: presentation, over the references the package resolves.
 
-A page writes ``<!-- NAME:REFERENCE -->`` (:mod:`derivations.syntax`); the MkDocs hook calls
-:func:`expand`, which resolves the reference (:mod:`derivations.references`) and returns HTML, and
-fails the build on a ``LookupError``. Each number carries its reference (``data-ref``), which the site
-test resolves again to check the page; the cells of a table are built from resolved objects.
+A page writes ``<!-- NAME:REFERENCE -->`` (:mod:`derivations.site.syntax`); the MkDocs hook calls
+:func:`derivations.site.shortcodes.expand`, which finds the expander here (or a picture's, or a list of the
+families') and fails the build on a ``LookupError``. Each number carries its reference (``data-ref``), which the
+site test resolves again to check the page; the cells of a table are built from resolved objects.
 
-Shortcodes: ``eq`` (display formula), ``math`` (inline formula), ``sym`` (a symbol), ``num`` (a number),
+Shortcodes here: ``eq`` (display formula), ``math`` (inline formula), ``sym`` (a symbol), ``num`` (a number),
 ``parts`` (a part's children, one row each), ``leaves`` (every leaf of a model), ``checkpoints``
 (a family's checkpoint table), ``architectures`` (a family's classes on one checkpoint),
 ``notation`` (the notation table), ``miscount`` and ``rounded`` (reconciliations of published counts),
@@ -22,12 +22,12 @@ from fractions import Fraction
 import re
 from collections.abc import Callable
 
-import sympy
 
-from . import render, sources, symbols
-from .claims import Hypothesis, Miscount, Rounded
-from .components import Part, evaluate
-from .references import Reference, Target, UnknownReference, family, formula_text, reference, resolve
+from .. import configs, flops, registry, render, sources, storage, symbols
+from ..claims import Hypothesis, Miscount, Rounded
+from ..components import Part, evaluate
+from . import breakdown, calculator, memory
+from .references import Reference, Target, UnknownReference, family, formula_text, module, resolve
 
 Tex = Callable[[str, bool], str]
 
@@ -62,8 +62,8 @@ def expand_eq(ref: Reference, tex: Tex, display: bool = True) -> str:
 
 
 def expand_sym(text: str, tex: Tex) -> str:
-    symbol = getattr(symbols, text.strip(), None)
-    if not isinstance(symbol, sympy.Symbol):
+    symbol = symbols.BY_NAME.get(text.strip())
+    if symbol is None:
         raise UnknownReference(f"{text}: not a symbol of derivations.symbols")
     return _math(tex, render.latex(symbol), False)
 
@@ -111,26 +111,26 @@ def expand_leaves(ref: Reference, tex: Tex) -> str:
 def expand_checkpoints(text: str, tex: Tex) -> str:
     """A family's bundled checkpoints: their sizes and the exact totals of its main classes.
 
-    ``TABLE_ARCHITECTURES`` maps a name in the family module (a class, a part, an expression), with an
-    optional unit (``"kaplan_error | percent"``), to its column header; ``FAMILY.COLUMNS`` takes
-    another such mapping of the module instead."""
+    The family's ``table_columns`` map a name in the family module (a class, a part, an expression), with an
+    optional unit (``"kaplan_error | percent"``), to its column header; ``FAMILY.COLUMNS`` takes another such
+    mapping of the module instead."""
     name, _, columns = text.strip().partition(".")
-    module = family(name)
-    shown = getattr(module, columns, None) if columns else module.TABLE_ARCHITECTURES
+    record = family(name)
+    shown = getattr(module(name), columns, None) if columns else record.table_columns
     if not isinstance(shown, dict):
         raise UnknownReference(f"{text}: {columns} is not a mapping of columns")
-    head = (["checkpoint"] + [_math(tex, render.latex(s), False) for s in module.TABLE_SYMBOLS]
+    head = (["checkpoint"] + [_math(tex, render.latex(s), False) for s in record.table_symbols]
             + [f"<code>{header}</code>" for header in shown.values()])
     rows = []
-    for checkpoint in module.CHECKPOINTS:
+    for checkpoint in record.checkpoints:
         # Each row has an anchor (checkpoint-NAME), its name the link to it: a count can be cited alone.
         cells = ([f'<a href="#checkpoint-{checkpoint}"><code>{checkpoint}</code></a>']
-                 + [number(Reference(f"symbols.{s}", checkpoint)) for s in module.TABLE_SYMBOLS])
+                 + [number(Reference(f"symbols.{s}", checkpoint)) for s in record.table_symbols])
         for column in shown:
             inside, _, unit = column.partition("|")
             cells.append(number(Reference(f"{name}.{inside.strip()}", checkpoint, unit=unit.strip() or None)))
         rows.append(cells)
-    return _table(head, rows, row_ids=[f"checkpoint-{c}" for c in module.CHECKPOINTS])
+    return _table(head, rows, row_ids=[f"checkpoint-{c}" for c in record.checkpoints])
 
 
 def expand_compute(text: str, tex: Tex) -> str:
@@ -138,16 +138,15 @@ def expand_compute(text: str, tex: Tex) -> str:
     sequence (whole and causal), a training step and the share of attention's products, at the longest sequence
     its position table allows, up to :data:`derivations.flops.TABLE_SEQUENCE`. (The formulas are the command
     line's, component by component; the pages are kept within their weight.)"""
-    from . import breakdown, configs, flops
-    from .symbols import P, s, s_d
+    from ..symbols import P, s, s_d
 
     name = text.strip()
-    module = family(name)
-    main = breakdown.main_class(module, module.EXAMPLE)
+    record = family(name)
+    main = breakdown.main_class(record, record.example)
     rows = []
-    for checkpoint in module.CHECKPOINTS:
-        part = breakdown.main_class(module, checkpoint)
-        values = dict(configs.checkpoint(checkpoint).values)
+    for checkpoint in record.checkpoints:
+        part = breakdown.main_class(record, checkpoint)
+        values = dict(registry.checkpoint(checkpoint).values)
         length = min(values.get(P, flops.TABLE_SEQUENCE), flops.TABLE_SEQUENCE)
         values |= {s: length, s_d: length}
         training = flops.training(part)
@@ -168,7 +167,7 @@ def expand_compute(text: str, tex: Tex) -> str:
 
 def _bytes(count: int) -> str:
     """Bytes as a table shows them: the exact number, and under it in decimal and binary units."""
-    from .storage import BINARY, DECIMAL, in_unit
+    from ..storage import BINARY, DECIMAL, in_unit
 
     return f"{render.number(count)}<br><small>{in_unit(count, DECIMAL)}, {in_unit(count, BINARY)}</small>" if count else "none"
 
@@ -178,29 +177,29 @@ def expand_memory(text: str, tex: Tex) -> str:
     its weights in bf16 and int4, the key/value cache of one token and of a sequence), ``formats CHECKPOINT`` (its weights in every format), ``optimizers CHECKPOINT``
     (training state by optimizer), ``zero`` (ZeRO's stages on the paper's example) and ``published``
     (published figures read in their units)."""
-    from . import breakdown, configs, memory, storage
-    from .symbols import P
+    from .. import memory as held
+    from ..symbols import P
 
     kind, _, argument = text.strip().partition(" ")
     argument = argument.strip()
     if kind == "family":
-        module = family(argument)
+        record = family(argument)
         rows = []
-        for checkpoint in module.CHECKPOINTS:
-            part, config = breakdown.main_class(module, checkpoint), configs.load(checkpoint)
-            values = dict(configs.checkpoint(checkpoint).values)
-            tensors = memory.evaluated(part, values)
+        for checkpoint in record.checkpoints:
+            part, config = breakdown.main_class(record, checkpoint), configs.load(checkpoint)
+            values = dict(registry.checkpoint(checkpoint).values)
+            tensors = held.evaluated(part, values)
             length = min(values.get(P, memory.TABLE_CONTEXT), memory.TABLE_CONTEXT)
-            one, sequence = (memory.cached(part, values, config, n) for n in (1, length))
-            rows.append([f"<code>{checkpoint}</code>", _bytes(memory.weight_bytes(tensors, memory.FORMATS["bf16"])),
-                         _bytes(memory.weight_bytes(tensors, memory.FORMATS["int4"])), _bytes(2 * one),
+            one, sequence = (held.cached(part, values, config, n) for n in (1, length))
+            rows.append([f"<code>{checkpoint}</code>", _bytes(storage.weight_bytes(tensors, storage.FORMATS["bf16"])),
+                         _bytes(storage.weight_bytes(tensors, storage.FORMATS["int4"])), _bytes(2 * one),
                          _bytes(2 * sequence) + (f"<br><small>at {render.number(length)}</small>"
                                                  if sequence and length != memory.TABLE_CONTEXT else "")])
-        main = next(iter(module.TABLE_ARCHITECTURES))
+        main = record.main
         head = ["checkpoint", "weights, bf16", "weights, int4", "cache, one token",
                 f"cache, {render.number(memory.TABLE_CONTEXT)} tokens"]
         # Training with mixed-precision Adam is a multiple of the bf16 weights: said, not tabulated (page weight).
-        training = memory.OPTIMIZERS["adam-mixed"].per_parameter // 2
+        training = storage.OPTIMIZERS["adam-mixed"].per_parameter // 2
         caption = (f"<code>{html.escape(main)}</code>: bytes it holds; int4 quantizes attention's and the "
                    "feed-forward's matrices in groups of 128 and keeps the rest at 16 bits; training with "
                    f"mixed-precision Adam holds {training} times the bf16 weights")
@@ -212,10 +211,10 @@ def expand_memory(text: str, tex: Tex) -> str:
                         "keeps its window).")
         return _table(head, rows, caption)
     if kind in ("formats", "optimizers"):
-        resolved = configs.checkpoint(argument)
-        tensors = memory.evaluated(resolved.part, resolved.values)
+        resolved = registry.checkpoint(argument)
+        tensors = held.evaluated(resolved.part, resolved.values)
         if kind == "formats":
-            rows = [[f"<code>{name}</code>", fmt.label, _bytes(memory.weight_bytes(tensors, fmt))]
+            rows = [[f"<code>{name}</code>", fmt.label, _bytes(storage.weight_bytes(tensors, fmt))]
                     for name, fmt in storage.FORMATS.items()]
             return _table(["format", "what it stores", "weights"], rows,
                           f"<code>{html.escape(resolved.architecture)}</code> on <code>{argument}</code>")
@@ -249,7 +248,7 @@ def expand_architectures(text: str, tex: Tex) -> str:
     name, checkpoint = match[1], match[2]
     rows = [[f"<code>{architecture}</code>", html.escape(part.label),
              number(Reference(f"{name}.{architecture}", checkpoint))]
-            for architecture, part in family(name).ARCHITECTURES.items()]
+            for architecture, part in family(name).architectures.items()]
     return _table(["class", "what it holds", f"parameters on {html.escape(checkpoint)}"], rows)
 
 
@@ -431,40 +430,36 @@ def expand_hypothesis(ref: Reference, tex: Tex) -> str:
 def expand_calculator(text: str, tex: Tex) -> str:
     """The calculator's form for a family: a checkpoint to start from, the class, one input per size, the
     rules it applies (those transformers applies, as the page states them), and where the page's script
-    shows the total (above the table, in view on a phone) and every component (derivations/calculator.py
+    shows the total (above the table, in view on a phone) and every component (derivations/site/calculator.py
     generates the arithmetic)."""
-    from . import calculator
-
     name = text.strip()
-    module = family(name)
-    classes = list(module.ARCHITECTURES)
-    main = next((c for c in module.TABLE_ARCHITECTURES if c in classes), classes[0])
+    record = family(name)
+    classes = list(record.architectures)
+    main = next((c for c in record.table_columns if c in classes), classes[0])
     # The checkpoints in the layout the calculator counts (not Llama 3.2, tied; not T5 1.1, gated).
-    presets = calculator.presets(module)
+    presets = calculator.presets(record)
     start = next(iter(presets.values()))
-    from . import flops
-
     sequence = flops.TABLE_SEQUENCE
     meaning = {n.symbol: n.meaning for n in symbols.NOTATION}
     option = '<option value="{0}"{1}>{0}</option>'.format
     inputs = "\n".join(
         f'<label title="{html.escape(meaning[s])}">{_math(tex, render.latex(s), False)} '
         f'<input name="{s}" inputmode="numeric" value="{start[str(s)]}" aria-label="{html.escape(meaning[s])}"></label>'
-        for s in calculator.sizes(module))
+        for s in calculator.sizes(record))
     # The script copies a rule's words beside the field it concerns when the rule fails (data-rule: its
     # place in the family's CALCULATOR_RULES, and in the generated script's list).
-    stated = [f"<li>{line}.</li>" for line in calculator.derived_text(module)] + [
-        f'<li data-rule="{i}">{calculator.text_html(rule.text)}</li>' for i, rule in enumerate(calculator.rules(module))]
+    stated = [f"<li>{line}.</li>" for line in calculator.derived_text(record)] + [
+        f'<li data-rule="{i}">{calculator.text_html(rule.text)}</li>' for i, rule in enumerate(calculator.rules(record))]
     rules = ('<div class="dv-calc-rules"><p>The sizes, as transformers takes them:</p><ul>' + "".join(stated)
              + "</ul></div>\n") if stated else ""
     active = ('<p class="dv-calc-summary">active per token <strong class="dv-calc-active"></strong> parameters'
-              '<span class="dv-calc-active-more"></span></p>' if calculator.active(module) else "")
+              '<span class="dv-calc-active-more"></span></p>' if calculator.active(record) else "")
     head = "".join(f"<th>{h}</th>" for h in ("component", "one copy", "copies", "parameters", "share",
                                               '<span class="dv-calc-dtype">bf16</span> bytes'))
     # The data type of the bytes (derivations.storage.FORMATS: those that store every tensor at one width).
     types = "".join(f'<option value="{name}" data-bits="{bits}"{" selected" if name == "bf16" else ""}>{name}</option>'
                     for name, bits in calculator.data_types().items())
-    caches = any(calculator.cache_per_token(module, c) != 0 for c in classes)
+    caches = any(calculator.cache_per_token(record, c) != 0 for c in classes)
     return (
         f'<form class="dv-calculator" id="calc-{html.escape(name)}" data-family="{html.escape(name)}" autocomplete="off">\n'
         '<div class="dv-calc-controls">'
@@ -505,37 +500,3 @@ def expand_sources(text: str, tex: Tex) -> str:
     if text.strip() != "all":
         raise UnknownReference(f"sources:{text}: write sources:all")
     return sources.page()
-
-
-# Each expander takes the parsed reference, or the text as written where that is not a reference
-# (``sym`` names a symbol; ``checkpoints``, ``architectures`` and ``calculator`` a family).
-EXPANDERS: dict[str, tuple[bool, Callable[..., str]]] = {
-    "eq": (True, lambda ref, tex: expand_eq(ref, tex, True)),
-    "math": (True, lambda ref, tex: expand_eq(ref, tex, False)),
-    "sym": (False, expand_sym),
-    "num": (True, lambda ref, tex: number(ref)),
-    "parts": (True, expand_parts),
-    "leaves": (True, expand_leaves),
-    "checkpoints": (False, expand_checkpoints),
-    "architectures": (False, expand_architectures),
-    "compute": (False, expand_compute),
-    "memory": (False, expand_memory),
-    "notation": (True, expand_notation),
-    "miscount": (True, expand_miscount),
-    "verdict": (True, expand_verdict),
-    "rounded": (True, expand_rounded),
-    "published": (True, expand_published),
-    "hypothesis": (True, expand_hypothesis),
-    "calculator": (False, expand_calculator),
-    "cite": (False, expand_cite),
-    "sources": (False, expand_sources),
-}
-
-
-def expand(shortcode: str, text: str, tex: Tex) -> str:
-    """The HTML for a shortcode (its name, and the text after the colon); ``LookupError`` for an unknown
-    shortcode or reference."""
-    if shortcode not in EXPANDERS:
-        raise UnknownReference(f"unknown shortcode {shortcode!r} (known: {', '.join(EXPANDERS)})")
-    parsed, expander = EXPANDERS[shortcode]
-    return expander(reference(text) if parsed else text, tex)
