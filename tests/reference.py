@@ -181,9 +181,9 @@ def check(architecture: str, config: Mapping) -> None:
     """The derivation equals transformers for ``architecture`` built from the config.json dict ``config``,
     in total and node by node, and so do the FLOPs of one forward (:func:`check_flops`); the derivation is
     reached through ``derivations.configs.resolve``, config reading, layout and class selection included."""
-    from derivations import configs
+    from derivations import registry
 
-    resolved = configs.resolve(config, architecture)
+    resolved = registry.resolve(config, architecture)
     model = build(architecture, config)
     compare(resolved.part, resolved.values, model)
     if sampled(architecture, config):
@@ -247,10 +247,10 @@ def check_flops(architecture: str, config: Mapping, model: torch.nn.Module | Non
     attention, eager experts) at a length drawn by :func:`lengths`. Returns whether the check ran: not for a
     model that must run on CPU (DATA_DEPENDENT_*) and is larger than CPU_LIMIT (left to the shrunk checks),
     nor for a config whose forward does not run (:func:`runs`, and those transformers fails on)."""
-    from derivations import configs, flops
+    from derivations import flops, registry
     from derivations.symbols import P, s, s_d
 
-    resolved = resolved if resolved is not None else configs.resolve(config, architecture)
+    resolved = resolved if resolved is not None else registry.resolve(config, architecture)
     if not runs(resolved, config):
         return False
     if config.get("model_type") in DATA_DEPENDENT_TYPES or architecture in DATA_DEPENDENT_CLASSES:
@@ -325,9 +325,9 @@ def check_cache(architecture: str, config: Mapping, model: torch.nn.Module | Non
     """The derived key/value cache (derivations.memory.kv_cache) holds as many elements as the keys and values
     of the cache transformers returns after one forward with use_cache, at lengths drawn by :func:`lengths`
     (an encoder-decoder's source apart). Returns whether it ran: not for a class without a cache."""
-    from derivations import configs, memory
+    from derivations import memory, registry
 
-    resolved = configs.resolve(config, architecture)
+    resolved = registry.resolve(config, architecture)
     if not memory.cache_rows(resolved.part) or not runs(resolved, config):
         return False
     model = model if model is not None else build(architecture, config)

@@ -7,7 +7,7 @@ Expected values come from outside the project: the sources named beside each, an
 import pytest
 import sympy
 
-from derivations import configs
+from derivations import configs, registry
 
 from derivations.families import albert, bert
 from derivations.symbols import D, E, G, H, L, L_g, P, T, V, d_h
@@ -32,7 +32,7 @@ PUBLISHED = {
 
 @pytest.mark.parametrize("checkpoint, architecture", PUBLISHED)
 def test_published_totals(checkpoint, architecture):
-    assert configs.checkpoint(checkpoint, architecture).total == PUBLISHED[checkpoint, architecture]
+    assert registry.checkpoint(checkpoint, architecture).total == PUBLISHED[checkpoint, architecture]
 
 
 def test_44_57_mb_is_fp32_mib():
@@ -60,8 +60,8 @@ def test_the_depth_is_not_in_the_count():
 
 
 def test_groups_and_inner_layers_multiply_one_layer():
-    one = albert.AlbertModel.subs({G: 1, L_g: 1}).total
-    assert sympy.expand(albert.AlbertModel.total - one - (G * L_g - 1) * albert.layer.total) == 0
+    one = albert.ARCHITECTURES["AlbertModel"].subs({G: 1, L_g: 1}).total
+    assert sympy.expand(albert.ARCHITECTURES["AlbertModel"].total - one - (G * L_g - 1) * albert.layer.total) == 0
 
 
 def test_layer_is_bert_layer():
@@ -72,7 +72,7 @@ def test_layer_is_bert_layer():
 def test_unshared_with_e_equal_to_d_is_bert_plus_the_projection():
     # G = L groups of one layer, and E = D: BERT's BertModel, plus the projection ALBERT keeps.
     plain = albert.unshared.subs({E: D}).total
-    assert sympy.expand(plain - bert.BertModel.total) == D**2 + D
+    assert sympy.expand(plain - bert.ARCHITECTURES["BertModel"].total) == D**2 + D
 
 
 def test_sharing_saves_l_minus_one_layers():
@@ -80,11 +80,11 @@ def test_sharing_saves_l_minus_one_layers():
 
 
 def test_mlm_head_and_sop():
-    mlm = albert.AlbertForMaskedLM.total - albert.without_pooler.total
+    mlm = albert.ARCHITECTURES["AlbertForMaskedLM"].total - albert.without_pooler.total
     assert sympy.expand(mlm - (D * E + E + 2 * E + V)) == 0
     untied = albert.VARIANTS["untied"]["AlbertForMaskedLM"].total - albert.without_pooler.total
     assert sympy.expand(untied - mlm) == E * V + V
-    pretraining = albert.AlbertForPreTraining.total - albert.AlbertModel.total
+    pretraining = albert.ARCHITECTURES["AlbertForPreTraining"].total - albert.ARCHITECTURES["AlbertModel"].total
     assert sympy.expand(pretraining - mlm - albert.sop_head.total) == 0
 
 
@@ -96,7 +96,7 @@ def test_albert_base_v2_by_hand():
     layer = 4 * dd * dd + 4 * dd + 2 * dd + 2 * dd * f + f + dd + 2 * dd
     pooler = dd * dd + dd
     assert embeddings + projection + layer + pooler == 11_683_584
-    values = configs.checkpoint("albert-base-v2").values
+    values = registry.checkpoint("albert-base-v2").values
     assert albert.embeddings.count(values) == embeddings
     assert albert.layer.count(values) == layer
 
@@ -104,7 +104,7 @@ def test_albert_base_v2_by_hand():
 def test_heads_need_not_divide_the_width():
     # d_h is the floor of D / H: 768 wide with 5 heads gives heads of 153 (765 of the 768 columns).
     config = dict(configs.load("albert-base-v2"), num_attention_heads=5)
-    values = configs.resolve(config, "AlbertModel").values
+    values = registry.resolve(config, "AlbertModel").values
     assert values[d_h] == 153 and values[H] == 5
 
 
@@ -117,12 +117,12 @@ def test_heads_need_not_divide_the_width():
 ])
 def test_reader_refuses(config, message):
     with pytest.raises(configs.ConfigError, match=message):
-        configs.resolve({"model_type": "albert", **config})
+        registry.resolve({"model_type": "albert", **config})
 
 
 def test_groups_that_do_not_divide_the_depth_are_read():
     # transformers builds them (step i uses group int(i G / L)); so does the reader.
-    values = configs.resolve({"model_type": "albert", "num_hidden_layers": 5, "num_hidden_groups": 3}).values
+    values = registry.resolve({"model_type": "albert", "num_hidden_layers": 5, "num_hidden_groups": 3}).values
     assert (values[L], values[G]) == (5, 3)
 
 
@@ -222,16 +222,16 @@ def test_bert_rows_fit_the_papers_vocabulary_without_pooler():
 def test_bert_large_334m_is_bert_py_without_pooler():
     # Shared reference A1: BertModel without pooler on bert-large-uncased is 334,092,288, which the
     # ALBERT paper's 334M rounds (with either vocabulary).
-    assert configs.checkpoint("bert-large-uncased", "BertModelWithoutPooler").total == 334_092_288
+    assert registry.checkpoint("bert-large-uncased", "BertModelWithoutPooler").total == 334_092_288
     assert albert.bert_large_334m.rounds(0)
 
 
-@pytest.mark.parametrize("hypothesis", albert.HYPOTHESES, ids=lambda h: h.name)
+@pytest.mark.parametrize("hypothesis", albert.FAMILY.hypotheses, ids=lambda h: h.name)
 def test_hypotheses_agree_with_their_ranges(hypothesis):
     hypothesis.check()
 
 
 def test_sop_head_width_is_num_labels():
     config = dict(configs.load("albert-base-v2"), num_labels=3)
-    base = configs.checkpoint("albert-base-v2", "AlbertForPreTraining").total
-    assert configs.resolve(config, "AlbertForPreTraining").total - base == 769
+    base = registry.checkpoint("albert-base-v2", "AlbertForPreTraining").total
+    assert registry.resolve(config, "AlbertForPreTraining").total - base == 769

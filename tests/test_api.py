@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 import derivations
-from derivations import configs
+from derivations import configs, registry
 from derivations.components import evaluate
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -31,7 +31,7 @@ def test_count_is_the_command_lines(name, tmp_path):
         result = derivations.count(model)
         assert result.json() == expected and result.total == expected["total"]
     # Each component's expression gives its count at the config's sizes.
-    values = configs.resolve(configs.load(name)).values
+    values = registry.resolve(configs.load(name)).values
     assert [evaluate(c.expr, values) for c in result.components] == [c["count"] for c in expected["components"]]
     assert [c.latex for c in result.components] == [c["latex"] for c in expected["components"]]
 
@@ -41,7 +41,7 @@ def test_flops_and_memory_are_the_command_lines():
 
     result = derivations.flop_count("t5-small", seq=64, target=16, batch=2)
     assert result.json() == cli_json("flops", "t5-small", "--seq", "64", "--target", "16", "--batch", "2")
-    values = configs.resolve(configs.load("t5-small")).values | {s: 64, s_d: 16}
+    values = registry.resolve(configs.load("t5-small")).values | {s: 64, s_d: 16}
     assert [2 * evaluate(c.expr, values) for c in result.components] == [c.value for c in result.components]
     memory = derivations.memory_use("mistral-7b", seq=10000, dtype="int4")
     assert memory.json() == cli_json("memory", "mistral-7b", "--seq", "10000", "--dtype", "int4")

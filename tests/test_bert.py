@@ -7,7 +7,7 @@ Expected values come from outside the project: the sources named beside each, an
 import pytest
 import sympy
 
-from derivations import configs
+from derivations import registry
 
 from derivations.families import bert
 from derivations.symbols import D, F, H, L, P, T, V, d_h
@@ -46,13 +46,13 @@ PUBLISHED |= {
 
 @pytest.mark.parametrize("checkpoint, architecture", PUBLISHED)
 def test_published_totals(checkpoint, architecture):
-    assert configs.checkpoint(checkpoint, architecture).total == PUBLISHED[checkpoint, architecture]
+    assert registry.checkpoint(checkpoint, architecture).total == PUBLISHED[checkpoint, architecture]
 
 
 def test_checkpoint_components_from_a_published_breakdown():
     # [cite: bert-656] (liuqiangict): embeddings 23,837,184; per layer 7,087,872;
     # 12 layers 85,054,464; pooler 590,592 for bert-base-uncased.
-    values = configs.checkpoint("bert-base-uncased").values
+    values = registry.checkpoint("bert-base-uncased").values
     assert bert.embeddings.count(values) == 23_837_184
     assert bert.layer.count(values) == 7_087_872
     assert bert.encoder.count(values) == 85_054_464
@@ -80,7 +80,7 @@ def test_general_layer_keeps_every_size():
     assert bert.layer.total.free_symbols == {D, F, H, d_h}
 
 
-@pytest.mark.parametrize("item", bert.MISCOUNTS, ids=lambda m: m.name)
+@pytest.mark.parametrize("item", bert.FAMILY.miscounts, ids=lambda m: m.name)
 def test_miscounts_reconcile_exactly(item):
     item.check()
 
@@ -152,7 +152,7 @@ def test_the_notes_figures_are_all_tested():
 def test_the_notebooks_ratios():
     # stemgene's notebook: "embedding parameters is 0.21772649152958506, encoder parameters is
     # 0.7822735084704149, pooler is 0.0". Its encoder share has the pooler in it.
-    values = configs.checkpoint("bert-base-uncased").values
+    values = registry.checkpoint("bert-base-uncased").values
     ratios = {name: bert.NOTES["bert_notebook"][name].subs(values) for name in
               ("embedding_ratio", "encoder_and_pooler_ratio", "encoder_ratio", "pooler_ratio")}
     assert float(ratios["embedding_ratio"]) == 0.21772649152958506
@@ -165,26 +165,26 @@ def test_the_notebooks_ratios():
 def test_the_notebooks_440m_file_is_the_pretraining_checkpoint():
     # stemgene's notebook downloads model.safetensors of bert-base-uncased, shown as "440M" (bytes, tqdm's
     # 10^6 scale). fp32 BertForPreTraining rounds to it; BertModel does not.
-    values = configs.checkpoint("bert-base-uncased").values
-    assert round(4 * bert.BertForPreTraining.count(values) / 10**6) == 440
-    assert round(4 * bert.BertModel.count(values) / 10**6) != 440
+    values = registry.checkpoint("bert-base-uncased").values
+    assert round(4 * bert.ARCHITECTURES["BertForPreTraining"].count(values) / 10**6) == 440
+    assert round(4 * bert.ARCHITECTURES["BertModel"].count(values) / 10**6) != 440
 
 
 def test_bert_large_340m_is_no_convention():
     # Devlin et al. print 340M; no module set comes within rounding of it.
-    values = configs.checkpoint("bert-large-uncased").values
+    values = registry.checkpoint("bert-large-uncased").values
     assert all(abs(gap.subs(values)) > 3_000_000 for gap in bert.large_340m.gaps)
 
 
 def test_chinese_and_multilingual_are_not_110m():
     # google-research/bert README lists both at 110M; only the vocabulary differs from bert-base.
     for item in (bert.chinese_110m, bert.multilingual_110m, bert.multilingual_uncased_110m):
-        values = configs.checkpoint(item.checkpoint).values
+        values = registry.checkpoint(item.checkpoint).values
         assert all(abs(gap.subs(values)) > 6_000_000 for gap in item.gaps)
 
 
 def test_num_labels_from_id2label_as_transformers():
     config = {"model_type": "bert", "id2label": {str(i): f"L{i}" for i in range(18)}}
-    resolved = configs.resolve(config, "BertForSequenceClassification")
+    resolved = registry.resolve(config, "BertForSequenceClassification")
     # BertModel (defaults = bert-base-uncased, 109,482,240) + 768*18 + 18
     assert resolved.total == 109_482_240 + 768 * 18 + 18

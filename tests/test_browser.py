@@ -14,7 +14,7 @@ import pytest
 
 import browser  # skips this module without Chromium or Playwright (fails under CI)
 import in_process
-from derivations import configs
+from derivations import configs, registry
 from site_build import DOCS, LOCAL_HOSTS, RAW_TEX, html_files, page_url
 
 
@@ -104,7 +104,7 @@ def load_sound(tab: Watched, url: str, wait_until: str = "load") -> None:
     assert not tab.errors, f"{url}: console errors: {tab.errors}"
 
 
-FAMILY_PAGES = {page_url(name) for name in configs.family_modules()}
+FAMILY_PAGES = {page_url(name) for name in registry.families()}
 
 
 @pytest.mark.parametrize("page", [page for page in source_pages() if page not in FAMILY_PAGES])
@@ -185,11 +185,12 @@ READ = """(form) => ({
 
 def expected(family, architecture: str, values: dict) -> tuple[list[list[str]], str]:
     """The rows and total the package gives (the command line's rows), formatted as the page does."""
-    from derivations import calculator, render, symbols
+    from derivations import render, symbols
+    from derivations.site import calculator
     from derivations.components import evaluate
 
-    part = family.ARCHITECTURES[architecture]
-    at = {getattr(symbols, k): v for k, v in values.items()}
+    part = family.architectures[architecture]
+    at = symbols.valued(values)
     for size, (numerator, denominator) in calculator.ratios(family).items():  # BERT's d_h = floor(D / H)
         if numerator in at and denominator in at:
             at[size] = at[numerator] // at[denominator]
@@ -216,11 +217,12 @@ def set_sizes(page, form, values: dict) -> None:
 def obeying(family, architecture: str, values: dict, generator) -> dict:
     """The sizes, with the field of each rule they break drawn again (a power of two, or three times one)
     until no rule of the family refuses them: the page would show the last valid count instead."""
-    from derivations import calculator, symbols
+    from derivations import symbols
+    from derivations.site import calculator
 
     values = dict(values)
     for _ in range(10_000):
-        broken = calculator.refused(family, architecture, {getattr(symbols, k): v for k, v in values.items()})
+        broken = calculator.refused(family, architecture, symbols.valued(values))
         if not broken:
             return values
         for rule in broken:
@@ -228,14 +230,14 @@ def obeying(family, architecture: str, values: dict, generator) -> dict:
     raise AssertionError(f"no sizes found that {family.__name__} accepts")
 
 
-@pytest.mark.parametrize("name", sorted(configs.family_modules()))
+@pytest.mark.parametrize("name", sorted(registry.families()))
 def test_each_family_page_and_its_calculator_on_desktop_and_phone(served, tab, name):
     import random
 
-    from derivations import calculator
+    from derivations.site import calculator
 
     watched = tab  # the tab the pages are checked in: its cache holds the site's scripts and fonts
-    family = configs.family_modules()[name]
+    family = registry.families()[name]
     generator = random.Random(f"20261123-{name}")
     load_sound(watched, served + page_url(name))  # the page as test_every_page_served checks the others
     form = watched.page.locator("form.dv-calculator")
@@ -250,7 +252,7 @@ def test_each_family_page_and_its_calculator_on_desktop_and_phone(served, tab, n
     architecture = form.locator("select[name='class']").input_value()
     shown = form.evaluate(READ)
     assert (shown["rows"], shown["total"]) == expected(family, architecture, presets[next(iter(presets))]), name
-    architecture = list(family.ARCHITECTURES)[-1]
+    architecture = list(family.architectures)[-1]
     form.locator("select[name='class']").select_option(architecture)
     values = {str(s): generator.choice([generator.randint(1, 64), generator.randint(1, 10**6)])
               for s in calculator.sizes(family)}
@@ -259,7 +261,7 @@ def test_each_family_page_and_its_calculator_on_desktop_and_phone(served, tab, n
     values = obeying(family, architecture, values, generator)
     set_sizes(watched.page, form, values)
     shown = form.evaluate(READ)
-    used = {str(s) for s in family.ARCHITECTURES[architecture].total.free_symbols}
+    used = {str(s) for s in family.architectures[architecture].total.free_symbols}
     assert (shown["rows"], shown["total"]) == expected(family, architecture,
                                                        {k: v for k, v in values.items() if k in used})
     assert not watched.errors
@@ -295,17 +297,16 @@ def test_bert_calculator_takes_the_head_size_from_the_width(served, watched):
     # line, and transformers on the meta device, give the same). 1000 is no multiple of 12 heads: the page
     # says transformers builds it when the config sets embedding_size (heads of 83), so the calculator counts
     # it, with that note beside the field; 13 heads on a width of 12 are heads of size 0, which fail.
-    from derivations import configs
 
     watched.page.goto(served + page_url("bert"), wait_until="load")
     form = watched.page.locator("form.dv-calculator")
     form.locator("select[name='class']").select_option("BertModel")
     form.locator("input[name='D']").fill("1536")
-    assert form.evaluate(READ)["total"] == f"{configs.resolve({'model_type': 'bert', 'hidden_size': 1536}).total:,}"
+    assert form.evaluate(READ)["total"] == f"{registry.resolve({'model_type': 'bert', 'hidden_size': 1536}).total:,}"
     form.locator("input[name='D']").fill("1000")
     shown = form.evaluate(READ)
     config = {"model_type": "bert", "hidden_size": 1000, "embedding_size": 1000}
-    assert shown["total"] == f"{configs.resolve(config).total:,}" and not shown["stale"], shown
+    assert shown["total"] == f"{registry.resolve(config).total:,}" and not shown["stale"], shown
     assert list(shown["notes"]) == ["D"] and "embedding_size" in shown["notes"]["D"], shown  # beside the field typed in
     assert form.locator("input[name='D']").get_attribute("aria-invalid") == "false"  # a note, not an error
     form.locator("input[name='D']").fill("12")
@@ -324,7 +325,7 @@ def test_calculator_is_exact_beyond_double_precision(served, watched):
     form = watched.page.locator("form.dv-calculator")
     sizes = {"V": 1_000_003, "P": 999_983, "D": 1_000_033, "F": 4_000_037, "L": 999_979}
     set_sizes(watched.page, form, sizes)
-    exact = gpt2.GPT2LMHeadModel.count({getattr(symbols, k): v for k, v in sizes.items()})
+    exact = gpt2.ARCHITECTURES["GPT2LMHeadModel"].count(symbols.valued(sizes))
     assert exact > 2**53 and float(exact) != exact
     assert form.evaluate(READ)["total"] == f"{exact:,}"
 
@@ -408,7 +409,7 @@ def test_the_address_carries_the_sizes(served, watched):
     shown = form.evaluate(READ)
     assert shown["preset"] == "custom sizes", shown
     values = {k: v for k, v in calculator_presets("llama")["llama-2-70b"].items() if k != "C"} | {"L": 100}
-    assert (shown["rows"], shown["total"]) == expected(llama, "LlamaForCausalLM", values)
+    assert (shown["rows"], shown["total"]) == expected(llama.FAMILY, "LlamaForCausalLM", values)
     href = page.evaluate(HREF)
     url = urlsplit(href)
     assert url.fragment == "calc-llama" and "L=100" in url.query.split("&") and "class=LlamaForCausalLM" in url.query
@@ -424,9 +425,9 @@ def test_the_address_carries_the_sizes(served, watched):
 
 
 def calculator_presets(name: str) -> dict:
-    from derivations import calculator
+    from derivations.site import calculator
 
-    return calculator.presets(configs.family_modules()[name])
+    return calculator.presets(registry.families()[name])
 
 
 # What each page says of the heads and the width, and what its calculator does with a width the heads do
@@ -451,10 +452,10 @@ def test_calculators_apply_the_rules_their_pages_state(served, watched, name, sa
     form.locator("input[name='D']").fill(str(sizes["D"]))
     shown = form.evaluate(READ)
     if counts:
-        family = configs.family_modules()[name]
+        family = registry.families()[name]
         values = {k: v for k, v in calculator_presets(name)[next(iter(calculator_presets(name)))].items()} | sizes
         architecture = form.locator("select[name='class']").input_value()
-        used = {str(s) for s in family.ARCHITECTURES[architecture].total.free_symbols} | {"D", "H"}
+        used = {str(s) for s in family.architectures[architecture].total.free_symbols} | {"D", "H"}
         assert not shown["stale"] and (shown["rows"], shown["total"]) == expected(
             family, architecture, {k: v for k, v in values.items() if k in used}), shown
     else:
@@ -496,7 +497,7 @@ def test_the_address_carries_the_sizes_from_disk(site, watched):
     page.goto(address + "#calc-gpt2", wait_until="load")
     form = page.locator("form.dv-calculator")
     shown = form.evaluate(READ)
-    assert (shown["rows"], shown["total"]) == expected(gpt2, "GPT2LMHeadModel", values)  # gpt2-xl's sizes
+    assert (shown["rows"], shown["total"]) == expected(gpt2.FAMILY, "GPT2LMHeadModel", values)  # gpt2-xl's sizes
     assert shown["preset"] == "gpt2-xl"
     form.locator("input[name='L']").fill("47")
     href = page.evaluate(HREF)
@@ -571,7 +572,7 @@ def test_search_lists_a_family_page_before_its_notebook_and_the_mistakes_page(se
     # For the family's name (its page's title; its notebook's title starts with it too), and for a term
     # of its own that its notebook and its page of common mistakes also write (Mixtral's router).
     watched.page.goto(served, wait_until="networkidle")
-    for name in sorted(configs.family_modules()):
+    for name in sorted(registry.families()):
         title = (DOCS / f"{name}.md").read_text(encoding="utf-8").splitlines()[0].removeprefix("# ")
         listed = search(watched.page, title)
         # Its page before its notebook (a title may also be another's start: "Gemma" lists Gemma 2 and 3 too).
@@ -632,7 +633,7 @@ def works_on_a_phone(page, name: str) -> None:
     assert shape["fields"], name
     for field, size, height in shape["fields"]:
         assert size >= 16 and height >= 43.5, (name, field, size, height)
-    assert (shape["active"] is not None) == hasattr(configs.family_modules()[name], "ACTIVE"), name
+    assert (shape["active"] is not None) == bool(registry.families()[name].active), name
     box = page.locator("#at-a-glance .dv-glance-number .dv-num").first.bounding_box()
     assert box and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"], (name, box)
     assert box["y"] + box["height"] <= PHONE["height"], f"{name}: the answer is below the first screen ({box})"

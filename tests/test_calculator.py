@@ -12,30 +12,32 @@ import subprocess
 
 import pytest
 
-from derivations import calculator, configs, symbols
-from derivations.families import bert, llama, mixtral
+from derivations import configs, registry, symbols
+from derivations.site import calculator
+from derivations.families import bert, mixtral
+from derivations.readers import llama as llama_reader
 from derivations.symbols import D, H, K, X, X_a, d_h
 
-FAMILIES = sorted(configs.family_modules().items())
+FAMILIES = sorted(registry.families().items())
 IDS = [name for name, _ in FAMILIES]
 
 
 @pytest.mark.parametrize("name, family", FAMILIES, ids=IDS)
 def test_a_calculator_starts_only_from_checkpoints_it_counts(name, family):
-    # The calculator counts the plain layout (family.ARCHITECTURES); a checkpoint whose config builds
+    # The calculator counts the plain layout (family.architectures); a checkpoint whose config builds
     # another one (Llama 3.2's tied head, T5 1.1's gated feed-forward) would be counted as another model.
     presets = calculator.presets(family)
-    for checkpoint in family.CHECKPOINTS:
-        architecture = configs.checkpoint(checkpoint).architecture
-        if architecture not in family.ARCHITECTURES:  # a class another family module lays out (GPT-3's rows)
-            architecture = next(iter(family.ARCHITECTURES))
-        plain = configs.checkpoint(checkpoint, architecture).part == family.ARCHITECTURES[architecture]
+    for checkpoint in family.checkpoints:
+        architecture = registry.checkpoint(checkpoint).architecture
+        if architecture not in family.architectures:  # a class another family module lays out (GPT-3's rows)
+            architecture = next(iter(family.architectures))
+        plain = registry.checkpoint(checkpoint, architecture).part == family.architectures[architecture]
         assert (checkpoint in presets) == plain, checkpoint
 
 
 def test_the_tied_and_gated_checkpoints_are_left_out():
-    assert {"llama-3.2-1b", "llama-3.2-3b"}.isdisjoint(calculator.presets(configs.family_modules()["llama"]))
-    assert not any(name.startswith("t5-v1_1") for name in calculator.presets(configs.family_modules()["t5"]))
+    assert {"llama-3.2-1b", "llama-3.2-3b"}.isdisjoint(calculator.presets(registry.families()["llama"]))
+    assert not any(name.startswith("t5-v1_1") for name in calculator.presets(registry.families()["t5"]))
 
 
 # -- the generated script, run in node ----------------------------------------------------
@@ -87,11 +89,11 @@ def test_every_class_on_every_checkpoint_counts_as_the_command_line(script):
     # rows that are their copies times one copy.
     cases = [{"family": name, "cls": cls, "sizes": sizes, "checkpoint": checkpoint}
              for name, family in FAMILIES for checkpoint, sizes in calculator.presets(family).items()
-             for cls in family.ARCHITECTURES]
+             for cls in family.architectures]
     for case, shown in zip(cases, script(cases)):
         shown = as_ints(shown)
-        family = configs.family_modules()[case["family"]]
-        assert shown["total"] == configs.checkpoint(case["checkpoint"], case["cls"]).total, case
+        family = registry.families()[case["family"]]
+        assert shown["total"] == registry.checkpoint(case["checkpoint"], case["cls"]).total, case
         assert shown == calculator.count(family, case["cls"], case["sizes"]), case
         assert all(all_ == copies * one for _, copies, one, all_ in shown["rows"]), case
 
@@ -109,7 +111,7 @@ PUBLISHED = [
 
 @pytest.mark.parametrize("name, checkpoint, cls, total", PUBLISHED, ids=[c for _, c, _, _ in PUBLISHED])
 def test_published_totals(script, name, checkpoint, cls, total):
-    family = configs.family_modules()[name]
+    family = registry.families()[name]
     [shown] = script([{"family": name, "cls": cls, "sizes": calculator.presets(family)[checkpoint]}])
     assert int(shown["total"]) == total
 
@@ -118,14 +120,14 @@ def test_mixtral_shows_the_active_count_of_its_convention(script):
     # Top-2 of 8 experts, the router, the embedding and the head counted whole: 12,879,925,248, computed by
     # hand from the released config [cite: hub-mistralai] (tests/test_mixtral.py); the release post's
     # "12.9B" [cite: mixtral-announcement]. Top-0 leaves the experts out, top-8 is the total.
-    sizes = calculator.presets(mixtral)["mixtral-8x7b"]
+    sizes = calculator.presets(mixtral.FAMILY)["mixtral-8x7b"]
     assert sizes["X_a"] == 2
     cases = [{"family": "mixtral", "cls": "MixtralForCausalLM", "sizes": sizes | {"X_a": k}} for k in (2, 0, 8)]
     top2, top0, top8 = [as_ints(shown) for shown in script(cases)]
     assert top2["active"] == 12_879_925_248 and round(top2["active"], -8) == 12_900_000_000
     assert top8["active"] == top8["total"] == 46_702_792_704
     assert top0["active"] == 12_879_925_248 - 2 * 32 * 3 * 4096 * 14336  # two experts of 3DF in each of 32 layers
-    assert calculator.minimum(mixtral)["X_a"] == 0
+    assert calculator.minimum(mixtral.FAMILY)["X_a"] == 0
 
 
 @pytest.mark.parametrize("name, family", FAMILIES, ids=IDS)
@@ -134,52 +136,48 @@ def test_random_sizes_count_as_the_derivation(script, name, family):
     generator = random.Random(f"calculator-{name}")
     cases = [{"family": name, "cls": cls, "sizes": {str(s): generator.choice([generator.randint(1, 64), generator.randint(1, 10**7)])
                                                     for s in calculator.sizes(family)}}
-             for cls in family.ARCHITECTURES for _ in range(3)]
+             for cls in family.architectures for _ in range(3)]
     for case, shown in zip(cases, script(cases)):
         assert as_ints(shown) == calculator.count(family, case["cls"], case["sizes"]), case
 
 
 # -- the rules ----------------------------------------------------------------------------
 
-# The config fields behind the sizes the rules concern, by family (a size the calculator does not ask for,
-# such as GPT-2's heads, is set to 1, which any width allows).
-FIELDS = {
-    "transformer": {D: ["d_model"], H: ["encoder_attention_heads", "decoder_attention_heads"]},
-    "gpt1": {D: ["n_embd"], H: ["n_head"]}, "gpt2": {D: ["n_embd"], H: ["n_head"]}, "gpt3": {D: ["n_embd"], H: ["n_head"]},
-    "gpt_neox": {D: ["hidden_size"], H: ["num_attention_heads"]},
-    "bert": {D: ["hidden_size"], H: ["num_attention_heads"]}, "roberta": {D: ["hidden_size"], H: ["num_attention_heads"]},
-    "albert": {D: ["hidden_size"], H: ["num_attention_heads"]}, "distilbert": {D: ["dim"], H: ["n_heads"]},
-    "t5": {D: ["d_model"], H: ["num_heads"], d_h: ["d_kv"]},
-    **{name: {D: ["hidden_size"], H: ["num_attention_heads"], K: ["num_key_value_heads"], d_h: ["head_dim"]}
-       for name in ("llama", "mistral", "qwen2", "qwen3", "gemma", "gemma2", "gemma3_text", "phi3")},
-    "mixtral": {D: ["hidden_size"], H: ["num_attention_heads"], K: ["num_key_value_heads"], d_h: ["head_dim"],
-                X: ["num_local_experts"], X_a: ["num_experts_per_tok"]},
-    **{name: {D: ["hidden_size"], H: ["num_attention_heads"], K: ["num_key_value_heads"], d_h: ["head_dim"],
-              X: ["num_experts"], X_a: ["num_experts_per_tok"]} for name in ("qwen2_moe", "qwen3_moe")},
-    **{name: {D: ["hidden_size"], H: ["num_attention_heads", "num_key_value_heads"], X: ["n_routed_experts"],
-              X_a: ["num_experts_per_tok"]} for name in ("deepseek_v2", "deepseek_v3")},
-    "gpt_oss": {D: ["hidden_size"], H: ["num_attention_heads"], K: ["num_key_value_heads"], d_h: ["head_dim"],
-                X: ["num_local_experts"], X_a: ["num_experts_per_tok"]},
-}
 GRID = {D: range(1, 9), H: range(1, 7), K: range(1, 5), d_h: range(1, 5), X: range(1, 4), X_a: range(0, 5)}
 
 
+def fields(family) -> dict:
+    """The config fields behind the sizes the rules may concern, as the family's reader reads them (a size read
+    from several fields is set in all of them; one computed from others, such as BERT's head size, in none)."""
+    read = configs.READERS[family.model_type].fields
+    named = {size: read[str(size)] for size in GRID if str(size) in read}
+    return {size: (field,) if isinstance(field, str) else field for size, field in named.items()
+            if isinstance(field, tuple) or " " not in field}
+
+
 def grid(name: str):
-    """Every combination of small sizes for the fields the family's rules may concern."""
-    family = configs.family_modules()[name]
+    """Every combination of small sizes for the fields the family's rules may concern (a size the calculator does
+    not ask for, such as GPT-2's heads, is set to 1, which any width allows)."""
+    family = registry.families()[name]
     asked = set(calculator.sizes(family))
-    keys = [s for s in FIELDS[name] if s in asked]
+    behind = fields(family)
+    keys = [s for s in behind if s in asked]
     first = next(iter(calculator.presets(family)))
     base = configs.load(first)
     # The sizes the grid leaves alone keep the checkpoint's values (a rule may compare two of them: L_f and L).
-    kept = {getattr(symbols, k): v for k, v in calculator.presets(family)[first].items()}
+    kept = symbols.valued(calculator.presets(family)[first])
     for combination in itertools.product(*(GRID[s] for s in keys)):
         values = {s: v for s, v in kept.items() if s not in keys} | dict(zip(keys, combination))
         config = dict(base)
-        for size, fields in FIELDS[name].items():
-            for field in fields:
+        for size, written in behind.items():
+            for field in written:
                 config[field] = values.get(size, 1)
         yield values, config
+
+
+def holds(rule, family, values) -> bool:
+    """A rule at sizes given as symbols, the derived ones added as the form adds them."""
+    return rule.holds({str(s): v for s, v in calculator.derive(family, values).items()})
 
 
 def accepts(model_type: str, config: dict) -> bool:
@@ -197,18 +195,18 @@ def test_the_rules_are_the_command_lines(name):
     # and with embedding_size the command line accepts every size, but transformers fails on heads of size 0
     # (more heads than width), which the calculator refuses too (test_the_page_text_cases_in_transformers);
     # the reader lets that config through.
-    family = configs.family_modules()[name]
-    architecture = next(iter(family.ARCHITECTURES))  # the rules concern sizes, which every class has
+    family = registry.families()[name]
+    architecture = next(iter(family.architectures))  # the rules concern sizes, which every class has
     notes = [rule for rule in calculator.rules(family) if not rule.refuse]
     for values, config in grid(name):
         refused = bool(calculator.refused(family, architecture, values))
         if notes:
-            assert all(rule.at(calculator.derive(family, values)) for rule in notes) == accepts(family.MODEL_TYPE, config)
+            assert all(holds(rule, family, values) for rule in notes) == accepts(family.model_type, config)
             config = config | {"embedding_size": config["hidden_size"]}
             if values[H] > values[D]:
                 assert refused, values
                 continue
-        assert refused != accepts(family.MODEL_TYPE, config), (name, values)
+        assert refused != accepts(family.model_type, config), (name, values)
 
 
 SAMPLED = 1500
@@ -227,8 +225,7 @@ def test_every_rule_runs_in_the_script_as_in_python(script):
             if any(v < least[k] for k, v in full.items()):
                 continue
             cases.append({"family": name, "cls": None, "sizes": full})
-            at = calculator.derive(family, {getattr(symbols, k): v for k, v in full.items()})
-            expected.append([rule.at(at) for rule in calculator.rules(family)])
+            expected.append([holds(rule, family, symbols.valued(full)) for rule in calculator.rules(family)])
     assert len(cases) > 1000
     assert [shown["rules"] for shown in script(cases)] == expected
 
@@ -257,10 +254,9 @@ def test_the_page_text_cases_in_transformers():
         return True
 
     def calculator_takes(name: str, **sizes) -> bool:
-        family = configs.family_modules()[name]
-        values = {getattr(symbols, k): v for k, v in calculator.presets(family)[next(iter(calculator.presets(family)))].items()}
-        values |= {getattr(symbols, k): v for k, v in sizes.items()}
-        return not calculator.refused(family, family.BASE_ARCHITECTURE, values)
+        family = registry.families()[name]
+        values = symbols.valued(calculator.presets(family)[next(iter(calculator.presets(family)))] | sizes)
+        return not calculator.refused(family, family.base, values)
 
     # 40 heads on a width of 4096, 8 key/value heads (which divide the heads), heads of 128.
     wide = {"hidden_size": 4096, "num_attention_heads": 40, "num_key_value_heads": 8, "head_dim": 128}
@@ -290,18 +286,18 @@ def test_bert_with_heads_that_do_not_divide_counts_as_transformers(script):
     # the model holds what transformers builds on the meta device.
     import reference  # skips this test without torch and transformers (fails under CI)
 
-    sizes = calculator.presets(bert)["bert-base-uncased"] | {"D": 1000}
+    sizes = calculator.presets(bert.FAMILY)["bert-base-uncased"] | {"D": 1000}
     config = {"model_type": "bert", "hidden_size": 1000, "embedding_size": 1000}
     [shown] = script([{"family": "bert", "cls": "BertModel", "sizes": sizes}])
     assert shown["derived"] == ["83"]
     assert int(shown["total"]) == reference.total(reference.build("BertModel", config))
-    rule = calculator.rules(bert)[0]
-    assert not rule.refuse and not rule.at(calculator.derive(bert, {D: 1000, H: 12}))
+    rule = calculator.rules(bert.FAMILY)[0]
+    assert not rule.refuse and not holds(rule, bert.FAMILY, {D: 1000, H: 12})
 
 
 def test_the_form_lists_each_rule_where_the_script_finds_it():
     # The script copies the words of rule i (data-rule="i") beside the field; the list is the module's.
-    from derivations.expanders import expand_calculator
+    from derivations.site.expanders import expand_calculator
 
     for name, family in FAMILIES:
         form = expand_calculator(name, lambda tex, display: tex)
@@ -309,17 +305,17 @@ def test_the_form_lists_each_rule_where_the_script_finds_it():
             assert f'<li data-rule="{i}">{calculator.text_html(rule.text)}</li>' in form, (name, i)
         assert ('data-rule="' in form) == bool(calculator.rules(family))
     assert "<code>LlamaConfig</code> requires the heads <var>H</var> to divide the width <var>D</var>" in \
-        calculator.text_html(llama.HEADS_DIVIDE_WIDTH.text)
+        calculator.text_html(llama_reader.HEADS_DIVIDE_WIDTH.text)
 
 
 def test_the_forward_flops_are_the_command_lines(script):
     # The form's FLOPs line: the generated function on each class at each checkpoint it starts from, against the
     # command line's forward (the compiled rows, which tests/test_reference_flops.py holds to torch).
-    from derivations.__main__ import flop_components
+    from derivations.answers import flop_components
 
     cases = [{"family": name, "cls": cls, "sizes": sizes, "checkpoint": checkpoint, "seq": tokens}
              for name, family in FAMILIES for checkpoint, sizes in list(calculator.presets(family).items())[:2]
-             for cls in family.ARCHITECTURES for tokens in (1, 7, 2048)]
+             for cls in family.architectures for tokens in (1, 7, 2048)]
     for case, shown in zip(cases, script(cases)):
         try:
             _, rows, _ = flop_components(configs.load(case["checkpoint"]), case["cls"], case["seq"], None)
@@ -335,11 +331,11 @@ def test_the_cache_is_the_command_lines(script):
     # whose layers all attend to every token (the form asks for no window). An encoder-decoder's source is as long
     # as its target.
     from derivations import configs as configs_
-    from derivations.__main__ import memory_result
+    from derivations.answers import memory as memory_result
 
     cases = [{"family": name, "cls": cls, "sizes": sizes, "checkpoint": checkpoint}
              for name, family in FAMILIES for checkpoint, sizes in list(calculator.presets(family).items())[:2]
-             for cls in family.ARCHITECTURES]
+             for cls in family.architectures]
     compared = 0
     for case, shown in zip(cases, script(cases)):
         config = configs_.load(case["checkpoint"])

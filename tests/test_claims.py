@@ -4,7 +4,7 @@ from dataclasses import replace
 
 import pytest
 
-from derivations import components as c
+from derivations import components as c, registry
 from derivations.claims import Hypothesis, Miscount, Rounded, rounds_to, sizes
 from derivations.sources import Citation
 from derivations.symbols import D, V
@@ -63,14 +63,13 @@ def _classes_in(claim) -> list:
 def test_a_claim_counts_its_checkpoint_as_its_config_builds_it():
     # A claim evaluates its parts on its checkpoint's sizes. A class of the plain layout on a checkpoint
     # that builds another (Llama 3.2 ties its head, T5 1.1 gates its feed-forward) would be another model.
-    from derivations import configs
 
     checked = 0
-    for family in configs.family_modules().values():
-        for claim in (*family.MISCOUNTS, *family.ROUNDED):
+    for family in registry.families().values():
+        for claim in (*family.miscounts, *family.rounded):
             for part in _classes_in(claim):
-                built = configs.as_built(family, part.name, claim.checkpoint)
-                if built is not None and part == family.ARCHITECTURES[part.name]:
+                built = registry.as_built(family, part.name, claim.checkpoint)
+                if built is not None and part == family.architectures[part.name]:
                     assert built == part, (claim.name, part.name, claim.checkpoint)
                     checked += 1
     assert checked > 20
@@ -83,11 +82,10 @@ def test_a_claim_cites_its_source_by_key():
 
 def test_every_published_miscount_has_its_verdict_data():
     # The common-mistakes summary and each entry's verdict are written from these two phrases.
-    from derivations import configs
 
     seen = 0
-    for name, family in configs.family_modules().items():
-        for claim in family.MISCOUNTS:
+    for name, family in registry.families().items():
+        for claim in family.miscounts:
             seen += 1
             assert claim.model.strip() and claim.cause.strip(), f"{name}.{claim.name}: model and cause"
             assert not claim.cause.rstrip().endswith("."), f"{name}.{claim.name}: the verdict adds the full stop"

@@ -8,8 +8,7 @@ from pathlib import Path
 
 import pytest
 
-import derivations.__main__ as cli
-from derivations import compiled, configs
+from derivations import answers, compiled, configs, registry, storage
 from derivations.families import bert
 from derivations.components import evaluate
 
@@ -300,29 +299,29 @@ LAYOUT_FLAGS = [{}, {"is_decoder": True, "add_cross_attention": True}, {"tie_wor
 @pytest.mark.parametrize("flags", LAYOUT_FLAGS, ids=["plain", "cross", "untied", "cross+untied"])
 def test_compiled_counts_equal_the_sympy_derivation(flags):
     # The command line evaluates compiled polynomials; they must equal the SymPy trees everywhere.
-    for name in bert.CHECKPOINTS:
+    for name in bert.FAMILY.checkpoints:
         config = {**configs.load(name), **flags}
         for architecture in bert.ARCHITECTURES:
-            shown, rows, active = cli.components(config, architecture)
+            shown, rows, active = answers.components(config, architecture)
             assert active is None  # BERT has no experts
-            resolved = configs.resolve(config, architecture)
+            resolved = registry.resolve(config, architecture)
             assert shown == resolved.architecture == architecture
             assert [r["count"] for r in rows] == [
                 int((copies * leaf.expr).subs(resolved.values)) for _, leaf, copies in resolved.part.leaves()]
 
 
-@pytest.mark.parametrize("kind", sorted(configs.families()))
+@pytest.mark.parametrize("kind", sorted(configs.READERS))
 def test_compiled_rows_equal_the_sympy_derivation_for_every_family_and_layout(kind):
     # Every family, every layout, every class: the compiled polynomials evaluate to the SymPy leaves,
     # on each bundled checkpoint of the family (other layouts on the same sizes).
-    family = configs.families()[kind]
+    family = registry.of_model_type(kind)
     compiled_family = compiled.load(kind)
     names = [n for n in configs.bundled() if configs.load(n).get("model_type") == kind]
     assert names, f"no bundled checkpoint of {kind}"
     for name in names:
-        values = configs.checkpoint(name).values
+        values = registry.checkpoint(name).values
         by_name = {str(s): v for s, v in values.items()}
-        for layout, architectures in family.VARIANTS.items():
+        for layout, architectures in family.variants.items():
             for architecture, part in architectures.items():
                 if not {str(s) for s in part.total.free_symbols} <= set(by_name):
                     continue  # a layout with a size this checkpoint has not (DeepSeek-V2-Lite has no query rank)
@@ -496,18 +495,18 @@ def test_memory_bad_input_is_one_line_and_exit_2(args, message):
     assert result.stderr.count("\n") == 1 and message in result.stderr, result.stderr
 
 
-@pytest.mark.parametrize("kind", sorted(configs.families()))
+@pytest.mark.parametrize("kind", sorted(configs.READERS))
 def test_compiled_memory_equals_the_sympy_derivation(kind):
     # The command line's tensors and cache, from the compiled polynomials, against derivations.memory on the trees.
     from derivations import memory
 
     name = next(n for n in configs.bundled() if configs.load(n).get("model_type") == kind)
     config = configs.load(name)
-    resolved = configs.resolve(config)
-    out = cli.memory_result(config, None, 7, None, 2, "nf4")
+    resolved = registry.resolve(config)
+    out = answers.memory(config, None, 7, None, 2, "nf4")
     tensors = memory.evaluated(resolved.part, resolved.values)
     assert out["parameters"] == resolved.total
-    assert out["weights_bytes"] == memory.weight_bytes(tensors, memory.FORMATS["nf4"])
+    assert out["weights_bytes"] == storage.weight_bytes(tensors, storage.FORMATS["nf4"])
     assert out["kv_cache_elements"] == memory.kv_cache(config, None, 7, batch=2)
 
 

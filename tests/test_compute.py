@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import sympy
 
-from derivations import compute
+from derivations.site import compute
 from derivations.symbols import D, F, H, L, V, s
 
 

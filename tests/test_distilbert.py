@@ -7,7 +7,7 @@ Expected values come from outside the project: the sources named beside each, an
 import pytest
 import sympy
 
-from derivations import configs
+from derivations import configs, registry
 
 from derivations.families import bert, distilbert
 from derivations.claims import rounds_to
@@ -30,17 +30,17 @@ SEQUENCE_CLASSIFICATION = (66_362_880, 590_592, 1_538, 66_955_010)
 
 @pytest.mark.parametrize("checkpoint, architecture", PUBLISHED)
 def test_published_totals(checkpoint, architecture):
-    assert configs.checkpoint(checkpoint, architecture).total == PUBLISHED[checkpoint, architecture]
+    assert registry.checkpoint(checkpoint, architecture).total == PUBLISHED[checkpoint, architecture]
 
 
 def test_multilingual_vocabulary():
-    values = configs.checkpoint("distilbert-base-cased").values | {V: MULTILINGUAL[0]}
-    assert distilbert.DistilBertModel.count(values) == MULTILINGUAL[1]
+    values = registry.checkpoint("distilbert-base-cased").values | {V: MULTILINGUAL[0]}
+    assert distilbert.ARCHITECTURES["DistilBertModel"].count(values) == MULTILINGUAL[1]
 
 
 def test_sequence_classification_summary():
-    values = configs.checkpoint("distilbert-base-uncased").values
-    model = distilbert.DistilBertForSequenceClassification
+    values = registry.checkpoint("distilbert-base-uncased").values
+    model = distilbert.ARCHITECTURES["DistilBertForSequenceClassification"]
     body, pre, head, whole = SEQUENCE_CLASSIFICATION
     assert model.child("distilbert").count(values) == body
     assert model.child("pre_classifier").count(values) == pre
@@ -73,21 +73,21 @@ def test_model_closed_form():
 
 def test_teacher_is_bert_base():
     # The teacher on the student's sizes is bert-base-uncased: 109,482,240 ([cite: bert-1225]).
-    values = configs.checkpoint("distilbert-base-uncased").values
+    values = registry.checkpoint("distilbert-base-uncased").values
     assert distilbert.teacher.count(values) == 109_482_240
 
 
 def test_what_was_removed_is_the_papers_list():
     # Half the layers, the token-type table, the pooler: teacher - student, exactly.
-    gap = (distilbert.teacher.total - distilbert.DistilBertModel.total - distilbert.removed.total).subs(d_h, D / H)
+    gap = (distilbert.teacher.total - distilbert.ARCHITECTURES["DistilBertModel"].total - distilbert.removed.total).subs(d_h, D / H)
     assert sympy.expand(gap) == 0
-    values = configs.checkpoint("distilbert-base-uncased").values
+    values = registry.checkpoint("distilbert-base-uncased").values
     assert distilbert.removed.count(values) == 109_482_240 - 66_362_880
 
 
 def test_forty_percent_smaller():
     # "reduce the size of a BERT model by 40%": 1 - 66,362,880 / 109,482,240 = 39.4 %.
-    values = configs.checkpoint("distilbert-base-uncased").values
+    values = registry.checkpoint("distilbert-base-uncased").values
     share = distilbert.smaller_by.subs(values)
     assert share == 1 - sympy.Rational(66_362_880, 109_482_240)
     assert rounds_to(share * 100, 39, 1) and rounds_to(share * 100, 40, 2)
@@ -95,21 +95,21 @@ def test_forty_percent_smaller():
 
 def test_mlm_head():
     # vocab_transform (D^2 + D), vocab_layer_norm (2D), the projector's own bias (V); its weight is the table.
-    extra = sympy.expand(distilbert.DistilBertForMaskedLM.total - distilbert.DistilBertModel.total)
+    extra = sympy.expand(distilbert.ARCHITECTURES["DistilBertForMaskedLM"].total - distilbert.ARCHITECTURES["DistilBertModel"].total)
     assert extra == D**2 + 3 * D + V
     untied = distilbert.VARIANTS["untied"]["DistilBertForMaskedLM"].total
-    assert sympy.expand(untied - distilbert.DistilBertForMaskedLM.total) == V * D
+    assert sympy.expand(untied - distilbert.ARCHITECTURES["DistilBertForMaskedLM"].total) == V * D
 
 
 def test_classification_heads():
-    body = distilbert.DistilBertModel.total
-    assert sympy.expand(distilbert.DistilBertForSequenceClassification.total - body) == D**2 + D + D * C + C
-    assert sympy.expand(distilbert.DistilBertForMultipleChoice.total - body) == D**2 + D + D + 1
-    assert sympy.expand(distilbert.DistilBertForTokenClassification.total - body) == D * C + C
+    body = distilbert.ARCHITECTURES["DistilBertModel"].total
+    assert sympy.expand(distilbert.ARCHITECTURES["DistilBertForSequenceClassification"].total - body) == D**2 + D + D * C + C
+    assert sympy.expand(distilbert.ARCHITECTURES["DistilBertForMultipleChoice"].total - body) == D**2 + D + D + 1
+    assert sympy.expand(distilbert.ARCHITECTURES["DistilBertForTokenClassification"].total - body) == D * C + C
 
 
 def test_checkpoint_sizes():
-    uncased, cased = (configs.checkpoint(name).values for name in distilbert.CHECKPOINTS)
+    uncased, cased = (registry.checkpoint(name).values for name in distilbert.FAMILY.checkpoints)
     assert (uncased[V], uncased[D], uncased[L], uncased[H], uncased[F], uncased[P]) == (30522, 768, 6, 12, 3072, 512)
     assert cased[V] == 28996 and T not in cased
 
@@ -121,12 +121,12 @@ def test_checkpoint_sizes():
 ])
 def test_bad_configs(config, message):
     with pytest.raises(configs.ConfigError, match=message):
-        configs.resolve(config)
+        registry.resolve(config)
 
 
 def test_question_answering_needs_two_labels():
     with pytest.raises(configs.ConfigError, match="num_labels 2"):
-        configs.resolve({"model_type": "distilbert", "num_labels": 3}, "DistilBertForQuestionAnswering")
+        registry.resolve({"model_type": "distilbert", "num_labels": 3}, "DistilBertForQuestionAnswering")
     # Two labels from id2label: the published body and qa_outputs, 768 x 2 with two biases.
-    assert configs.resolve({"model_type": "distilbert", "id2label": {"0": "a", "1": "b"}},
+    assert registry.resolve({"model_type": "distilbert", "id2label": {"0": "a", "1": "b"}},
                            "DistilBertForQuestionAnswering").total == 66_362_880 + 768 * 2 + 2

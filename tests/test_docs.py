@@ -6,10 +6,11 @@ from pathlib import Path
 import pytest
 import yaml
 
-import site_build
-from derivations import configs, references, symbols
+from derivations import configs, registry, symbols
+from derivations.site import references
+from derivations.site import families as site_families
 from derivations.claims import Hypothesis, Miscount, Rounded
-from derivations.syntax import SHORTCODE
+from derivations.site.syntax import SHORTCODE
 
 DOCS = Path(__file__).resolve().parents[1] / "docs"
 PAGES = sorted(DOCS.glob("*.md"))
@@ -23,13 +24,12 @@ def shortcodes(page: str) -> list[str]:
     return [match[2] for match in SHORTCODE.finditer(text(page))]
 
 
-FAMILIES = sorted(configs.family_modules().items())
+FAMILIES = sorted(registry.families().items())
 
 
 def claims(family) -> list:
     """Everything a family reconciles: its miscounts, its rounded figures, and its hypotheses' figures."""
-    hypotheses = getattr(family, "HYPOTHESES", ())
-    return [*family.MISCOUNTS, *family.ROUNDED, *hypotheses, *(c for h in hypotheses for c in h.claims)]
+    return list(family.claims())
 
 
 def shown_claims() -> set[int]:
@@ -60,7 +60,7 @@ def _claims_in(obj) -> set[int]:
 
 
 def test_every_family_has_its_page_and_its_notebook():
-    for name in configs.family_modules():
+    for name in registry.families():
         assert (DOCS / f"{name}.md").is_file(), f"no docs/{name}.md"
         assert (DOCS / "notebooks" / f"{name}.py").is_file(), f"no docs/notebooks/{name}.py"
 
@@ -73,7 +73,7 @@ SHARED = ["mkdocs.yml", "README.md", *(f"hooks/{p.name}" for p in sorted((DOCS.p
 @pytest.mark.parametrize("shared", SHARED)
 def test_no_shared_file_lists_the_families(shared):
     source = (DOCS.parent / shared).read_text(encoding="utf-8")
-    for name in configs.family_modules():
+    for name in registry.families():
         for written in (f"{name}.md", f"notebooks/{name}.py", f"families/{name}.py", f"readers/{name}.py"):
             assert written not in source, f"{shared} names {written}: a new family would have to edit it"
     if shared == "mkdocs.yml":
@@ -87,14 +87,14 @@ def test_the_home_page_takes_its_table_from_the_families():
     assert "<!-- families:table -->" in home
     assert not re.search(r"^\|.*\|$", home, flags=re.M), "a table typed in index.md: the families' table is generated"
     for _, family in FAMILIES:
-        assert family.HEADLINES and all(h.checkpoint in configs.bundled() for h in family.HEADLINES)
+        assert family.headlines and all(h.checkpoint in configs.bundled() for h in family.headlines)
 
 
 @pytest.mark.parametrize("name, family", FAMILIES, ids=[name for name, _ in FAMILIES])
 def test_every_class_is_on_its_family_page(name, family):
     page = text(f"{name}.md")
     named = set(re.findall(r"`(\w+)`", page))
-    missing = {architecture for variants in family.VARIANTS.values() for architecture in variants} - named
+    missing = {architecture for variants in family.variants.values() for architecture in variants} - named
     assert not missing, f"classes not on {name}.md: {missing}"
 
 
@@ -102,8 +102,8 @@ def test_every_class_is_on_its_family_page(name, family):
 def test_every_miscount_has_an_entry_that_opens_with_its_verdict(name, family):
     # An entry: a heading, the verdict right under it, and the table of differences below, before the next
     # heading (the mistakes page's summary links to the heading).
-    entries = site_build.hook("families").entries()
-    for claim in family.MISCOUNTS:
+    entries = site_families.entries()
+    for claim in family.miscounts:
         ref = f"{name}.{claim.name}"
         assert ref in entries, f"{ref}: no page gives its verdict"
         page = text(entries[ref].page)
@@ -117,7 +117,7 @@ def test_every_miscount_has_an_entry_that_opens_with_its_verdict(name, family):
 
 
 def test_heading_ids_are_the_ones_mkdocs_gives():
-    families = site_build.hook("families")
+    families = site_families
     headings = ["# Common mistakes", '## "72.1 MB"', "## GPT-2's retracted counts", "### `n_params` twice",
                 "## GPT-2's retracted counts", "## Pythia-70M {#seventy}"]
     assert families.heading_ids(headings) == ["common-mistakes", "721-mb", "gpt-2s-retracted-counts", "n_params-twice",
@@ -125,7 +125,7 @@ def test_heading_ids_are_the_ones_mkdocs_gives():
 
 
 def test_the_mistakes_summary_takes_every_miscount_from_the_families(monkeypatch):
-    families = site_build.hook("families")
+    families = site_families
     assert "<!-- families:mistakes -->" in text("mistakes.md")
     monkeypatch.setattr(families, "entries", lambda: {})
     with pytest.raises(LookupError, match="a miscount that no page details"):
@@ -133,7 +133,7 @@ def test_the_mistakes_summary_takes_every_miscount_from_the_families(monkeypatch
 
 
 def test_a_verdict_outside_an_entry_is_refused(tmp_path, monkeypatch):
-    families = site_build.hook("families")
+    families = site_families
     (tmp_path / "a.md").write_text("# A\n\n<!-- verdict:bert.chinese_75m -->\n", encoding="utf-8")
     monkeypatch.setattr(families, "DOCS", tmp_path)
     with pytest.raises(LookupError, match="must open an entry"):

@@ -4,7 +4,7 @@ import re
 
 import pytest
 
-from derivations import expanders
+from derivations.site import expanders, shortcodes
 
 
 def tex(source: str, display: bool) -> str:  # a stand-in for KaTeX: the TeX itself
@@ -25,11 +25,11 @@ def tex(source: str, display: bool) -> str:  # a stand-in for KaTeX: the TeX its
 ])
 def test_unknown_references_raise_lookup_error(shortcode, ref):
     with pytest.raises(LookupError):
-        expanders.expand(shortcode, ref, tex)
+        shortcodes.expand(shortcode, ref, tex)
 
 
 def test_numbers_carry_their_reference():
-    out = expanders.expand("num", "bert.BertModel @ bert-base-chinese", tex)
+    out = shortcodes.expand("num", "bert.BertModel @ bert-base-chinese", tex)
     assert out == '<span class="dv-num" data-ref="bert.BertModel @ bert-base-chinese">102,267,648</span>'
 
 
@@ -37,14 +37,14 @@ def test_miscount_table_shows_the_published_reconciliation():
     # The numbers of the content audit's statement, from the blog post and transformers' count of
     # BertModel(add_pooling_layer=False), the body of the BertForMaskedLM its config names:
     # 101,677,056 - 75,641,856 = 26,035,200 = 25,952,256 + 36,864 + 46,080.
-    out = expanders.expand("miscount", "bert.chinese_75m", tex)
+    out = shortcodes.expand("miscount", "bert.chinese_75m", tex)
     numbers = [text for _, text in re.findall(r'data-ref="([^"]+)">([\d,.-]+)<', out)]
     assert numbers == ["75,641,856", "101,677,056", "75,641,856",
                        "25,952,256", "36,864", "46,080", "26,035,200"]
 
 
 def test_hypothesis_table_shows_the_papers_figures_and_the_window():
-    out = expanders.expand("hypothesis", "gpt2.paper_counts", tex)
+    out = shortcodes.expand("hypothesis", "gpt2.paper_counts", tex)
     numbers = dict(re.findall(r'data-ref="([^"]+)">([\d,.\u2212-]+)<', out))
     # Radford et al. 2019, Table 2 against the exact count and the count with GPT-1's 40,478 tokens.
     assert numbers["gpt2.paper_counts.claims.0.candidates.0 @ gpt2"] == "124,439,808"
@@ -53,7 +53,7 @@ def test_hypothesis_table_shows_the_papers_figures_and_the_window():
 
 
 def test_published_table_marks_what_rounds():
-    out = expanders.expand("published", "gpt3.TABLE_2_1", tex)
+    out = shortcodes.expand("published", "gpt3.TABLE_2_1", tex)
     assert out.count('class="dv-yes"') == 5 and out.count('class="dv-no"') == 3  # medium, 13B, 175B miss
 
 
@@ -61,7 +61,7 @@ def test_published_table_marks_what_rounds():
                                        ("checkpoints", "gpt3.NO_SUCH_COLUMNS")])
 def test_claim_shortcodes_refuse_other_objects(shortcode, ref):
     with pytest.raises(LookupError):
-        expanders.expand(shortcode, ref, tex)
+        shortcodes.expand(shortcode, ref, tex)
 
 
 def _text(html: str) -> str:
@@ -69,7 +69,7 @@ def _text(html: str) -> str:
 
 
 def test_a_verdict_states_the_exact_count_against_the_claim():
-    out = expanders.expand("verdict", "bert.chinese_75m", tex)
+    out = shortcodes.expand("verdict", "bert.chinese_75m", tex)
     assert out.startswith('<p class="dv-verdict"><strong>') and out.endswith("</strong></p>")
     numbers = dict(re.findall(r'data-ref="([^"]+)">([\d,]+)<', out))
     # BertModel(add_pooling_layer=False) on bert-base-chinese, against the blog post's sum.
@@ -79,20 +79,20 @@ def test_a_verdict_states_the_exact_count_against_the_claim():
 
 
 def test_a_verdict_quotes_a_rounded_claim_and_keeps_a_right_number():
-    assert "not “770M”:" in _text(expanders.expand("verdict", "t5.large_770m", tex))
+    assert "not “770M”:" in _text(shortcodes.expand("verdict", "t5.large_770m", tex))
     # BertForMaskedLM's 102,290,312 is right; the label is not.
     assert "has 102,290,312 parameters, as published, but the square map" in _text(
-        expanders.expand("verdict", "bert.mlm_transform_as_pooler", tex))
+        shortcodes.expand("verdict", "bert.mlm_transform_as_pooler", tex))
 
 
 @pytest.mark.parametrize("ref", ["bert.layer", "roberta.keras_base"])  # not a miscount; one without its verdict
 def test_a_verdict_needs_a_miscount_with_model_and_cause(ref):
     with pytest.raises(LookupError):
-        expanders.expand("verdict", ref, tex)
+        shortcodes.expand("verdict", ref, tex)
 
 
 def test_the_summary_links_each_claim_to_its_entry():
-    from derivations.references import Reference
+    from derivations.site.references import Reference
 
     out = expanders.mistakes([(Reference.parse("gpt2.small_117m"), "mistakes-gpt2.html#117m-for-gpt-2-small",
                                "117m-for-gpt-2-small")])

@@ -6,7 +6,7 @@ configs [cite: hub-google-gemma], and transformers (tests/test_reference_gemma.p
 
 import sympy
 
-from derivations import configs
+from derivations import registry
 from derivations.families import gemma, llama
 from derivations.symbols import D, F, V
 
@@ -16,7 +16,7 @@ TABLE_2 = {"gemma-2b": (524_550_144, 1_981_884_416), "gemma-7b": (786_825_216, 7
 
 def test_the_papers_table_2_at_its_vocabulary():
     for name, (embedding, rest) in TABLE_2.items():
-        values = configs.checkpoint(name).values
+        values = registry.checkpoint(name).values
         assert gemma.embedding_parameters.count(values | {V: 256_128}) == embedding
         assert gemma.non_embedding.count(values) == rest
 
@@ -24,16 +24,16 @@ def test_the_papers_table_2_at_its_vocabulary():
 def test_the_released_models_hold_128_rows_fewer():
     # config.json: vocab_size 256,000; the paper: 256,128.
     for name, (embedding, rest) in TABLE_2.items():
-        resolved = configs.checkpoint(name)
+        resolved = registry.checkpoint(name)
         assert resolved.total == embedding + rest - 128 * resolved.values[D]
 
 
 def test_the_papers_feedforward_dims_are_twice_the_configs():
     # Table 1: "Feedforward hidden dims" 32,768 and 49,152.
-    assert [gemma.feedforward_hidden_dims.count(configs.checkpoint(n).values) for n in TABLE_2] == [32_768, 49_152]
+    assert [gemma.feedforward_hidden_dims.count(registry.checkpoint(n).values) for n in TABLE_2] == [32_768, 49_152]
 
 
 def test_the_layer_is_llamas_with_its_own_head_size():
     assert sympy.expand(gemma.layer.total - llama.layer.total) == 0
-    assert sympy.expand(gemma.GemmaForCausalLM.total - gemma.GemmaModel.total) == 0  # tied
+    assert sympy.expand(gemma.ARCHITECTURES["GemmaForCausalLM"].total - gemma.ARCHITECTURES["GemmaModel"].total) == 0  # tied
     assert F in gemma.layer.total.free_symbols

@@ -6,7 +6,7 @@ configs [cite: hub-google-gemma], and transformers (tests/test_reference_gemma2.
 
 import sympy
 
-from derivations import configs
+from derivations import registry
 from derivations.families import gemma, gemma2
 from derivations.symbols import D, L, V
 
@@ -16,15 +16,15 @@ TABLE_2 = {"gemma-2-2b": (590_118_912, 2_024_517_888), "gemma-2-9b": (917_962_75
 
 def test_the_papers_table_2_at_its_vocabulary():
     for name, (embedding, rest) in TABLE_2.items():
-        values = configs.checkpoint(name).values
+        values = registry.checkpoint(name).values
         assert gemma2.embedding_parameters.count(values | {V: 256_128}) == embedding
         assert gemma2.non_embedding.count(values) == rest
-        assert configs.checkpoint(name).total == embedding + rest - 128 * values[D]
+        assert registry.checkpoint(name).total == embedding + rest - 128 * values[D]
 
 
 def test_the_papers_feedforward_dims_are_twice_the_configs():
     # Table 1: "Feedforward dim" 18,432, 28,672 and 73,728.
-    dims = [gemma2.feedforward_hidden_dims.count(configs.checkpoint(n).values) for n in TABLE_2]
+    dims = [gemma2.feedforward_hidden_dims.count(registry.checkpoint(n).values) for n in TABLE_2]
     assert dims == [18_432, 28_672, 73_728]
 
 

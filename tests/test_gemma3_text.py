@@ -6,7 +6,7 @@ configs [cite: hub-google-gemma], and transformers (tests/test_reference_gemma3_
 
 import sympy
 
-from derivations import configs
+from derivations import registry
 from derivations.families import gemma2, gemma3_text
 from derivations.symbols import d_h
 
@@ -16,11 +16,11 @@ NON_EMBEDDING = {"gemma-3-1b": 698, "gemma-3-4b": 3_209, "gemma-3-12b": 10_759, 
 
 def test_every_non_embedding_figure_rounds_from_the_exact_count():
     for name, millions in NON_EMBEDDING.items():
-        assert round(gemma3_text.non_embedding.count(configs.checkpoint(name).values) / 10**6) == millions
+        assert round(gemma3_text.non_embedding.count(registry.checkpoint(name).values) / 10**6) == millions
 
 
 def test_the_1b_embedding():
-    assert round(gemma3_text.embedding_parameters.count(configs.checkpoint("gemma-3-1b").values) / 10**6) == 302
+    assert round(gemma3_text.embedding_parameters.count(registry.checkpoint("gemma-3-1b").values) / 10**6) == 302
 
 
 def test_the_layer_is_gemma_2s_with_two_head_norms():

@@ -7,7 +7,7 @@ Expected values come from outside the project: the sources named beside each, an
 import pytest
 import sympy
 
-from derivations import configs
+from derivations import registry
 
 from derivations.families import gpt2
 from derivations.symbols import D, L, P, V
@@ -28,13 +28,13 @@ PUBLISHED |= {
 
 @pytest.mark.parametrize("checkpoint, architecture", PUBLISHED)
 def test_published_totals(checkpoint, architecture):
-    assert configs.checkpoint(checkpoint, architecture).total == PUBLISHED[checkpoint, architecture]
+    assert registry.checkpoint(checkpoint, architecture).total == PUBLISHED[checkpoint, architecture]
 
 
 def test_gpt2_small_breakdown():
     # Shared reference A5: token embeddings 38,597,376, positions 786,432, one block 7,087,872,
     # non-embedding 85,056,000.
-    values = configs.checkpoint("gpt2").values
+    values = registry.checkpoint("gpt2").values
     assert gpt2.embeddings.child("token").count(values) == 38_597_376
     assert gpt2.embeddings.child("position").count(values) == 786_432
     assert gpt2.layer.count(values) == 7_087_872
@@ -72,8 +72,8 @@ def test_gpt2model_closed_form():
 
 
 def test_the_tied_head_adds_nothing():
-    assert gpt2.GPT2LMHeadModel.total == gpt2.GPT2Model.total
-    assert sympy.expand(gpt2.VARIANTS["untied"]["GPT2LMHeadModel"].total - gpt2.GPT2Model.total) == V * D
+    assert gpt2.ARCHITECTURES["GPT2LMHeadModel"].total == gpt2.ARCHITECTURES["GPT2Model"].total
+    assert sympy.expand(gpt2.VARIANTS["untied"]["GPT2LMHeadModel"].total - gpt2.ARCHITECTURES["GPT2Model"].total) == V * D
 
 
 def test_cross_attention_is_another_attention_block():
@@ -111,8 +111,8 @@ def gpt2_count(vocabulary: int, layers: int, width: int, positions: int = 1024) 
 
 @pytest.mark.parametrize("checkpoint", PAPER)
 def test_gpt1_vocabulary_reproduces_each_paper_figure(checkpoint):
-    values = configs.checkpoint(checkpoint).values | {V: GPT1_VOCABULARY}
-    assert gpt2.GPT2LMHeadModel.count(values) == gpt2_count(GPT1_VOCABULARY, *SIZES[checkpoint])
+    values = registry.checkpoint(checkpoint).values | {V: GPT1_VOCABULARY}
+    assert gpt2.ARCHITECTURES["GPT2LMHeadModel"].count(values) == gpt2_count(GPT1_VOCABULARY, *SIZES[checkpoint])
     assert half_up(gpt2_count(GPT1_VOCABULARY, *SIZES[checkpoint])) == PAPER[checkpoint]
 
 
@@ -150,7 +150,7 @@ def test_released_names_are_the_exact_counts_rounded():
 # Reconciled claims
 # ---------------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("item", gpt2.MISCOUNTS, ids=lambda m: m.name)
+@pytest.mark.parametrize("item", gpt2.FAMILY.miscounts, ids=lambda m: m.name)
 def test_miscounts_reconcile_exactly(item):
     item.check()
 
@@ -165,7 +165,7 @@ def test_the_book_prints_both_figures_and_their_difference_is_the_head():
 def test_transformerlens_n_params_is_kaplans_n():
     # HookedTransformerConfig: n_layers * (d_model * d_head * n_heads * 4) + n_layers * d_model * d_mlp * 2,
     # which with d_head * n_heads = d_model and d_mlp = 4 d_model is 12 n_layers d_model^2.
-    values = configs.checkpoint("gpt2").values
+    values = registry.checkpoint("gpt2").values
     assert gpt2.non_embedding_as_total.reconstruction.count(values) == 12 * 12 * 768**2
 
 
@@ -173,6 +173,6 @@ def test_small_117m_rounding_keeps_the_vocabulary_rows_and_the_norm_apart():
     # GPT-1's config.json has vocab_size 40478; the final LayerNorm adds 2D of its own, not 2 more rows.
     from derivations import render
     term = gpt2.small_117m.terms[1]
-    assert sympy.expand(term.total - (gpt2.GPT2LMHeadModel.total.subs(V, 40478) - 117_000_000)) == 0
+    assert sympy.expand(term.total - (gpt2.ARCHITECTURES["GPT2LMHeadModel"].total.subs(V, 40478) - 117_000_000)) == 0
     tex = render.latex(term.total)
     assert "40{,}478 D" in tex and "2 D" in tex and "40{,}480" not in tex

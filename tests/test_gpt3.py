@@ -3,7 +3,7 @@
 import pytest
 import sympy
 
-from derivations import configs
+from derivations import configs, registry
 
 from derivations.families import gpt3
 from derivations.symbols import D, F, L
@@ -36,12 +36,12 @@ TOTALS = {"gpt3-small": 125_226_240, "gpt3-13b": 12_853_386_240, "gpt3-175b": 17
 
 @pytest.mark.parametrize("checkpoint", TOTALS)
 def test_totals(checkpoint):
-    assert configs.checkpoint(checkpoint).total == TOTALS[checkpoint]
+    assert registry.checkpoint(checkpoint).total == TOTALS[checkpoint]
 
 
 def test_13b_with_the_printed_width():
     # Shared reference A6: 12,952,938,780 with d_model 5,140 (and d_ff four times it).
-    values = configs.checkpoint("gpt3-13b").values | {D: 5140, F: 4 * 5140}
+    values = registry.checkpoint("gpt3-13b").values | {D: 5140, F: 4 * 5140}
     assert gpt3.model.count(values) == 12_952_938_780
 
 
@@ -51,7 +51,7 @@ ROUNDS = {"small": True, "medium": False, "large": True, "xl": True, "b2_7": Tru
           "b175": False, "b13_width_as_printed": True, "b13_heads_as_printed": False, "xl_heads_as_printed": False}
 
 
-@pytest.mark.parametrize("claim", gpt3.ROUNDED, ids=lambda c: c.name)
+@pytest.mark.parametrize("claim", gpt3.FAMILY.rounded, ids=lambda c: c.name)
 def test_which_rows_round_to_the_table(claim):
     exact = claim.exact()
     assert claim.rounds() == ROUNDS[claim.name]
@@ -73,7 +73,7 @@ def test_heads_as_printed_for_xl_would_make_it_1_5b():
     # 2048 x 2048 to 2048 x 3072 and the output from 2048 x 2048 to 3072 x 2048, in every block.
     claim = gpt3.AS_PRINTED[2]
     widening = 24 * (4 * 2048 * (3072 - 2048) + 3 * (3072 - 2048))
-    assert claim.exact() == configs.checkpoint("gpt3-xl").total + widening
+    assert claim.exact() == registry.checkpoint("gpt3-xl").total + widening
 
 
 # ---------------------------------------------------------------------------------------------
@@ -92,13 +92,13 @@ def test_kaplan_leaves_out_only_lower_order_terms():
 
 
 def test_relative_error_falls_with_the_rows():
-    errors = [gpt3.kaplan_error.subs(configs.checkpoint(name).values) for name in gpt3.CHECKPOINTS]
+    errors = [gpt3.kaplan_error.subs(registry.checkpoint(name).values) for name in gpt3.FAMILY.checkpoints]
     assert all(0 < later < earlier for earlier, later in zip(errors, errors[1:]))
 
 
 def test_the_leading_term_is_the_error_to_first_order():
-    for name in gpt3.CHECKPOINTS:
-        values = configs.checkpoint(name).values
+    for name in gpt3.FAMILY.checkpoints:
+        values = registry.checkpoint(name).values
         error, leading = gpt3.kaplan_error.subs(values), gpt3.kaplan_error_leading.subs(values)
         assert abs(error - leading) < leading**2  # the next term is of the order of the square
 
@@ -109,4 +109,4 @@ def test_non_embedding_rows_match_the_pythia_cards():
     cards = {"gpt3-small": 85_056_000, "gpt3-xl": 1_208_602_624, "gpt3-2.7b": 2_517_652_480,
              "gpt3-6.7b": 6_444_163_072}
     for name, card in cards.items():
-        assert gpt3.non_embedding.count(configs.checkpoint(name).values) == card
+        assert gpt3.non_embedding.count(registry.checkpoint(name).values) == card

@@ -7,7 +7,7 @@ Expected values come from outside the project: the sources named beside each, an
 import pytest
 import sympy
 
-from derivations import configs
+from derivations import registry
 
 from derivations.families import gpt2, gpt_neox
 from derivations.symbols import D, F, L, V
@@ -35,21 +35,21 @@ def test_the_cards_cover_the_bundled_pythia_sizes():
 
 @pytest.mark.parametrize("checkpoint", PYTHIA_CARD)
 def test_card_total(checkpoint):
-    resolved = configs.checkpoint(checkpoint)
+    resolved = registry.checkpoint(checkpoint)
     assert resolved.architecture == "GPTNeoXForCausalLM"  # the class each config.json names
     assert resolved.total == PYTHIA_CARD[checkpoint][0]
 
 
 @pytest.mark.parametrize("checkpoint", PYTHIA_CARD)
 def test_card_non_embedding(checkpoint):
-    values = configs.checkpoint(checkpoint).values
+    values = registry.checkpoint(checkpoint).values
     assert gpt_neox.non_embedding.count(values) == PYTHIA_CARD[checkpoint][1]
 
 
 @pytest.mark.parametrize("checkpoint", PYTHIA_CARD)
 def test_the_cards_subtract_both_tables(checkpoint):
     # "Non-embedding" on the cards is the total minus embed_in and embed_out, not minus embed_in alone.
-    values = configs.checkpoint(checkpoint).values
+    values = registry.checkpoint(checkpoint).values
     total, non_embedding = PYTHIA_CARD[checkpoint]
     table = gpt_neox.embed_in.count(values)
     assert table == gpt_neox.embed_out.count(values) == values[V] * values[D]
@@ -58,7 +58,7 @@ def test_the_cards_subtract_both_tables(checkpoint):
 
 
 def test_gpt_neox_20b_card():
-    assert configs.checkpoint("gpt-neox-20b").total == NEOX_20B_CARD
+    assert registry.checkpoint("gpt-neox-20b").total == NEOX_20B_CARD
 
 
 # The same numbers in plain Python, from the description of the architecture (not from the package):
@@ -70,7 +70,7 @@ def pythia_count(vocabulary: int, layers: int, width: int) -> int:
 
 @pytest.mark.parametrize("checkpoint", PYTHIA_CARD)
 def test_plain_python_agrees_with_the_card(checkpoint):
-    values = configs.checkpoint(checkpoint).values
+    values = registry.checkpoint(checkpoint).values
     assert pythia_count(values[V], values[L], values[D]) == PYTHIA_CARD[checkpoint][0]
 
 
@@ -89,13 +89,13 @@ def test_attention_bias_off_removes_4d_per_layer():
 
 
 def test_tying_removes_one_table():
-    untied = gpt_neox.GPTNeoXForCausalLM.total
+    untied = gpt_neox.ARCHITECTURES["GPTNeoXForCausalLM"].total
     assert sympy.expand(untied - gpt_neox.GPTNeoXForCausalLM_tied.total) == V * D
-    assert gpt_neox.GPTNeoXForCausalLM_tied.total == gpt_neox.GPTNeoXModel.total
+    assert gpt_neox.GPTNeoXForCausalLM_tied.total == gpt_neox.ARCHITECTURES["GPTNeoXModel"].total
 
 
 def test_non_embedding_is_the_total_minus_both_tables():
-    assert sympy.expand(gpt_neox.GPTNeoXForCausalLM.total - gpt_neox.non_embedding.total) == 2 * V * D
+    assert sympy.expand(gpt_neox.ARCHITECTURES["GPTNeoXForCausalLM"].total - gpt_neox.non_embedding.total) == 2 * V * D
     assert sympy.expand(gpt_neox.embeddings.total) == 2 * V * D
 
 
@@ -111,15 +111,15 @@ def test_causal_lm_closed_form():
 
 def test_no_position_table():
     # Rotary positions: nothing in the count depends on the context length.
-    assert not any(s.name == "P" for s in gpt_neox.GPTNeoXForCausalLM.total.free_symbols)
-    assert F in gpt_neox.GPTNeoXModel.total.free_symbols
+    assert not any(s.name == "P" for s in gpt_neox.ARCHITECTURES["GPTNeoXForCausalLM"].total.free_symbols)
+    assert F in gpt_neox.ARCHITECTURES["GPTNeoXModel"].total.free_symbols
 
 
 # ---------------------------------------------------------------------------------------------
 # Reconciled claims
 # ---------------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("item", gpt_neox.MISCOUNTS, ids=lambda m: m.name)
+@pytest.mark.parametrize("item", gpt_neox.FAMILY.miscounts, ids=lambda m: m.name)
 def test_miscounts_reconcile_exactly(item):
     item.check()
 
@@ -132,22 +132,22 @@ TOKENIZER = 50_277
 @pytest.mark.parametrize("checkpoint, printed", [("pythia-70m", 70_398_976), ("pythia-160m", 162_281_472)])
 def test_the_benchmark_counted_tables_cut_to_the_tokenizer(checkpoint, printed):
     # CiphemonJY/LISA_FTM BENCHMARK_RESULTS.md prints these after resize_token_embeddings(len(tokenizer)).
-    values = configs.checkpoint(checkpoint).values
+    values = registry.checkpoint(checkpoint).values
     assert pythia_count(TOKENIZER, values[L], values[D]) == printed
     assert PYTHIA_CARD[checkpoint][0] - printed == 2 * (values[V] - TOKENIZER) * values[D]
-    claim = {c.checkpoint: c for c in gpt_neox.MISCOUNTS if c.name.startswith("tokenizer")}[checkpoint]
+    claim = {c.checkpoint: c for c in gpt_neox.FAMILY.miscounts if c.name.startswith("tokenizer")}[checkpoint]
     assert claim.claim == printed
 
 
 def test_kaplan_n_is_the_card_non_embedding():
     claim = gpt_neox.kaplan_n_as_chinchilla_n
-    assert (claim.claim, configs.checkpoint("pythia-70m").total) == PYTHIA_CARD["pythia-70m"][::-1]
+    assert (claim.claim, registry.checkpoint("pythia-70m").total) == PYTHIA_CARD["pythia-70m"][::-1]
 
 
 @pytest.mark.parametrize("checkpoint", PYTHIA_CARD)
 def test_non_embedding_share_is_the_cards(checkpoint):
     # The last column of the checkpoint table: the card's non-embedding count over its total, exactly.
-    values = configs.checkpoint(checkpoint).values
+    values = registry.checkpoint(checkpoint).values
     total, non_embedding = PYTHIA_CARD[checkpoint]
     assert gpt_neox.non_embedding_share.subs(values) == sympy.Rational(non_embedding, total)
 

@@ -6,7 +6,7 @@ configs [cite: hub-openai-gpt-oss], and transformers (tests/test_reference_gpt_o
 
 import sympy
 
-from derivations import configs
+from derivations import registry
 from derivations.families import gpt_oss
 from derivations.symbols import D, F, L, X, X_a
 
@@ -16,19 +16,19 @@ TABLE_1 = {"gpt-oss-120b": (114.71, 0.96, 1.16, 5.13, 116.83), "gpt-oss-20b": (1
 
 def test_every_line_of_the_card():
     for name, figures in TABLE_1.items():
-        values = configs.checkpoint(name).values
+        values = registry.checkpoint(name).values
         parts = (gpt_oss.mlp_parameters, gpt_oss.attention_parameters, gpt_oss.embed_unembed,
-                 gpt_oss.active_without_embedding, gpt_oss.GptOssForCausalLM)
+                 gpt_oss.active_without_embedding, gpt_oss.ARCHITECTURES["GptOssForCausalLM"])
         assert [round(p.count(values) / 10**7) / 100 for p in parts] == list(figures), name
 
 
 def test_the_card_leaves_the_input_embedding_out_of_the_active_count():
-    values = configs.checkpoint("gpt-oss-120b").values
+    values = registry.checkpoint("gpt-oss-120b").values
     with_embedding = gpt_oss.ACTIVE["GptOssForCausalLM"].count(values)
     assert round(with_embedding / 10**7) / 100 != 5.13
     assert with_embedding - gpt_oss.active_without_embedding.count(values) == 201_088 * 2_880
 
 
 def test_idle_experts():
-    gap = gpt_oss.GptOssForCausalLM.total - gpt_oss.ACTIVE["GptOssForCausalLM"].total
+    gap = gpt_oss.ARCHITECTURES["GptOssForCausalLM"].total - gpt_oss.ACTIVE["GptOssForCausalLM"].total
     assert sympy.factor(gap - L * (X - X_a) * (3 * D * F + 2 * F + D)) == 0

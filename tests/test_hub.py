@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 import derivations.__main__ as cli
-from derivations import configs, hub
+from derivations import configs, hub, registry
 
 ROOT = Path(__file__).resolve().parents[1]
 COMMIT = "a" * 40
@@ -55,7 +55,7 @@ def test_a_model_id_from_the_cache(tmp_path, environment):
     lay_out(cache, "Qwen/Qwen2.5-7B", configs.load("qwen2.5-7b"))
     out = run("count", "Qwen/Qwen2.5-7B", "--json", env=environment | {"HF_HUB_CACHE": str(cache)})
     assert out.returncode == 0, out.stderr
-    assert json.loads(out.stdout)["total"] == configs.resolve(configs.load("qwen2.5-7b")).total
+    assert json.loads(out.stdout)["total"] == registry.resolve(configs.load("qwen2.5-7b")).total
 
 
 def test_hf_home_and_the_default_place(tmp_path, environment, monkeypatch):
@@ -81,7 +81,7 @@ def test_revisions(tmp_path, environment, monkeypatch):
     assert configs.load("org/model", "v2") == configs.load("llama-2-13b")
     assert configs.load("org/model", OTHER) == configs.load("llama-2-13b")
     out = run("memory", "org/model", "--revision", "v2", "--json", env=environment | {"HF_HUB_CACHE": str(cache)})
-    assert out.returncode == 0 and json.loads(out.stdout)["parameters"] == configs.resolve(configs.load("llama-2-13b")).total
+    assert out.returncode == 0 and json.loads(out.stdout)["parameters"] == registry.resolve(configs.load("llama-2-13b")).total
     with pytest.raises(configs.ConfigError, match="revision v3"):
         configs.load("org/model", "v3")
 
@@ -112,7 +112,7 @@ def test_with_huggingface_hub_it_fetches_config_json_alone(tmp_path, environment
     monkeypatch.delenv("HF_HUB_OFFLINE")
     monkeypatch.setitem(sys.modules, "huggingface_hub", types.SimpleNamespace(hf_hub_download=hf_hub_download))
     assert cli.main(["count", "mistralai/Mistral-7B-v0.1", "--json"]) == 0
-    assert json.loads(capsys.readouterr().out)["total"] == configs.resolve(configs.load("mistral-7b")).total
+    assert json.loads(capsys.readouterr().out)["total"] == registry.resolve(configs.load("mistral-7b")).total
     assert asked == [("mistralai/Mistral-7B-v0.1", "config.json", "main")]  # the config, never the weights
 
 

@@ -7,7 +7,7 @@ Expected values come from outside the project: the sources named beside each, an
 import pytest
 import sympy
 
-from derivations import configs
+from derivations import registry
 
 from derivations.families import llama
 from derivations.symbols import D, F, H, K, L, V, d_h
@@ -31,20 +31,20 @@ PUBLISHED = {
 
 @pytest.mark.parametrize("checkpoint", PUBLISHED)
 def test_published_totals(checkpoint):
-    assert configs.checkpoint(checkpoint, "LlamaForCausalLM").total == PUBLISHED[checkpoint]
+    assert registry.checkpoint(checkpoint, "LlamaForCausalLM").total == PUBLISHED[checkpoint]
 
 
 def test_llama2_7b_per_layer():
     # Shared reference A9, by hand from the config: one layer 4 x 4096^2 + 3 x 4096 x 11008 + 2 x 4096
     # = 202,383,360; embeddings (and the head) 32000 x 4096 = 131,072,000.
-    values = configs.checkpoint("llama-2-7b").values
+    values = registry.checkpoint("llama-2-7b").values
     assert llama.layer.count(values) == 4 * 4096**2 + 3 * 4096 * 11008 + 2 * 4096 == 202_383_360
     assert llama.token_embeddings.count(values) == 32000 * 4096 == 131_072_000
 
 
 def test_llama1_is_llama2_at_7b():
     # Same shapes (only the context differs, and rotary positions learn nothing).
-    assert configs.checkpoint("llama-7b").total == configs.checkpoint("llama-2-7b").total
+    assert registry.checkpoint("llama-7b").total == registry.checkpoint("llama-2-7b").total
 
 
 # The published feed-forward widths (intermediate_size of the HF configs, hidden_dim of the model
@@ -87,7 +87,7 @@ def test_meta_width_is_metas_code(dim, multiple_of, multiplier):
 @pytest.mark.parametrize("checkpoint", llama.PARAMS)
 def test_bundled_widths_follow_the_rule(checkpoint):
     dim, multiple_of, multiplier, _source = llama.PARAMS[checkpoint]
-    values = configs.checkpoint(checkpoint).values
+    values = registry.checkpoint(checkpoint).values
     assert values[D] == dim
     assert values[F] == llama.width(dim, multiple_of, multiplier)
 
@@ -119,13 +119,13 @@ def test_biases():
 
 
 def test_the_tied_head_adds_nothing():
-    assert llama.LlamaForCausalLM_tied.total == llama.LlamaModel.total
-    assert sympy.expand(llama.LlamaForCausalLM.total - llama.LlamaModel.total) == V * D
+    assert llama.LlamaForCausalLM_tied.total == llama.ARCHITECTURES["LlamaModel"].total
+    assert sympy.expand(llama.ARCHITECTURES["LlamaForCausalLM"].total - llama.ARCHITECTURES["LlamaModel"].total) == V * D
 
 
 def test_tied_checkpoints_resolve_to_the_tied_layout():
     for name in llama.TIED_CHECKPOINTS:
-        assert configs.checkpoint(name).part is llama.LlamaForCausalLM_tied
+        assert registry.checkpoint(name).part is llama.LlamaForCausalLM_tied
 
 
 # ---------------------------------------------------------------------------------------------
@@ -146,7 +146,7 @@ def test_release_names():
         "llama-2-7b": True, "llama-2-13b": True, "llama-2-70b": False, "llama-3-8b": True, "llama-3-70b": False}
 
 
-@pytest.mark.parametrize("item", llama.MISCOUNTS, ids=lambda m: m.name)
+@pytest.mark.parametrize("item", llama.FAMILY.miscounts, ids=lambda m: m.name)
 def test_miscounts_reconcile_exactly(item):
     item.check()
 

@@ -6,12 +6,13 @@ from __future__ import annotations
 
 import pytest
 
-from derivations import configs, memory, storage
+from derivations import configs, memory, registry, storage
+from derivations.site import memory as site_memory
 from derivations.symbols import D, H, s
 
 
-def published(key: str) -> memory.Published:
-    return next(p for p in memory.published() if p.key == key)
+def published(key: str) -> site_memory.Published:
+    return next(p for p in site_memory.published() if p.key == key)
 
 
 def test_zero_figure_1():
@@ -49,7 +50,7 @@ def test_the_notes_figures():
     # “75641856 / 1024 / 1024 = 72.1 MB”: a count, not bytes; the right count of BertModel on bert-base-chinese
     # is 102,267,648 (the home page's example).
     assert round(published("note-chinese-blog").exact / 2**20, 1) == 72.1
-    assert configs.checkpoint("bert-base-chinese", "BertModel").total == 102_267_648
+    assert registry.checkpoint("bert-base-chinese", "BertModel").total == 102_267_648
     # The hub's download bar prints “440M” for bert-base-uncased's model.safetensors: 10^6 bytes.
     assert published("note-stemgene").exact == 440_425_712
     assert round(published("note-stemgene").exact / 10**6) == 440
@@ -87,7 +88,7 @@ def test_four_bit_formats_keep_the_rest_at_sixteen_bits():
 
 def test_which_tensors_a_four_bit_format_quantizes():
     # GPT-2: the four attention and two MLP matrices of each block; not the tied embedding, the norms or biases.
-    resolved = configs.checkpoint("gpt2")
+    resolved = registry.checkpoint("gpt2")
     quantized = [t for t in memory.tensors(resolved.part) if t.quantizable]
     assert sorted(t.name for t in quantized) == ["down", "output", "qkv", "up"]
     assert sum(memory.evaluate_tensor(t, resolved.values) for t in quantized) == 12 * (4 * 768 * 768 + 2 * 768 * 3072)
@@ -117,8 +118,8 @@ def test_sliding_layers_keep_window_minus_one(tokens: int, window, kept: int):
 def test_korthikanti_ratios():
     # Korthikanti et al. 2022, section 5: 5as/h = 80 for GPT-3 (a = 96, s = 2,048, h = 12,288), 64 for MT-NLG
     # (a = 128, h = 20,480).
-    assert memory.attention_ratio.subs({H: 96, s: 2048, D: 12288}) == 80
-    assert memory.attention_ratio.subs({H: 128, s: 2048, D: 20480}) == 64
+    assert site_memory.attention_ratio.subs({H: 96, s: 2048, D: 12288}) == 80
+    assert site_memory.attention_ratio.subs({H: 128, s: 2048, D: 20480}) == 64
 
 
 def test_latent_attention_against_multi_head():

@@ -10,7 +10,7 @@ from dataclasses import replace
 import pytest
 import sympy
 
-from derivations import components, configs, symbols
+from derivations import components, registry, symbols
 
 from derivations.families import llama, mixtral
 from derivations.symbols import D, F, H, K, L, V, X, X_a, d_h
@@ -26,18 +26,18 @@ MISTRAL_7B = 7_241_732_096  # Mistral-7B-v0.1, MistralForCausalLM (tests/test_mi
 
 
 def test_published_total():
-    assert configs.checkpoint("mixtral-8x7b").total == TOTAL_8X7B
+    assert registry.checkpoint("mixtral-8x7b").total == TOTAL_8X7B
 
 
 def test_published_active_counts():
-    values = configs.checkpoint("mixtral-8x7b").values
+    values = registry.checkpoint("mixtral-8x7b").values
     assert mixtral.ACTIVE["MixtralForCausalLM"].count(values) == ACTIVE_8X7B
     assert mixtral.active_without_embedding.count(values) == ACTIVE_8X7B_NO_EMBEDDING
 
 
 def test_published_breakdown():
-    values = configs.checkpoint("mixtral-8x7b").values
-    moe = mixtral.MixtralForCausalLM.find("MixtralModel.layer.moe")
+    values = registry.checkpoint("mixtral-8x7b").values
+    moe = mixtral.ARCHITECTURES["MixtralForCausalLM"].find("MixtralModel.layer.moe")
     assert mixtral.expert.count(values) == ONE_EXPERT
     assert mixtral.all_experts.count(values) == ALL_EXPERTS
     assert values[L] * moe.child("router").count(values) == ROUTERS
@@ -46,12 +46,12 @@ def test_published_breakdown():
 
 def test_mistral_7b():
     # Mixtral 8x7B has Mistral 7B's sizes ([cite: jiang2024, Table 1]; [cite: jiang2023, Table 1]).
-    assert mixtral.mistral_7b.count(configs.checkpoint("mixtral-8x7b").values) == MISTRAL_7B
+    assert mixtral.mistral_7b.count(registry.checkpoint("mixtral-8x7b").values) == MISTRAL_7B
 
 
 def test_checkpoints_read_their_sizes():
     # The sizes of the papers and of Mistral AI's posts: 8 experts, 2 per token; 8x22B 56 layers of 6144.
-    small, large = (configs.checkpoint(name).values for name in mixtral.CHECKPOINTS)
+    small, large = (registry.checkpoint(name).values for name in mixtral.FAMILY.checkpoints)
     assert (small[L], small[D], small[F], small[H], small[K], small[d_h], small[V]) == (
         32, 4096, 14336, 32, 8, 128, 32000)
     assert (large[L], large[D], large[F], large[H], large[K], large[d_h], large[V]) == (
@@ -70,11 +70,11 @@ def test_layer_closed_form():
 
 def test_causal_lm_closed_form():
     per_layer = mixtral.layer.total
-    assert sympy.expand(mixtral.MixtralForCausalLM.total - (2 * V * D + L * per_layer + D)) == 0
+    assert sympy.expand(mixtral.ARCHITECTURES["MixtralForCausalLM"].total - (2 * V * D + L * per_layer + D)) == 0
 
 
 def test_active_is_total_minus_idle_experts():
-    gap = mixtral.MixtralForCausalLM.total - mixtral.ACTIVE["MixtralForCausalLM"].total
+    gap = mixtral.ARCHITECTURES["MixtralForCausalLM"].total - mixtral.ACTIVE["MixtralForCausalLM"].total
     assert sympy.factor(gap) == sympy.factor(3 * L * D * F * (X - X_a))
 
 
@@ -93,7 +93,7 @@ def test_active_convention_is_the_components_on_the_per_expert_layout():
     per_expert_layer = replace(layer, children=tuple(mixtral.moe_per_expert if c.name == "moe" else c
                                                      for c in layer.children))
     per_expert = llama.base_model(per_expert_layer, "MixtralModel", "one module per expert", None)
-    assert sympy.expand(per_expert.total - mixtral.MixtralModel.total) == 0
+    assert sympy.expand(per_expert.total - mixtral.ARCHITECTURES["MixtralModel"].total) == 0
     cut = components.active_per_token(per_expert, X, X_a)
     assert sympy.expand(cut.total - mixtral.ACTIVE["MixtralModel"].total) == 0
     # The router stays whole in both.
@@ -111,7 +111,7 @@ def test_tied_head_counts_once():
 
 
 def test_one_expert_is_mistral_7b_with_a_router():
-    assert sympy.expand(mixtral.MixtralForCausalLM.total.subs(X, 1) - mixtral.mistral_7b.total) == L * D
+    assert sympy.expand(mixtral.ARCHITECTURES["MixtralForCausalLM"].total.subs(X, 1) - mixtral.mistral_7b.total) == L * D
 
 
 def test_heads_cancel_when_they_cover_the_width():
@@ -141,7 +141,7 @@ def test_eight_times_seven():
 
 def test_the_7b_of_the_name_is_no_expert():
     # One expert through all 32 layers holds 5.6B parameters, not 7B; the experts together 45.1B.
-    values = configs.checkpoint("mixtral-8x7b").values
+    values = registry.checkpoint("mixtral-8x7b").values
     assert mixtral.expert_across_layers.count(values) == 32 * ONE_EXPERT == 5_637_144_576
     assert mixtral.shared.count(values) + mixtral.all_experts.count(values) == TOTAL_8X7B
 
@@ -151,7 +151,7 @@ def test_published_totals_round():
     assert mixtral.total_blog.rounds() and mixtral.total_paper.rounds() and mixtral.total_22b.rounds()
     # The platform docs' "45B" is not the total rounded; the experts alone hold 45.1B.
     assert not mixtral.total_docs.rounds()
-    assert round(mixtral.all_experts.count(configs.checkpoint("mixtral-8x7b").values) / 10**9) == 45
+    assert round(mixtral.all_experts.count(registry.checkpoint("mixtral-8x7b").values) / 10**9) == 45
 
 
 def test_published_active_counts_round():
@@ -168,16 +168,16 @@ def test_8x22b_exact():
     # attention 2*6144*6144 + 2*6144*1024, a router 6144*8, 8 experts of 3*6144*16384, two norms.
     layer = 2 * 6144 * 6144 + 2 * 6144 * 1024 + 6144 * 8 + 8 * 3 * 6144 * 16384 + 2 * 6144
     total = 2 * 32000 * 6144 + 56 * layer + 6144
-    values = configs.checkpoint("mixtral-8x22b").values
-    assert mixtral.MixtralForCausalLM.count(values) == total == 140_620_634_112
+    values = registry.checkpoint("mixtral-8x22b").values
+    assert mixtral.ARCHITECTURES["MixtralForCausalLM"].count(values) == total == 140_620_634_112
     assert mixtral.ACTIVE["MixtralForCausalLM"].count(values) == total - 56 * 6 * 3 * 6144 * 16384
 
 
 def test_8x22b_with_the_instruct_configs_vocabulary():
     # mistralai/Mixtral-8x22B-Instruct-v0.1's config.json has vocab_size 32768 ([cite: litgpt-1845]);
     # the content audit gives 140,630,071,296 for that vocabulary. Both round to the release post's 141B.
-    values = dict(configs.checkpoint("mixtral-8x22b").values)
+    values = dict(registry.checkpoint("mixtral-8x22b").values)
     assert values[symbols.V] == 32000
     values[symbols.V] = 32768
-    assert mixtral.MixtralForCausalLM.count(values) == 140_630_071_296
-    assert round(mixtral.MixtralForCausalLM.count(values) / 10**9) == 141
+    assert mixtral.ARCHITECTURES["MixtralForCausalLM"].count(values) == 140_630_071_296
+    assert round(mixtral.ARCHITECTURES["MixtralForCausalLM"].count(values) / 10**9) == 141

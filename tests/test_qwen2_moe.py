@@ -6,7 +6,7 @@ Expected values come from outside the project: the sources named beside each, an
 
 import sympy
 
-from derivations import configs
+from derivations import configs, registry
 from derivations.families import qwen2_moe
 from derivations.symbols import D, F_e, L, L_f, X, X_a
 
@@ -14,7 +14,7 @@ from derivations.symbols import D, F_e, L, L_f, X, X_a
 def test_the_posts_figures():
     # [cite: qwen15-moe-blog]: "14.3B parameters in total", "2.7 billion activated parameters";
     # [cite: qwen2-blog]: Qwen2-57B-A14B, "57.41B", "56.32B" without embeddings.
-    small, large = configs.checkpoint("qwen1.5-moe-a2.7b"), configs.checkpoint("qwen2-57b-a14b")
+    small, large = registry.checkpoint("qwen1.5-moe-a2.7b"), registry.checkpoint("qwen2-57b-a14b")
     assert round(small.total / 10**8) == 143
     assert round(qwen2_moe.ACTIVE["Qwen2MoeForCausalLM"].count(small.values) / 10**8) == 27
     assert round(large.total / 10**7) == 5741
@@ -22,11 +22,11 @@ def test_the_posts_figures():
 
 
 def test_every_released_layer_holds_experts():
-    assert all(configs.checkpoint(name).values[L_f] == 0 for name in qwen2_moe.CHECKPOINTS)
+    assert all(registry.checkpoint(name).values[L_f] == 0 for name in qwen2_moe.FAMILY.checkpoints)
 
 
 def test_idle_experts():
-    gap = qwen2_moe.Qwen2MoeForCausalLM.total - qwen2_moe.ACTIVE["Qwen2MoeForCausalLM"].total
+    gap = qwen2_moe.ARCHITECTURES["Qwen2MoeForCausalLM"].total - qwen2_moe.ACTIVE["Qwen2MoeForCausalLM"].total
     assert sympy.factor(gap - (L - L_f) * (X - X_a) * 3 * D * F_e) == 0
 
 
@@ -35,4 +35,4 @@ def test_dense_layers_follow_the_config():
     config = configs.load("qwen1.5-moe-a2.7b")
     for extra, dense in (({"decoder_sparse_step": 2}, 12), ({"mlp_only_layers": [0, 5, 99]}, 2),
                          ({"decoder_sparse_step": 3, "mlp_only_layers": [2]}, 17), ({"num_experts": 0}, 24)):
-        assert configs.resolve(config | extra).values[L_f] == dense, extra
+        assert registry.resolve(config | extra).values[L_f] == dense, extra

@@ -6,7 +6,7 @@ Expected values come from outside the project: the model cards, and transformers
 
 import sympy
 
-from derivations import configs
+from derivations import configs, registry
 from derivations.families import llama, qwen3
 from derivations.symbols import K, d_h
 
@@ -17,7 +17,7 @@ CARDS = {"qwen3-0.6b": ("0.6", "0.44"), "qwen3-1.7b": ("1.7", "1.4"), "qwen3-4b"
 
 def test_every_card_line_is_the_exact_count_rounded():
     for name, printed in CARDS.items():
-        resolved = configs.checkpoint(name)
+        resolved = registry.checkpoint(name)
         for count, figure in zip((resolved.total, qwen3.non_embedding.count(resolved.values)), printed):
             decimals = len(figure.split(".")[1])
             assert f"{count / 10**9:.{decimals}f}" == figure, (name, count, figure)
@@ -25,7 +25,7 @@ def test_every_card_line_is_the_exact_count_rounded():
 
 def test_the_head_size_is_its_own():
     # Qwen3-0.6B's config.json: head_dim 128 with 16 heads in a width of 1,024.
-    values = configs.checkpoint("qwen3-0.6b").values
+    values = registry.checkpoint("qwen3-0.6b").values
     assert values[d_h] * 16 == 2 * 1024
 
 
@@ -35,5 +35,5 @@ def test_the_layer_is_llamas_with_two_head_norms():
 
 
 def test_tied_checkpoints_build_the_tied_layout():
-    for name in qwen3.CHECKPOINTS:
+    for name in qwen3.FAMILY.checkpoints:
         assert configs.load(name)["tie_word_embeddings"] == (name in qwen3.TIED_CHECKPOINTS)

@@ -6,13 +6,13 @@ model cards], and transformers (tests/test_reference_qwen_moe.py).
 
 import sympy
 
-from derivations import configs
+from derivations import registry
 from derivations.families import qwen2_moe, qwen3_moe
 from derivations.symbols import d_h
 
 
 def test_the_cards_totals_and_non_embedding_counts():
-    small, large = configs.checkpoint("qwen3-30b-a3b"), configs.checkpoint("qwen3-235b-a22b")
+    small, large = registry.checkpoint("qwen3-30b-a3b"), registry.checkpoint("qwen3-235b-a22b")
     assert round(small.total / 10**8) == 305 and round(large.total / 10**9) == 235
     tables = 2 * 151_936
     assert round((small.total - tables * 2048) / 10**8) == 299
@@ -22,7 +22,7 @@ def test_the_cards_totals_and_non_embedding_counts():
 def test_the_cards_activated_counts_keep_the_input_embedding():
     # "3.3B" and "22B" activated: with the input embedding 3.35 (truncated) and 22.19 billion; without it 3.04 and
     # 21.57 would print 3.0B and 22B.
-    small, large = configs.checkpoint("qwen3-30b-a3b").values, configs.checkpoint("qwen3-235b-a22b").values
+    small, large = registry.checkpoint("qwen3-30b-a3b").values, registry.checkpoint("qwen3-235b-a22b").values
     active = qwen3_moe.ACTIVE["Qwen3MoeForCausalLM"]
     assert active.count(small) // 10**8 == 33 and round(active.count(large) / 10**9) == 22
     assert round(qwen3_moe.active_without_embedding.count(small) / 10**8) == 30

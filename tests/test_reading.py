@@ -2,7 +2,7 @@
 
 import pytest
 
-from derivations import configs
+from derivations import configs, registry
 from derivations.reading import ConfigError, Layout, Switch, switch
 
 TWO_FLAGS_AND_A_CHOICE = Layout((switch("cross_attention", "add_cross_attention"),
@@ -29,13 +29,13 @@ def test_every_layout_is_laid_out_once_with_its_keywords():
 
 @pytest.mark.parametrize("model_type", sorted(configs.READERS))
 def test_each_family_lays_out_every_layout_its_reader_can_read(model_type):
-    reader, family = configs.READERS[model_type], configs.family(model_type)
-    assert list(family.VARIANTS) == list(reader.layout.settings())
-    assert family.MODEL_TYPE == model_type and family.__name__.endswith(f".{reader.module}")
+    reader, family = configs.READERS[model_type], registry.of_model_type(model_type)
+    assert list(family.variants) == list(reader.layout.settings())
+    assert family.model_type == model_type and family.name == reader.module
 
 
 @pytest.mark.parametrize("name", configs.bundled())
 def test_every_bundled_config_asks_for_a_layout_its_family_has(name):
     config = configs.load(name)
     reader = configs.READERS[config["model_type"]]
-    assert reader.layout.of(config) in configs.family(reader.model_type).VARIANTS
+    assert reader.layout.of(config) in registry.of_model_type(reader.model_type).variants

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 import reference  # skips this module without torch/transformers (fails under CI)
 from strategies import maybe_labels
-from derivations import configs
+from derivations import configs, registry
 from derivations.families import albert
 
 check = reference.check
@@ -30,17 +30,17 @@ def test_every_class_is_derived():
 
 
 @pytest.mark.parametrize("architecture", albert.ARCHITECTURES)
-@pytest.mark.parametrize("checkpoint", albert.CHECKPOINTS)
+@pytest.mark.parametrize("checkpoint", albert.FAMILY.checkpoints)
 def test_checkpoint(checkpoint: str, architecture: str) -> None:
     check(architecture, configs.load(checkpoint))
 
 
-@pytest.mark.parametrize("checkpoint", albert.CHECKPOINTS)
+@pytest.mark.parametrize("checkpoint", albert.FAMILY.checkpoints)
 def test_without_pooler(checkpoint: str) -> None:
     config = configs.load(checkpoint)
     with torch.device("meta"):
         model = transformers.AlbertModel(transformers.AutoConfig.for_model(**config), add_pooling_layer=False)
-    reference.compare(albert.without_pooler, configs.resolve(config).values, model)
+    reference.compare(albert.without_pooler, registry.resolve(config).values, model)
 
 
 @pytest.mark.parametrize("architecture", albert.ARCHITECTURES)
@@ -75,7 +75,7 @@ def test_zero_groups_build_but_do_not_run() -> None:
     with pytest.raises(ZeroDivisionError):
         transformers.AlbertModel(config)(torch.tensor([[1, 2, 3]]))
     with pytest.raises(configs.ConfigError, match="num_hidden_groups"):
-        configs.resolve({**TINY, "num_hidden_groups": 0})
+        registry.resolve({**TINY, "num_hidden_groups": 0})
 
 
 def test_more_heads_than_width_is_refused_by_both() -> None:
@@ -83,7 +83,7 @@ def test_more_heads_than_width_is_refused_by_both() -> None:
     with pytest.raises(ZeroDivisionError):
         reference.build("AlbertModel", config)
     with pytest.raises(configs.ConfigError, match="heads of size 0"):
-        configs.resolve(config)
+        registry.resolve(config)
 
 
 def test_heads_that_do_not_divide_the_width() -> None:

@@ -13,14 +13,14 @@ from hypothesis import strategies as st
 
 import reference  # skips this module without torch/transformers (fails under CI)
 from strategies import bert_sizes
-from derivations import configs
+from derivations import configs, registry
 from derivations.families import bert
 
 check = reference.check
 
 
 @pytest.mark.parametrize("architecture", bert.ARCHITECTURES)
-@pytest.mark.parametrize("checkpoint", bert.CHECKPOINTS)
+@pytest.mark.parametrize("checkpoint", bert.FAMILY.checkpoints)
 def test_checkpoint(checkpoint: str, architecture: str) -> None:
     check(architecture, configs.load(checkpoint))
 
@@ -54,7 +54,7 @@ def test_cross_attention_without_decoder_is_rejected_by_both() -> None:
     with pytest.raises(ValueError, match="decoder"):
         reference.build("BertModel", config)
     with pytest.raises(configs.ConfigError, match="is_decoder"):
-        configs.resolve(config)
+        registry.resolve(config)
 
 
 @st.composite

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 import reference  # skips this module without torch/transformers (fails under CI)
 from strategies import maybe_flags, maybe_labels
-from derivations import configs
+from derivations import configs, registry
 from derivations.families import deepseek_v2, deepseek_v3
 from test_reference_llama import runs
 
@@ -24,7 +24,7 @@ SMALL = {"vocab_size": 1000, "hidden_size": 64, "intermediate_size": 48, "moe_in
          "topk_group": 1}
 
 
-@pytest.mark.parametrize("checkpoint", deepseek_v2.CHECKPOINTS + deepseek_v3.CHECKPOINTS)
+@pytest.mark.parametrize("checkpoint", deepseek_v2.FAMILY.checkpoints + deepseek_v3.FAMILY.checkpoints)
 def test_checkpoint(checkpoint: str) -> None:
     config = configs.load(checkpoint)
     check(CAUSAL[config["model_type"]], config)
@@ -66,7 +66,7 @@ REFUSED = [
 @pytest.mark.parametrize("config, message", REFUSED, ids=[str(c) for c, _ in REFUSED])
 def test_refused_by_both(model_type: str, config: dict, message: str) -> None:
     with pytest.raises(configs.ConfigError, match=message):
-        configs.resolve(SMALL | {"model_type": model_type} | config)
+        registry.resolve(SMALL | {"model_type": model_type} | config)
     assert not runs(SMALL | {"model_type": model_type} | config)
 
 
@@ -88,7 +88,7 @@ def test_the_active_count_is_what_one_token_reads(model_type: str) -> None:
             used += int((p.grad.flatten(1) != 0).any(dim=1).sum()) * p[0].numel()
         else:
             used += p.numel()
-    assert used == FAMILIES[model_type].ACTIVE[CAUSAL[model_type]].count(configs.resolve(config).values)
+    assert used == FAMILIES[model_type].ACTIVE[CAUSAL[model_type]].count(registry.resolve(config).values)
 
 
 @st.composite

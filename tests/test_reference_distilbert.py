@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 import reference  # skips this module without torch/transformers (fails under CI)
 from strategies import maybe_flags, maybe_labels
-from derivations import configs
+from derivations import configs, registry
 from derivations.families import distilbert
 
 check = reference.check
@@ -26,7 +26,7 @@ def test_every_class_transformers_defines_is_derived() -> None:
 
 
 @pytest.mark.parametrize("architecture", distilbert.ARCHITECTURES)
-@pytest.mark.parametrize("checkpoint", distilbert.CHECKPOINTS)
+@pytest.mark.parametrize("checkpoint", distilbert.FAMILY.checkpoints)
 def test_checkpoint(checkpoint: str, architecture: str) -> None:
     check(architecture, configs.load(checkpoint))
 
@@ -57,7 +57,7 @@ def test_hidden_dim_does_not_follow_dim() -> None:
     # DistilBertConfig's hidden_dim defaults to 3072 whatever dim is, and intermediate_size is no alias.
     config = {"model_type": "distilbert", "dim": 64, "n_heads": 4, "n_layers": 1, "intermediate_size": 100}
     check("DistilBertModel", config)
-    assert configs.resolve(config).values[distilbert.F] == 3072
+    assert registry.resolve(config).values[distilbert.F] == 3072
 
 
 def test_attribute_map_names_win() -> None:
@@ -65,7 +65,7 @@ def test_attribute_map_names_win() -> None:
     config = {"model_type": "distilbert", "hidden_size": 64, "dim": 128, "num_attention_heads": 4, "n_heads": 8,
               "num_hidden_layers": 1, "n_layers": 3}
     check("DistilBertForMaskedLM", config)
-    values = configs.resolve(config).values
+    values = registry.resolve(config).values
     assert (values[distilbert.D], values[distilbert.H], values[distilbert.L]) == (64, 4, 1)
 
 
@@ -74,7 +74,7 @@ def test_question_answering_needs_two_labels_in_both() -> None:
     with pytest.raises(ValueError, match="num_labels"):
         reference.build("DistilBertForQuestionAnswering", config)
     with pytest.raises(configs.ConfigError, match="num_labels"):
-        configs.resolve(config, "DistilBertForQuestionAnswering")
+        registry.resolve(config, "DistilBertForQuestionAnswering")
     check("DistilBertForSequenceClassification", config)  # the other classes take any number
 
 
@@ -83,7 +83,7 @@ def test_heads_must_divide_the_width_in_both() -> None:
     with pytest.raises(ValueError, match="divide"):
         reference.build("DistilBertModel", config)
     with pytest.raises(configs.ConfigError, match="n_heads"):
-        configs.resolve(config)
+        registry.resolve(config)
 
 
 @st.composite

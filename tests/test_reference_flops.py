@@ -13,12 +13,12 @@ from __future__ import annotations
 import pytest
 
 import reference  # skips this module without torch/transformers (fails under CI)
-from derivations import configs, flops
+from derivations import configs, flops, registry
 from derivations.components import evaluate
 from derivations.symbols import s, s_d
 
 torch = reference.torch
-FAMILIES = {name: module for name, module in configs.family_modules().items() if name != "gpt3"}
+FAMILIES = {name: module for name, module in registry.families().items() if name != "gpt3"}
 
 # The fields that set the depth, as the families' configs name them.
 DEPTH = ("num_hidden_layers", "n_layer", "num_layers", "num_decoder_layers", "encoder_layers", "decoder_layers",
@@ -49,7 +49,7 @@ def shallow(config: dict, depth: int = 2) -> dict:
 
 
 def classes(module) -> list[str]:
-    return [name for name in getattr(module, "CLASSES", module.ARCHITECTURES)
+    return [name for name in module.classes
             if name not in reference.VARIANTS or name == "BertModelWithoutPooler"]
 
 
@@ -60,7 +60,7 @@ CASES = [(name, architecture) for name, module in FAMILIES.items() for architect
 def test_every_class_on_its_example(family: str, architecture: str) -> None:
     # One layer of each stack of the example checkpoint (two for a mixture: a dense one and one with experts),
     # every other size as published: the check must run, not be skipped.
-    config = shallow(configs.load(FAMILIES[family].EXAMPLE), 2 if FAMILIES[family].MODEL_TYPE in
+    config = shallow(configs.load(FAMILIES[family].example), 2 if FAMILIES[family].model_type in
                      reference.DATA_DEPENDENT_TYPES else 1)
     if config["model_type"] in reference.DATA_DEPENDENT_TYPES:
         config |= FEW_EXPERTS  # the released layouts run in test_mixtures_at_their_layouts
@@ -69,21 +69,21 @@ def test_every_class_on_its_example(family: str, architecture: str) -> None:
     assert reference.check_flops(architecture, config), f"{architecture} did not run"
 
 
-DENSE = [name for name, module in FAMILIES.items() if module.MODEL_TYPE not in reference.DATA_DEPENDENT_TYPES]
+DENSE = [name for name, module in FAMILIES.items() if module.model_type not in reference.DATA_DEPENDENT_TYPES]
 
 
 @pytest.mark.parametrize("family", DENSE)
 def test_whole_depth(family: str) -> None:
     # The family's main class on its example checkpoint, every layer, on the meta device.
     module = FAMILIES[family]
-    architecture = next(iter(module.TABLE_ARCHITECTURES))
-    assert reference.check_flops(architecture, configs.load(module.EXAMPLE)), f"{architecture} did not run"
+    architecture = next(iter(module.table_columns))
+    assert reference.check_flops(architecture, configs.load(module.example)), f"{architecture} did not run"
 
 
 def test_nanogpt_forward() -> None:
     # nanoGPT's transformer_sizing notebook prints 291,648,307,200 for GPT-2 small's forward over 1,024 tokens.
     config = configs.load("gpt2")
-    resolved = configs.resolve(config, "GPT2LMHeadModel")
+    resolved = registry.resolve(config, "GPT2LMHeadModel")
     derived = evaluate(flops.forward(resolved.part), {**resolved.values, s: 1024})
     measured = reference.forward_flops(reference.build("GPT2LMHeadModel", config), "GPT2LMHeadModel", 1024)
     assert derived == measured == 291_648_307_200
@@ -98,7 +98,7 @@ def test_backward_is_twice_the_forward(checkpoint: str, narrow: dict) -> None:
     # A training step on real (random) weights: FlopCounterMode sees the forward and the backward; the backward
     # of every product is two products of its size (the gradients of both operands), so the step is three forwards.
     config = shallow(configs.load(checkpoint), 1) | {"vocab_size": 512} | narrow
-    architecture = configs.resolve(config).part.name
+    architecture = registry.resolve(config).part.name
     model = reference.build(architecture, config, "cpu")
     tokens = 9
     ids = torch.randint(0, 512, (1, tokens))
@@ -111,13 +111,13 @@ def test_backward_is_twice_the_forward(checkpoint: str, narrow: dict) -> None:
 
     with FlopCounterMode(display=False) as counter:
         model(**inputs, use_cache=False).loss.backward()
-    resolved = configs.resolve(config, architecture)
+    resolved = registry.resolve(config, architecture)
     step = flops.training(resolved.part).step
     assert counter.get_total_flops() == evaluate(step, {**resolved.values, s: tokens, s_d: tokens})
 
 
 MIXTURES = [(name, checkpoint) for name, module in FAMILIES.items()
-            if module.MODEL_TYPE in reference.DATA_DEPENDENT_TYPES for checkpoint in module.CHECKPOINTS]
+            if module.model_type in reference.DATA_DEPENDENT_TYPES for checkpoint in module.checkpoints]
 
 
 @pytest.mark.parametrize("family, checkpoint", MIXTURES, ids=[c for _, c in MIXTURES])
@@ -125,5 +125,5 @@ def test_mixtures_at_their_layouts(family: str, checkpoint: str) -> None:
     # Each released mixture with its experts, experts per token, groups and shared experts as published, its
     # widths narrowed and its depth cut so that it runs on CPU: the routed FLOPs do not depend on the routing.
     config = shallow(configs.load(checkpoint), 2)
-    architecture = next(iter(FAMILIES[family].TABLE_ARCHITECTURES))
+    architecture = next(iter(FAMILIES[family].table_columns))
     assert reference.check_flops(architecture, config), f"{checkpoint} did not run"

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 import reference  # skips this module without torch/transformers (fails under CI)
 from strategies import maybe_flags, maybe_labels
-from derivations import configs
+from derivations import configs, registry
 from derivations.families import gemma, gemma2, gemma3_text
 from test_reference_llama import head_sizes, runs
 
@@ -20,7 +20,7 @@ SMALL = {"vocab_size": 1000, "hidden_size": 64, "intermediate_size": 96, "num_hi
 CAUSAL = {"gemma": "GemmaForCausalLM", "gemma2": "Gemma2ForCausalLM", "gemma3_text": "Gemma3ForCausalLM"}
 
 
-@pytest.mark.parametrize("checkpoint", [c for f in FAMILIES.values() for c in f.CHECKPOINTS])
+@pytest.mark.parametrize("checkpoint", [c for f in FAMILIES.values() for c in f.FAMILY.checkpoints])
 def test_checkpoint(checkpoint: str) -> None:
     config = configs.load(checkpoint)
     check(CAUSAL[config["model_type"]], config)
@@ -58,7 +58,7 @@ REFUSED = [
 @pytest.mark.parametrize("model_type, config, message", REFUSED, ids=[f"{t}-{c}" for t, c, _ in REFUSED])
 def test_refused_by_both(model_type: str, config: dict, message: str) -> None:
     with pytest.raises(configs.ConfigError, match=message):
-        configs.resolve(SMALL | {"model_type": model_type} | config)
+        registry.resolve(SMALL | {"model_type": model_type} | config)
     assert not runs(SMALL | {"model_type": model_type} | config)
 
 

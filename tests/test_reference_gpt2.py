@@ -12,19 +12,19 @@ from hypothesis import strategies as st
 
 import reference  # skips this module without torch/transformers (fails under CI)
 from strategies import maybe_flags, maybe_labels
-from derivations import configs
+from derivations import configs, registry
 from derivations.families import gpt2, gpt3
 
 check = reference.check
 
 
 @pytest.mark.parametrize("architecture", gpt2.ARCHITECTURES)
-@pytest.mark.parametrize("checkpoint", gpt2.CHECKPOINTS)
+@pytest.mark.parametrize("checkpoint", gpt2.FAMILY.checkpoints)
 def test_checkpoint(checkpoint: str, architecture: str) -> None:
     check(architecture, configs.load(checkpoint))
 
 
-@pytest.mark.parametrize("checkpoint", gpt3.CHECKPOINTS)
+@pytest.mark.parametrize("checkpoint", gpt3.FAMILY.checkpoints)
 def test_gpt3_rows(checkpoint: str) -> None:
     # GPT-3's rows are GPT-2's layout at other sizes: GPT2LMHeadModel builds each of them (175B too:
     # the meta device holds shapes, not weights).
@@ -53,7 +53,7 @@ def test_attribute_map_names_win() -> None:
     config = {"model_type": "gpt2", "hidden_size": 64, "n_embd": 128, "num_attention_heads": 4, "n_head": 8,
               "num_hidden_layers": 1, "max_position_embeddings": 16}
     check("GPT2LMHeadModel", config)
-    assert configs.resolve(config).values[gpt2.D] == 64
+    assert registry.resolve(config).values[gpt2.D] == 64
 
 
 def test_double_heads_refuse_attention_summary() -> None:
@@ -61,7 +61,7 @@ def test_double_heads_refuse_attention_summary() -> None:
     with pytest.raises(NotImplementedError):
         reference.build("GPT2DoubleHeadsModel", config)
     with pytest.raises(configs.ConfigError, match="summary_type"):
-        configs.resolve(config, "GPT2DoubleHeadsModel")
+        registry.resolve(config, "GPT2DoubleHeadsModel")
     check("GPT2LMHeadModel", config)  # the other classes ignore it
 
 

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 import reference  # skips this module without torch/transformers (fails under CI)
 from strategies import maybe_flags, maybe_labels
-from derivations import configs
+from derivations import configs, registry
 from derivations.families import gpt_neox
 
 check = reference.check
@@ -20,7 +20,7 @@ SMALL = {"model_type": "gpt_neox", "num_hidden_layers": 2, "hidden_size": 64, "n
          "intermediate_size": 96, "vocab_size": 500}
 
 
-@pytest.mark.parametrize("checkpoint", gpt_neox.CHECKPOINTS)
+@pytest.mark.parametrize("checkpoint", gpt_neox.FAMILY.checkpoints)
 def test_checkpoint_causal_lm(checkpoint: str) -> None:
     # The class every bundled config names; the meta device holds shapes, not weights (12B and 20B too).
     check("GPTNeoXForCausalLM", configs.load(checkpoint))
@@ -58,7 +58,7 @@ def test_untied_by_default() -> None:
     # GPTNeoXConfig's tie_word_embeddings defaults to false, unlike GPT-2's.
     model = reference.build("GPTNeoXForCausalLM", SMALL)
     assert model.lm_head.weight is not model.gpt_neox.embed_in.weight
-    assert configs.resolve(SMALL, "GPTNeoXForCausalLM").part == gpt_neox.GPTNeoXForCausalLM
+    assert registry.resolve(SMALL, "GPTNeoXForCausalLM").part == gpt_neox.ARCHITECTURES["GPTNeoXForCausalLM"]
 
 
 def test_heads_must_divide_the_width() -> None:
@@ -66,7 +66,7 @@ def test_heads_must_divide_the_width() -> None:
     with pytest.raises(Exception):
         reference.build("GPTNeoXModel", config)
     with pytest.raises(configs.ConfigError, match="not a multiple"):
-        configs.resolve(config)
+        registry.resolve(config)
 
 
 @pytest.mark.parametrize("field, value", [("use_parallel_residual", 1), ("tie_word_embeddings", "no"),
@@ -78,7 +78,7 @@ def test_what_transformers_refuses_is_refused(field: str, value) -> None:
     with pytest.raises(Exception):
         reference.build("GPTNeoXModel", config)
     with pytest.raises(configs.ConfigError, match=field):
-        configs.resolve(config)
+        registry.resolve(config)
 
 
 @pytest.mark.parametrize("field, value", [("rotary_pct", True), ("rotary_pct", -0.01), ("rotary_emb_base", True)])
@@ -111,7 +111,7 @@ def test_gpt3_layout_candidate_is_gpt2lmheadmodel(index: int) -> None:
     # The old names' third candidate: GPT2LMHeadModel with GPT-2's 50,257 tokens, 2,048 learned
     # positions and the Pythia size's depth and width (GPT-3's layout), counted by transformers.
     claim = gpt_neox.OLD_NAMES[index]
-    values = configs.checkpoint(claim.checkpoint).values
+    values = registry.checkpoint(claim.checkpoint).values
     config = {"model_type": "gpt2", "vocab_size": 50257, "n_positions": 2048, "n_embd": values[gpt_neox.D],
               "n_layer": values[gpt_neox.L], "n_head": values[gpt_neox.H]}
     assert claim.exact(2) == reference.total(reference.build("GPT2LMHeadModel", config))

@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 import reference  # skips this module without torch/transformers (fails under CI)
 from strategies import maybe_flags, maybe_labels
-from derivations import configs
+from derivations import configs, registry
 from derivations.families import gpt_oss
 from test_reference_llama import head_sizes, runs
 
@@ -18,7 +18,7 @@ SMALL = {"model_type": "gpt_oss", "vocab_size": 1000, "hidden_size": 64, "interm
          "num_local_experts": 4, "num_experts_per_tok": 2}
 
 
-@pytest.mark.parametrize("checkpoint", gpt_oss.CHECKPOINTS)
+@pytest.mark.parametrize("checkpoint", gpt_oss.FAMILY.checkpoints)
 def test_checkpoint(checkpoint: str) -> None:
     check("GptOssForCausalLM", configs.load(checkpoint))
 
@@ -52,7 +52,7 @@ REFUSED = [
 @pytest.mark.parametrize("config, message", REFUSED, ids=[str(c) for c, _ in REFUSED])
 def test_refused_by_both(config: dict, message: str) -> None:
     with pytest.raises(configs.ConfigError, match=message):
-        configs.resolve(SMALL | config)
+        registry.resolve(SMALL | config)
     assert not runs(SMALL | config)
 
 

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 import reference  # skips this module without torch/transformers (fails under CI)
 from strategies import maybe_flags, maybe_labels
-from derivations import configs
+from derivations import configs, registry
 from derivations.families import llama
 
 check = reference.check
@@ -21,7 +21,7 @@ SMALL = {"model_type": "llama", "vocab_size": 1000, "hidden_size": 64, "intermed
          "num_hidden_layers": 2, "num_attention_heads": 8}
 
 
-@pytest.mark.parametrize("checkpoint", llama.CHECKPOINTS)
+@pytest.mark.parametrize("checkpoint", llama.FAMILY.checkpoints)
 def test_checkpoint(checkpoint: str) -> None:
     check("LlamaForCausalLM", configs.load(checkpoint))
 
@@ -89,7 +89,7 @@ REFUSED = [
 @pytest.mark.parametrize("config, message", REFUSED, ids=[str(c) for c, _ in REFUSED])
 def test_refused_by_both(config: dict, message: str) -> None:
     with pytest.raises(configs.ConfigError, match=message):
-        configs.resolve(SMALL | config)
+        registry.resolve(SMALL | config)
     assert not runs(SMALL | config)
 
 
@@ -115,7 +115,7 @@ def test_quantized_modules_are_the_seven_projections() -> None:
     quantized = sum(m.weight.numel() for name, m in model.named_modules()
                     if isinstance(m, reference.torch.nn.Linear) and name not in skipped)
     assert skipped == {"lm_head"}
-    assert quantized == llama.quantized_weights.subs(configs.resolve(config).values)
+    assert quantized == llama.quantized_weights.subs(registry.resolve(config).values)
 
 
 # RoPE needs an even head size (or 1, which runs by broadcasting).
@@ -148,7 +148,7 @@ def test_random_configs(architecture: str, config: dict) -> None:
 def test_the_page_counts_a_class_as_its_checkpoint_builds_it(checkpoint: str) -> None:
     # `num:llama.LlamaForCausalLM @ llama-3.2-1b` (and the checkpoint table) must be the tied model that
     # config builds in transformers, not the plain (untied) layout evaluated on its sizes.
-    from derivations import references
+    from derivations.site import references
 
     model = reference.build("LlamaForCausalLM", configs.load(checkpoint))
     shown = references.number_text(f"llama.LlamaForCausalLM @ {checkpoint}")

@@ -10,16 +10,17 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import reference  # skips this module without torch/transformers (fails under CI)
-from derivations import configs, memory
+from derivations import configs, memory, registry, storage
+from derivations.site import memory as site_memory
 from derivations.components import evaluate
-from derivations.symbols import D, F, H, d_h, s
+from derivations.symbols import D, F, H, H_r, d_h, s
 from test_reference_flops import FAMILIES, FEW_EXPERTS, shallow
 
 torch = reference.torch
 
 # The families whose decoder caches keys and values (GPT-1's transformers code keeps no cache).
 CACHING = {name: module for name, module in FAMILIES.items()
-           if memory.cache_rows(module.VARIANTS[next(iter(module.VARIANTS))][module.BASE_ARCHITECTURE])
+           if memory.cache_rows(module.variants[next(iter(module.variants))][module.base])
            and name != "gpt1"}
 # Enough layers for every pattern of windows in the families (Gemma 3: five local layers, then a global one).
 DEPTH = 7
@@ -29,10 +30,10 @@ def example(family: str) -> tuple[str, dict]:
     """The family's main class and its example checkpoint, cut to DEPTH layers; a mixture of experts
     narrowed to run on CPU (its routing reads the weights), its layout as published."""
     module = FAMILIES[family]
-    config = shallow(configs.load(module.EXAMPLE), DEPTH)
+    config = shallow(configs.load(module.example), DEPTH)
     if config["model_type"] in reference.DATA_DEPENDENT_TYPES:
         config |= FEW_EXPERTS
-    return next(iter(module.TABLE_ARCHITECTURES)), config
+    return next(iter(module.table_columns)), config
 
 
 def build(architecture: str, config: dict):
@@ -53,7 +54,7 @@ def test_cache_of_every_family(family: str) -> None:
     # On CPU (the mixtures) the long length would cost seconds: the windows are what matter there.
     lengths = {1, 5, 333} | ({4096} if model.device.type == "meta" else set())
     lengths |= {w + d for w in windows(config) for d in (-1, 0, 1) if w + d >= 1}
-    longest = configs.resolve(config, architecture).values.get(reference.P_SYMBOL)
+    longest = registry.resolve(config, architecture).values.get(reference.P_SYMBOL)
     source = 11 if model.config.is_encoder_decoder else None
     for tokens in sorted(t for t in lengths if longest is None or t <= longest):
         derived = memory.kv_cache(config, architecture, tokens, source)
@@ -74,7 +75,7 @@ NARROW = {"hidden_size": 32, "intermediate_size": 48, "moe_intermediate_size": 1
 @given(family=st.sampled_from(WINDOWED), layers=st.integers(1, 8), tokens=st.integers(1, 40), data=st.data())
 def test_random_windows(family: str, layers: int, tokens: int, data: st.DataObject) -> None:
     # Random depths, windows, layer types and switches, on small models that run on CPU.
-    config = shallow(configs.load(FAMILIES[family].EXAMPLE), layers) | {"num_hidden_layers": layers}
+    config = shallow(configs.load(FAMILIES[family].example), layers) | {"num_hidden_layers": layers}
     config |= {k: v for k, v in NARROW.items() if config.get(k) is not None or k == "hidden_size"}
     if config["model_type"] in reference.DATA_DEPENDENT_TYPES:
         config |= FEW_EXPERTS
@@ -90,7 +91,7 @@ def test_random_windows(family: str, layers: int, tokens: int, data: st.DataObje
     if has_types and config["sliding_window"] is not None and data.draw(st.booleans(), label="layer_types"):
         config["layer_types"] = data.draw(st.lists(st.sampled_from(["sliding_attention", "full_attention"]),
                                                    min_size=layers, max_size=layers), label="types")
-    architecture = next(iter(FAMILIES[family].TABLE_ARCHITECTURES))
+    architecture = next(iter(FAMILIES[family].table_columns))
     torch.manual_seed(0)
     try:
         measured = reference.cache_elements(reference.build(architecture, config, "cpu"), tokens)
@@ -108,11 +109,11 @@ def test_random_windows(family: str, layers: int, tokens: int, data: st.DataObje
 @pytest.mark.parametrize("family", sorted(FAMILIES))
 def test_tensors_of_every_family(family: str) -> None:
     module = FAMILIES[family]
-    config = shallow(configs.load(module.EXAMPLE), 2)
-    for architecture in module.TABLE_ARCHITECTURES:
-        if architecture not in module.ARCHITECTURES:
+    config = shallow(configs.load(module.example), 2)
+    for architecture in module.table_columns:
+        if architecture not in module.architectures:
             continue
-        resolved = configs.resolve(config, architecture)
+        resolved = registry.resolve(config, architecture)
         derived = sorted(size for size, copies, _ in memory.evaluated(resolved.part, resolved.values)
                          for _ in range(copies))
         model = reference.build(architecture, config)
@@ -157,11 +158,11 @@ def held(model, optimizer) -> dict[str, int]:
 def test_training_state(family: str, name: str) -> None:
     config = SMALL[family]
     architecture = {"gpt2": "GPT2LMHeadModel", "llama": "LlamaForCausalLM"}[family]
-    resolved = configs.resolve(config, architecture)
+    resolved = registry.resolve(config, architecture)
     parameters = resolved.total
     torch.manual_seed(0)
     model = reference.build(architecture, config, "cpu")
-    optimizer_spec = memory.OPTIMIZERS[name]
+    optimizer_spec = storage.OPTIMIZERS[name]
     if name in ("adam", "sgd"):
         optimizer = (torch.optim.AdamW(model.parameters()) if name == "adam"
                      else torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9))
@@ -199,15 +200,15 @@ def test_adam_8bit(family: str) -> None:
     bnb = reference.require("bitsandbytes")
     config = SMALL[family]
     architecture = {"gpt2": "GPT2LMHeadModel", "llama": "LlamaForCausalLM"}[family]
-    resolved = configs.resolve(config, architecture)
+    resolved = registry.resolve(config, architecture)
     torch.manual_seed(0)
     model = reference.build(architecture, config, "cpu")
     optimizer = bnb.optim.Adam8bit(model.parameters())
     step(model, optimizer)
     sizes = [(size, copies) for size, copies, _ in memory.evaluated(resolved.part, resolved.values)]
-    assert held(model, optimizer)["states"] == memory.adam_8bit_states(sizes)
+    assert held(model, optimizer)["states"] == storage.adam_8bit_states(sizes)
     # Some tensors below the 8-bit threshold, some above: both branches of the rule are measured.
-    assert min(size for size, _ in sizes) < memory.ADAM_8BIT_MIN_SIZE <= max(size for size, _ in sizes)
+    assert min(size for size, _ in sizes) < storage.ADAM_8BIT_MIN_SIZE <= max(size for size, _ in sizes)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -248,7 +249,7 @@ def test_gpt2_saved_tensors(heads: int, head_size: int, inner: int, tokens: int,
     torch.manual_seed(0)
     model = reference.build("GPT2LMHeadModel", config, "cpu").train()
     measured = saved_per_layer(model, model.transformer.h, torch.randint(0, 100, (batch, tokens)))
-    elements = sum(memory.gpt2_saved.values()) + (memory.gpt2_dropout if dropout else 0)
+    elements = sum(site_memory.gpt2_saved.values()) + (site_memory.gpt2_dropout if dropout else 0)
     derived = 4 * batch * evaluate(elements, {s: tokens, D: width, F: inner, H: heads})
     assert measured == [derived, derived]
 
@@ -263,9 +264,9 @@ def test_llama_saved_tensors(heads: int, kv: int, head_size: int, width: int, in
     torch.manual_seed(0)
     model = reference.build("LlamaForCausalLM", config, "cpu").train()
     measured = saved_per_layer(model, model.model.layers, torch.randint(0, 100, (batch, tokens)))
-    values = {s: tokens, D: width, F: inner, H: heads, d_h: head_size, memory.H_r: memory.repeated_heads(heads, kv, batch)}
-    layer = 4 * batch * evaluate(sum(memory.llama_saved.values()), values)
+    values = {s: tokens, D: width, F: inner, H: heads, d_h: head_size, H_r: site_memory.repeated_heads(heads, kv, batch)}
+    layer = 4 * batch * evaluate(sum(site_memory.llama_saved.values()), values)
     # The rotary cos and sin are the model's, kept first by layer 0 (batch 1: they do not depend on the batch).
-    rotary = 4 * evaluate(memory.llama_rotary, values)
+    rotary = 4 * evaluate(site_memory.llama_rotary, values)
     assert measured == [layer + rotary, layer]
 

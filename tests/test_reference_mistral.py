@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 import reference  # skips this module without torch/transformers (fails under CI)
 from strategies import maybe_flags, maybe_labels
-from derivations import configs
+from derivations import configs, registry
 from derivations.families import mistral
 from test_reference_llama import runs
 
@@ -44,7 +44,7 @@ def test_bias_flags_are_ignored() -> None:
     # MistralAttention and MistralMLP build their projections without bias whatever the config says.
     config = SMALL | {"attention_bias": True, "mlp_bias": True}
     check("MistralForCausalLM", config)
-    assert configs.resolve(config).total == configs.resolve(SMALL).total
+    assert registry.resolve(config).total == registry.resolve(SMALL).total
 
 
 @pytest.mark.parametrize("window", [8, 4096, None])
@@ -68,7 +68,7 @@ REFUSED = [
 @pytest.mark.parametrize("config, message", REFUSED, ids=[str(c) for c, _ in REFUSED])
 def test_refused_by_both(config: dict, message: str) -> None:
     with pytest.raises(configs.ConfigError, match=message):
-        configs.resolve(SMALL | config)
+        registry.resolve(SMALL | config)
     assert not runs(SMALL | config)
 
 
@@ -77,7 +77,7 @@ def test_minimal_config_with_few_heads_is_refused() -> None:
     config = {"model_type": "mistral", "num_attention_heads": 4, "hidden_size": 64, "num_hidden_layers": 1,
               "vocab_size": 100, "intermediate_size": 8}
     with pytest.raises(configs.ConfigError, match="num_key_value_heads"):
-        configs.resolve(config)
+        registry.resolve(config)
     assert not runs(config)
 
 

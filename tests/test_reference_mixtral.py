@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 import reference  # skips this module without torch/transformers (fails under CI)
 from strategies import maybe_flags, maybe_labels
-from derivations import configs
+from derivations import configs, registry
 from derivations.families import mixtral
 from derivations.symbols import D, V, X, X_a
 from test_reference_llama import runs
@@ -25,7 +25,7 @@ transformers = reference.transformers
 
 
 @pytest.mark.parametrize("architecture", mixtral.ARCHITECTURES)
-@pytest.mark.parametrize("checkpoint", mixtral.CHECKPOINTS)
+@pytest.mark.parametrize("checkpoint", mixtral.FAMILY.checkpoints)
 def test_checkpoint(checkpoint: str, architecture: str) -> None:
     check(architecture, configs.load(checkpoint))
 
@@ -93,7 +93,7 @@ MIXTRAL_SMALL = {"model_type": "mixtral", "num_hidden_layers": 1, "hidden_size":
 @pytest.mark.parametrize("config, message", REFUSED, ids=[str(c) for c, _ in REFUSED])
 def test_refused_by_both(config: dict, message: str) -> None:
     with pytest.raises(configs.ConfigError, match=message):
-        configs.resolve(MIXTRAL_SMALL | config)
+        registry.resolve(MIXTRAL_SMALL | config)
     assert not runs(MIXTRAL_SMALL | config)
 
 
@@ -148,10 +148,10 @@ def test_random_configs(architecture: str, config: dict) -> None:
 def test_active_is_total_minus_the_idle_experts_measured_on_the_model() -> None:
     # One expert's size in one layer, read off transformers' stacked tensors (one slice of each), times
     # the experts a token leaves idle, times the layers: the total minus that is the active count.
-    for name in mixtral.CHECKPOINTS:
+    for name in mixtral.FAMILY.checkpoints:
         config = configs.load(name)
         model = reference.build("MixtralForCausalLM", config)
-        values = configs.checkpoint(name).values
+        values = registry.checkpoint(name).values
         experts = model.model.layers[0].mlp.experts
         one_expert = experts.gate_up_proj[0].numel() + experts.down_proj[0].numel()
         idle = sum((e.gate_up_proj.shape[0] - values[X_a]) * one_expert for e in
@@ -194,14 +194,14 @@ def test_active_count_is_what_one_token_uses(experts: int, active: int) -> None:
     config = {"model_type": "mixtral", "vocab_size": 50, "hidden_size": 32, "intermediate_size": 24,
               "num_hidden_layers": 3, "num_attention_heads": 4, "num_key_value_heads": 2,
               "num_local_experts": experts, "num_experts_per_tok": active, "attn_implementation": "eager"}
-    values = configs.resolve(config).values
+    values = registry.resolve(config).values
     for token in (3, 17):
         used, picked = used_by_one_token(config, token)
         assert picked == [active] * config["num_hidden_layers"]  # the router's top-k, in every layer
         # The forward pass reads one row of the token table; the convention counts the whole table.
         assert used == mixtral.active_without_embedding.count(values) + values[D]
         assert used - values[D] + values[V] * values[D] == mixtral.ACTIVE["MixtralForCausalLM"].count(values)
-        assert used < mixtral.MixtralForCausalLM.count(values) or experts == active
+        assert used < mixtral.ARCHITECTURES["MixtralForCausalLM"].count(values) or experts == active
     assert values[X] == experts
 
 
@@ -210,6 +210,6 @@ def test_mistral_7b_is_transformers_mistral() -> None:
     # Mixtral-8x7B's sizes (the two papers' Table 1 give the same), against the derivation's dense model.
     config = {**configs.load("mixtral-8x7b"), "model_type": "mistral", "architectures": ["MistralForCausalLM"]}
     model = reference.build("MistralForCausalLM", config)
-    values = configs.checkpoint("mixtral-8x7b").values
+    values = registry.checkpoint("mixtral-8x7b").values
     assert reference.total(model) == mixtral.mistral_7b.count(values) == 7_241_732_096
     reference.compare(mixtral.mistral_7b, values, model)  # node by node too

@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 import reference  # skips this module without torch/transformers (fails under CI)
 from strategies import maybe_flags, maybe_labels
-from derivations import configs
+from derivations import configs, registry
 from derivations.families import phi3
 from test_reference_llama import head_sizes, runs
 
@@ -17,7 +17,7 @@ SMALL = {"model_type": "phi3", "vocab_size": 1000, "hidden_size": 64, "intermedi
          "num_hidden_layers": 2, "num_attention_heads": 8, "num_key_value_heads": 2, "pad_token_id": 0}
 
 
-@pytest.mark.parametrize("checkpoint", phi3.CHECKPOINTS)
+@pytest.mark.parametrize("checkpoint", phi3.FAMILY.checkpoints)
 def test_checkpoint(checkpoint: str) -> None:
     check("Phi3ForCausalLM", configs.load(checkpoint))
 
@@ -31,7 +31,7 @@ def test_the_default_padding_row_must_be_in_the_table() -> None:
     # Phi3Config's pad_token_id is 32000: a smaller vocabulary without a pad_token_id cannot be built.
     config = {k: v for k, v in SMALL.items() if k != "pad_token_id"}
     with pytest.raises(configs.ConfigError, match="pad_token_id"):
-        configs.resolve(config)
+        registry.resolve(config)
     assert not runs(config)
 
 
@@ -58,7 +58,7 @@ REFUSED = [
 @pytest.mark.parametrize("config, message", REFUSED, ids=[str(c) for c, _ in REFUSED])
 def test_refused_by_both(config: dict, message: str) -> None:
     with pytest.raises(configs.ConfigError, match=message):
-        configs.resolve(SMALL | config)
+        registry.resolve(SMALL | config)
     assert not runs(SMALL | config)
 
 

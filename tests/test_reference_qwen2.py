@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 import reference  # skips this module without torch/transformers (fails under CI)
 from strategies import maybe_flags, maybe_labels
-from derivations import configs
+from derivations import configs, registry
 from derivations.families import qwen2
 from test_reference_llama import head_sizes, runs
 
@@ -17,7 +17,7 @@ SMALL = {"model_type": "qwen2", "vocab_size": 1000, "hidden_size": 64, "intermed
          "num_hidden_layers": 2, "num_attention_heads": 8, "num_key_value_heads": 2}
 
 
-@pytest.mark.parametrize("checkpoint", qwen2.CHECKPOINTS)
+@pytest.mark.parametrize("checkpoint", qwen2.FAMILY.checkpoints)
 def test_checkpoint(checkpoint: str) -> None:
     check("Qwen2ForCausalLM", configs.load(checkpoint))
 
@@ -58,7 +58,7 @@ REFUSED = [
 @pytest.mark.parametrize("config, message", REFUSED, ids=[str(c) for c, _ in REFUSED])
 def test_refused_by_both(config: dict, message: str) -> None:
     with pytest.raises(configs.ConfigError, match=message):
-        configs.resolve(SMALL | config)
+        registry.resolve(SMALL | config)
     assert not runs(SMALL | config)
 
 
@@ -67,7 +67,7 @@ def test_a_minimal_config_has_32_key_value_heads() -> None:
     config = {"model_type": "qwen2", "num_attention_heads": 16, "hidden_size": 64, "num_hidden_layers": 1,
               "vocab_size": 100, "intermediate_size": 8}
     with pytest.raises(configs.ConfigError, match="num_key_value_heads"):
-        configs.resolve(config)
+        registry.resolve(config)
     assert not runs(config)
 
 

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 import reference  # skips this module without torch/transformers (fails under CI)
 from strategies import maybe_flags, maybe_labels
-from derivations import configs
+from derivations import configs, registry
 from derivations.families import qwen2_moe, qwen3_moe
 from test_reference_llama import runs
 
@@ -21,7 +21,7 @@ SMALL = {"vocab_size": 1000, "hidden_size": 64, "intermediate_size": 48, "moe_in
 CAUSAL = {"qwen2_moe": "Qwen2MoeForCausalLM", "qwen3_moe": "Qwen3MoeForCausalLM"}
 
 
-@pytest.mark.parametrize("checkpoint", qwen2_moe.CHECKPOINTS + qwen3_moe.CHECKPOINTS)
+@pytest.mark.parametrize("checkpoint", qwen2_moe.FAMILY.checkpoints + qwen3_moe.FAMILY.checkpoints)
 def test_checkpoint(checkpoint: str) -> None:
     config = configs.load(checkpoint)
     check(CAUSAL[config["model_type"]], config)
@@ -66,7 +66,7 @@ REFUSED = [
 @pytest.mark.parametrize("config, message", REFUSED, ids=[str(c) for c, _ in REFUSED])
 def test_refused_by_both(model_type: str, config: dict, message: str) -> None:
     with pytest.raises(configs.ConfigError, match=message):
-        configs.resolve(SMALL | {"model_type": model_type} | config)
+        registry.resolve(SMALL | {"model_type": model_type} | config)
     assert not runs(SMALL | {"model_type": model_type} | config)
 
 
@@ -91,7 +91,7 @@ def test_the_active_count_is_what_one_token_reads(model_type: str) -> None:
             used += p.numel()  # the table whole, as the convention counts it
         else:
             used += p.numel()
-    resolved = configs.resolve(config)
+    resolved = registry.resolve(config)
     assert used == FAMILIES[model_type].ACTIVE[CAUSAL[model_type]].count(resolved.values)
 
 

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 import reference  # skips this module without torch/transformers (fails under CI)
 from strategies import bert_sizes, maybe_labels
-from derivations import configs
+from derivations import configs, registry
 from derivations.families import roberta
 
 check = reference.check
@@ -28,19 +28,19 @@ def test_every_class_transformers_defines_is_derived() -> None:
 
 
 @pytest.mark.parametrize("architecture", roberta.ARCHITECTURES)
-@pytest.mark.parametrize("checkpoint", roberta.CHECKPOINTS)
+@pytest.mark.parametrize("checkpoint", roberta.FAMILY.checkpoints)
 def test_checkpoint(checkpoint: str, architecture: str) -> None:
     check(architecture, configs.load(checkpoint))
 
 
-@pytest.mark.parametrize("checkpoint", roberta.CHECKPOINTS)
+@pytest.mark.parametrize("checkpoint", roberta.FAMILY.checkpoints)
 def test_body_without_pooler(checkpoint: str) -> None:
     # RobertaModel(config, add_pooling_layer=False): the body the head classes hold.
     config = configs.load(checkpoint)
     with reference.torch.device("meta"):
         model = reference.transformers.RobertaModel(reference.transformers.AutoConfig.for_model(**config),
                                                     add_pooling_layer=False)
-    reference.compare(roberta.without_pooler, configs.checkpoint(checkpoint).values, model)
+    reference.compare(roberta.without_pooler, registry.checkpoint(checkpoint).values, model)
 
 
 @pytest.mark.parametrize("architecture", roberta.ARCHITECTURES)
@@ -66,7 +66,7 @@ def test_cross_attention_without_decoder_is_rejected_by_both() -> None:
     with pytest.raises(ValueError, match="decoder"):
         reference.build("RobertaModel", config)
     with pytest.raises(configs.ConfigError, match="is_decoder"):
-        configs.resolve(config)
+        registry.resolve(config)
 
 
 def test_padding_row_must_exist_in_the_position_table() -> None:
@@ -75,7 +75,7 @@ def test_padding_row_must_exist_in_the_position_table() -> None:
     with pytest.raises(AssertionError, match="Padding_idx"):
         reference.build("RobertaModel", config)
     with pytest.raises(configs.ConfigError, match="max_position_embeddings"):
-        configs.resolve(config)
+        registry.resolve(config)
 
 
 @st.composite

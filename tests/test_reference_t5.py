@@ -21,7 +21,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import reference  # skips this module without torch/transformers (fails under CI)
-from derivations import configs
+from derivations import configs, registry
 from derivations.families import t5
 from derivations.reading import ConfigError
 from derivations.symbols import D, V
@@ -48,11 +48,11 @@ def check(architecture: str, config: dict) -> None:
     if not (architecture in GENERATION and config.get("tie_word_embeddings") is False):
         reference.check(architecture, config)
         return
-    resolved = configs.resolve(config, architecture)
+    resolved = registry.resolve(config, architecture)
     model = reference.build(architecture, config)
     assert model.config.tie_word_embeddings is True and model.config.scale_decoder_outputs is False
     assert model.lm_head.weight is model.shared.weight  # forced tied when built from the config
-    tied = configs.resolve({**config, "tie_word_embeddings": True}, architecture)
+    tied = registry.resolve({**config, "tie_word_embeddings": True}, architecture)
     reference.compare(tied.part, tied.values, model)
     assert resolved.total - tied.total == resolved.values[V] * resolved.values[D]
     untie(model)
@@ -64,12 +64,12 @@ def test_the_classes_are_those_of_transformers() -> None:
     from transformers.models.t5 import modeling_t5
 
     exported = set(modeling_t5.__all__) - {"T5PreTrainedModel"}
-    assert exported == set(t5.CLASSES)
+    assert exported == set(t5.FAMILY.classes)
     assert not hasattr(transformers, "T5WithLMHeadModel")
 
 
 @pytest.mark.parametrize("architecture", t5.ARCHITECTURES)
-@pytest.mark.parametrize("checkpoint", t5.CHECKPOINTS)
+@pytest.mark.parametrize("checkpoint", t5.FAMILY.checkpoints)
 def test_checkpoint(checkpoint: str, architecture: str) -> None:
     check(architecture, configs.load(checkpoint))
 
@@ -88,7 +88,7 @@ def test_v1_1_base_as_built_and_as_published() -> None:
     # The checkpoint (its lm_head apart): 247,577,856, the count KerasHub publishes for t5_1.1_base
     # ([cite: keras-hub, keras_hub/src/models/t5/t5_presets.py]) and that 3rd-party printouts give.
     untie(model)
-    assert reference.total(model) == 247_577_856 == configs.checkpoint("t5-v1_1-base", "T5ForConditionalGeneration").total
+    assert reference.total(model) == 247_577_856 == registry.checkpoint("t5-v1_1-base", "T5ForConditionalGeneration").total
 
 
 TINY = {"model_type": "t5", "architectures": ["T5ForConditionalGeneration"], "vocab_size": 100, "d_model": 16,
@@ -110,7 +110,7 @@ def test_loading_a_v1_1_checkpoint(tmp_path) -> None:
     assert loaded.config.tie_word_embeddings is True and loaded.config.scale_decoder_outputs is False
     assert loaded.lm_head.weight is not loaded.shared.weight
     assert loaded.encoder.embed_tokens.weight is loaded.shared.weight is loaded.decoder.embed_tokens.weight
-    resolved = configs.resolve(TINY)
+    resolved = registry.resolve(TINY)
     assert configs.READERS["t5"].layout.of(TINY) == "gated+untied"
     reference.compare(resolved.part, resolved.values, loaded)
     assert reference.total(loaded) == reference.total(built) + 100 * 16
@@ -140,9 +140,9 @@ def test_layouts(flags: dict, architecture: str) -> None:
 def test_is_decoder_gives_the_lone_encoder_cross_attention() -> None:
     # T5EncoderModel builds its stack from the config itself; the two-stack classes do not read it.
     config = {**TINY, "is_decoder": True}
-    resolved = configs.resolve(config, "T5EncoderModel")
+    resolved = registry.resolve(config, "T5EncoderModel")
     assert "cross_attention" in [c.name for c in resolved.part.find("encoder.block").children]
-    assert configs.resolve(config, "T5Model").total == configs.resolve({**TINY, "is_decoder": False}, "T5Model").total
+    assert registry.resolve(config, "T5Model").total == registry.resolve({**TINY, "is_decoder": False}, "T5Model").total
 
 
 # What transformers refuses (T5Config's validation, its typed fields, or ACT2FN when the model is
@@ -160,7 +160,7 @@ REFUSED = [
 @pytest.mark.parametrize("config, message", REFUSED, ids=lambda x: str(x))
 def test_refused(config: dict, message: str) -> None:
     with pytest.raises(ConfigError, match=message) as refused:
-        configs.resolve({"model_type": "t5", **config})
+        registry.resolve({"model_type": "t5", **config})
     assert "\n" not in str(refused.value)
     with pytest.raises(Exception):  # transformers refuses it too
         reference.build("T5Model", {**TINY, **config})
@@ -170,7 +170,7 @@ def test_sizes_that_make_no_model() -> None:
     # transformers builds a stack without blocks (and so without a relative position bias); there is
     # no model to count, and the reader says so.
     with pytest.raises(ConfigError, match="positive"):
-        configs.resolve({"model_type": "t5", "num_decoder_layers": 0})
+        registry.resolve({"model_type": "t5", "num_decoder_layers": 0})
 
 
 def test_the_activations_are_those_of_transformers() -> None:
@@ -190,7 +190,7 @@ def t5_configs(draw: st.DrawFn) -> tuple[str, dict]:
     """A class and a config: head size, heads and width drawn apart (so that H d_kv is seldom d_model),
     decoders as deep as the encoder or not, either feed-forward, activations with learned parameters or
     without, the head tied or not."""
-    architecture = draw(st.sampled_from(t5.CLASSES))
+    architecture = draw(st.sampled_from(t5.FAMILY.classes))
     config = {"model_type": "t5", "vocab_size": draw(st.integers(1, 3000)), "d_model": draw(st.integers(1, 64)),
               "d_kv": draw(st.integers(1, 16)), "num_heads": draw(st.integers(1, 8)),
               "d_ff": draw(st.integers(1, 128)), "num_layers": draw(st.integers(1, 3)),

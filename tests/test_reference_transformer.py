@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 import reference  # skips this module without torch/transformers (fails under CI)
 from strategies import maybe_flags
-from derivations import configs
+from derivations import configs, registry
 from derivations.families import transformer
 from derivations.symbols import D, F, F_d, L, L_d
 
@@ -24,7 +24,7 @@ LAYOUT_IDS = ["shared-tied", "apart-tied", "shared-untied", "apart-untied"]
 
 
 @pytest.mark.parametrize("architecture", transformer.ARCHITECTURES)
-@pytest.mark.parametrize("checkpoint", transformer.CHECKPOINTS)
+@pytest.mark.parametrize("checkpoint", transformer.FAMILY.checkpoints)
 def test_checkpoint(checkpoint: str, architecture: str) -> None:
     check(architecture, configs.load(checkpoint))
 
@@ -50,10 +50,10 @@ def test_the_sinusoidal_tables_are_frozen_parameters() -> None:
     # parameters() yields the two P x D tables; the learnable count leaves them out.
     config = configs.load("transformer-base")
     model = reference.build("MarianMTModel", config)
-    values = configs.resolve(config).values
+    values = registry.resolve(config).values
     every = sum(p.numel() for p in model.parameters())
     assert every == transformer.parameters_with_frozen.subs(values) == 63_606_784
-    assert reference.total(model) == transformer.MarianMTModel.count(values) == 63_082_496
+    assert reference.total(model) == transformer.ARCHITECTURES["MarianMTModel"].count(values) == 63_082_496
 
 
 @pytest.mark.parametrize("encoder", [{"encoder_attention_heads": 3}, {"encoder_ffn_dim": -1},
@@ -67,7 +67,7 @@ def test_the_decoder_alone_ignores_the_encoder(encoder: dict) -> None:
               "decoder_start_token_id": 5, **encoder}
     check("MarianForCausalLM", config)
     with pytest.raises(configs.ConfigError):
-        configs.resolve(config, "MarianModel")
+        registry.resolve(config, "MarianModel")
 
 
 @st.composite

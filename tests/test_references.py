@@ -2,8 +2,8 @@
 
 import pytest
 
-from derivations import references
-from derivations.references import Reference
+from derivations.site import references
+from derivations.site.references import Reference
 
 
 def test_part_on_a_checkpoint():

@@ -7,7 +7,7 @@ Expected values come from outside the project: the sources named beside each, an
 import pytest
 import sympy
 
-from derivations import configs
+from derivations import configs, registry
 
 from derivations.families import bert, roberta
 from derivations.claims import rounds_to
@@ -28,12 +28,12 @@ KERAS = {"roberta-base": 124_052_736, "roberta-large": 354_307_072}
 
 @pytest.mark.parametrize("checkpoint, architecture", PUBLISHED)
 def test_published_totals(checkpoint, architecture):
-    assert configs.checkpoint(checkpoint, architecture).total == PUBLISHED[checkpoint, architecture]
+    assert registry.checkpoint(checkpoint, architecture).total == PUBLISHED[checkpoint, architecture]
 
 
 @pytest.mark.parametrize("checkpoint", KERAS)
 def test_kerasnlp_counts_are_the_backbone_without_offset_rows_token_types_or_pooler(checkpoint):
-    values = configs.checkpoint(checkpoint).values
+    values = registry.checkpoint(checkpoint).values
     assert roberta.keras_backbone.count(values) == KERAS[checkpoint]
     # The same figure, from the published RobertaModel count and the three things Keras leaves out,
     # in plain arithmetic: the pooler (D^2 + D), the two offset rows (2D), the one token-type row (D).
@@ -71,13 +71,13 @@ def test_the_keras_figures_are_robertamodel_less_what_their_layout_leaves_out():
 
 def test_body_is_berts():
     # RobertaModel holds BertModel's tensors: the same expression in every size.
-    assert sympy.expand(roberta.RobertaModel.total - bert.BertModel.total) == 0
+    assert sympy.expand(roberta.ARCHITECTURES["RobertaModel"].total - bert.ARCHITECTURES["BertModel"].total) == 0
     assert roberta.layer is bert.layer and roberta.embeddings is bert.embeddings
 
 
 def test_released_embeddings_cost_one_row_more_than_berts():
     # 514 positions and 1 token type against BERT's 512 and 2: (514 - 512) D + (1 - 2) D = D.
-    values = configs.checkpoint("roberta-base").values
+    values = registry.checkpoint("roberta-base").values
     assert (values[P], values[T]) == (514, 1)
     as_bert = values | {P: 512, T: 2}
     assert roberta.embeddings.count(values) - roberta.embeddings.count(as_bert) == 768
@@ -88,17 +88,17 @@ def test_released_embeddings_cost_one_row_more_than_berts():
 def test_lm_head_adds_d2_plus_3d_plus_v():
     # dense (D^2 + D), layer_norm (2D), bias (V); the decoder is the word table.
     expected = D**2 + D + 2 * D + V
-    assert sympy.expand(roberta.RobertaForMaskedLM.total - roberta.without_pooler.total) == expected
+    assert sympy.expand(roberta.ARCHITECTURES["RobertaForMaskedLM"].total - roberta.without_pooler.total) == expected
     untied = roberta.VARIANTS["untied"]["RobertaForMaskedLM"].total
-    assert sympy.expand(untied - roberta.RobertaForMaskedLM.total) == V * D + V
+    assert sympy.expand(untied - roberta.ARCHITECTURES["RobertaForMaskedLM"].total) == V * D + V
 
 
 def test_classification_head_replaces_the_pooler():
     # RobertaForSequenceClassification: no pooler, dense D x D and out_proj D x C, both with bias.
-    extra = sympy.expand(roberta.RobertaForSequenceClassification.total - roberta.RobertaModel.total)
+    extra = sympy.expand(roberta.ARCHITECTURES["RobertaForSequenceClassification"].total - roberta.ARCHITECTURES["RobertaModel"].total)
     assert extra == D * C + C
     # The multiple-choice class keeps the pooler and adds one logit.
-    assert sympy.expand(roberta.RobertaForMultipleChoice.total - roberta.RobertaModel.total) == D + 1
+    assert sympy.expand(roberta.ARCHITECTURES["RobertaForMultipleChoice"].total - roberta.ARCHITECTURES["RobertaModel"].total) == D + 1
 
 
 def test_causal_lm_is_the_masked_lm_in_count():
@@ -107,7 +107,7 @@ def test_causal_lm_is_the_masked_lm_in_count():
 
 
 def test_cross_attention_adds_berts_attention_block_per_layer():
-    extra = roberta.VARIANTS["cross_attention"]["RobertaModel"].total - roberta.RobertaModel.total
+    extra = roberta.VARIANTS["cross_attention"]["RobertaModel"].total - roberta.ARCHITECTURES["RobertaModel"].total
     assert sympy.expand(extra - L * (bert.decoder_layer.total - bert.layer.total)) == 0
 
 
@@ -116,13 +116,13 @@ def test_standard_layer():
 
 
 def test_checkpoint_sizes():
-    base, large = (configs.checkpoint(name).values for name in roberta.CHECKPOINTS)
+    base, large = (registry.checkpoint(name).values for name in roberta.FAMILY.checkpoints)
     assert (base[V], base[D], base[L], base[P], base[T]) == (50265, 768, 12, 514, 1)
     assert (large[V], large[D], large[L], large[P], large[T]) == (50265, 1024, 24, 514, 1)
 
 
 def test_minimal_config_takes_robertaconfigs_defaults():
-    values = configs.resolve({"model_type": "roberta"}).values
+    values = registry.resolve({"model_type": "roberta"}).values
     assert (values[V], values[P], values[T], values[D], values[L]) == (50265, 512, 2, 768, 12)
 
 
@@ -136,4 +136,4 @@ def test_minimal_config_takes_robertaconfigs_defaults():
 ])
 def test_bad_configs(config, message):
     with pytest.raises(configs.ConfigError, match=message):
-        configs.resolve(config)
+        registry.resolve(config)

@@ -16,7 +16,7 @@ import pytest
 import yaml
 from bs4 import BeautifulSoup, Comment
 
-from derivations.syntax import SHORTCODE
+from derivations.site.syntax import SHORTCODE
 from site_build import (DOCS, LOCAL_HOSTS, MAX_PAGE_BYTES, RAW_TEX, ROOT, built_page, hook, html_files,
                         mkdocs_build, page_url, require_katex)
 
@@ -156,7 +156,7 @@ def test_every_page_links_katex_css(site):
 # -- (e) the numbers on the pages are the package's -----------------------------------
 
 def test_numbers_match_package(site):
-    from derivations.references import number_text
+    from derivations.site.references import number_text
 
     seen = 0
     for path in html_files(site):
@@ -187,7 +187,7 @@ def test_home_table_shows_the_published_counts(site):
 
 
 def test_formulas_match_package(site):
-    from derivations.references import formula_text
+    from derivations.site.references import formula_text
 
     seen = 0
     for path in html_files(site):
@@ -295,10 +295,10 @@ def test_every_page_footer_names_the_version(site):
 def test_derivation_pages_can_be_cited(site):
     # Near the top (right under the at-a-glance box) and open; the version, the year and an access date.
     # The tests build the site locally, so the entry has no URL: a local address would be dead elsewhere.
-    from derivations import configs
+    from derivations import registry
 
     version = versions()["pyproject"]
-    for name in configs.family_modules():
+    for name in registry.families():
         page = soup(built_page(site, name))
         box = page.select_one("details.dv-cite#cite-this")
         assert box is not None and box.has_attr("open"), f"{name}: no open cite box"
@@ -354,9 +354,9 @@ def test_every_displayed_formula_has_a_permanent_anchor(site):
 # -- (h) pictures ----------------------------------------------------------------------
 
 def test_every_family_page_has_its_picture_with_a_caption_and_its_numbers(site):
-    from derivations import configs
+    from derivations import registry
 
-    for name in configs.family_modules():
+    for name in registry.families():
         figure = soup(built_page(site, name)).select_one(f"figure.dv-figure#figure-{name}")
         assert figure is not None, f"no picture {name}"
         assert "build time" in figure.select_one("figcaption").get_text(), name
@@ -376,9 +376,10 @@ def numbers_shown(figure) -> dict[str, list[int]]:
 
 def test_pictures_show_the_packages_numbers(site):
     # Each bar and the table beside it are the breakdown the package derives; each checkpoint leads to its row.
-    from derivations import breakdown, components, configs
+    from derivations import components, registry
+    from derivations.site import breakdown
 
-    for name, module in configs.family_modules().items():
+    for name, module in registry.families().items():
         page = soup(built_page(site, name))
         figure = page.select_one(f"#figure-{name}")
         rows = breakdown.family(module)
@@ -393,11 +394,11 @@ def test_pictures_show_the_packages_numbers(site):
 def test_the_home_picture_shows_every_family(site):
     # One series per family page, each with its own legend entry (the markers once ran out at nine, and
     # the families after them were dropped without a word).
-    from derivations import configs
+    from derivations import registry
 
     figure = soup(built_page(site, "index")).select_one("#figure-families")
     alt = figure["data-alt"]
-    for name in configs.family_modules():
+    for name in registry.families():
         title = (DOCS / f"{name}.md").read_text(encoding="utf-8").splitlines()[0].removeprefix("# ")
         assert f"{title}: " in alt, title
         assert title in [li.get_text() for li in figure.select(".dv-legend li")], title
@@ -408,11 +409,11 @@ def test_the_home_picture_shows_every_family(site):
 def test_every_family_has_an_executed_notebook_with_typeset_formulas(site):
     import json
 
-    from derivations import configs
+    from derivations import registry
 
     # The navigation lists every family's page and notebook (hooks/families.py fills it from the package).
     nav = {a["href"] for a in soup(built_page(site, "index")).select("nav.md-nav--primary a.md-nav__link[href]")}
-    for name in configs.family_modules():
+    for name in registry.families():
         assert {f"{name}.html", f"notebooks/{name}.html"} <= nav, f"{name}: not in the navigation"
         page = soup(built_page(site, f"notebooks/{name}"))
         outputs = page.select(".jp-OutputArea-output")
@@ -490,47 +491,48 @@ def test_the_sources_page_has_an_anchor_per_source(site):
 def test_every_family_page_opens_with_its_answer(site):
     # Right under the title: the counts the family is known by, where the first goes kind by kind (exact
     # counts, adding up to it), a mixture's convention, and the running example, named once.
-    from derivations import breakdown, components, configs
+    from derivations import components, registry
+    from derivations.site import breakdown
 
-    for name, module in configs.family_modules().items():
+    for name, module in registry.families().items():
         page = soup(built_page(site, name))
         glance = page.select_one("article h1").find_next_sibling()
         assert glance is not None and glance.get("id") == "at-a-glance", f"{name}: the page does not open with its answer"
         refs = [el["data-ref"] for el in glance.select(".dv-glance-number .dv-num")]
-        assert refs == [f"{name}.{h.name} @ {h.checkpoint}" for h in module.HEADLINES], name
-        for headline in module.HEADLINES:
+        assert refs == [f"{name}.{h.name} @ {h.checkpoint}" for h in module.headlines], name
+        for headline in module.headlines:
             assert (headline.convention in glance.get_text()) if headline.convention else True, name
         legend = {li.get_text(" ").split()[0]: int(li.select_one(".dv-count").get_text().replace(",", ""))
                   for li in glance.select(".dv-legend li")}
-        first = next(h for h in module.HEADLINES if not h.name.startswith("ACTIVE."))
+        first = next(h for h in module.headlines if not h.name.startswith("ACTIVE."))
         total = int(glance.select_one(".dv-glance-number .dv-num").get_text().replace(",", "")) if first is \
-            module.HEADLINES[0] else None
+            module.headlines[0] else None
         assert list(legend) == list(components.KINDS), name
         if total is not None:
             assert sum(legend.values()) == total, f"{name}: the kinds do not add up to the count above them"
-        built = configs.as_built(module, first.name, first.checkpoint) or getattr(module, first.name)
+        built = registry.as_built(module, first.name, first.checkpoint) or module.architectures[first.name]
         assert legend == breakdown.breakdown(built, first.checkpoint).by_kind, name
         example = " ".join(glance.select_one(".dv-glance-example").get_text(" ").split())
-        assert f"Running example of this page: {module.EXAMPLE} ." in example, example
-        assert module.EXAMPLE in module.CHECKPOINTS, name
+        assert f"Running example of this page: {module.example} ." in example, example
+        assert module.example in module.checkpoints, name
 
 
 def test_tables_on_another_checkpoint_than_the_example_say_so(site):
-    from derivations import configs
+    from derivations import registry
 
-    for name, module in configs.family_modules().items():
+    for name, module in registry.families().items():
         for table in soup(built_page(site, name)).select("article table"):
             header = " ".join(th.get_text(" ") for th in table.select("thead th"))
-            if (on := re.search(r"\bon ([\w.-]+)", header)) and on[1] != module.EXAMPLE:
+            if (on := re.search(r"\bon ([\w.-]+)", header)) and on[1] != module.example:
                 caption = table.select_one("caption")
-                assert caption is not None and on[1] in caption.get_text() and module.EXAMPLE in caption.get_text(), \
+                assert caption is not None and on[1] in caption.get_text() and module.example in caption.get_text(), \
                     f"{name}: a table on {on[1]} without a caption that says so"
 
 
 def test_tables_and_checkpoints_have_permanent_anchors(site):
     # A single number can be cited: every table a shortcode draws has an id and a ¶ link to it; each row of a
     # checkpoint table has the checkpoint's anchor, its name the link to it; no id twice on a page.
-    from derivations import configs
+    from derivations import registry
 
     for path in html_files(site):
         page = soup(path)
@@ -538,9 +540,9 @@ def test_tables_and_checkpoints_have_permanent_anchors(site):
         assert len(ids) == len(set(ids)), f"{path.relative_to(site)}: {sorted(i for i in ids if ids.count(i) > 1)}"
         for table in page.select("article table[id]"):
             assert table.select_one(f'thead a.headerlink[href="#{table["id"]}"]'), f"{path.relative_to(site)}: {table['id']}"
-    for name, module in configs.family_modules().items():
+    for name, module in registry.families().items():
         page = soup(built_page(site, name))
-        for checkpoint in module.CHECKPOINTS:
+        for checkpoint in module.checkpoints:
             row = page.find("tr", id=f"checkpoint-{checkpoint}")
             assert row is not None and row.select_one(f'a[href="#checkpoint-{checkpoint}"]'), (name, checkpoint)
     home = soup(built_page(site, "index"))
@@ -549,10 +551,10 @@ def test_tables_and_checkpoints_have_permanent_anchors(site):
 # -- (j) common mistakes -------------------------------------------------------------------
 
 def published_miscounts() -> list[tuple[str, object]]:
-    from derivations import configs
+    from derivations import registry
 
-    return [(f"{name}.{claim.name}", claim) for name, family in configs.family_modules().items()
-            for claim in family.MISCOUNTS]
+    return [(f"{name}.{claim.name}", claim) for name, family in registry.families().items()
+            for claim in family.miscounts]
 
 
 def test_the_mistakes_summary_gives_every_miscount_its_exact_count(site):
@@ -632,9 +634,9 @@ def test_the_mistakes_pages_keep_room_to_grow(site):
 
 def test_every_page_leads_to_the_previous_and_the_next(site):
     # The footer links the neighbours in the navigation (Material's navigation.footer).
-    from derivations import configs
+    from derivations import registry
 
-    for name in configs.family_modules():
+    for name in registry.families():
         footer = soup(built_page(site, name)).select_one("footer")
         assert footer.select_one("a.md-footer__link--prev") and footer.select_one("a.md-footer__link--next"), name
 
@@ -662,9 +664,9 @@ def indexed_text(site: Path) -> dict[str, str]:
 
 
 def test_the_search_index_holds_the_notebooks_prose_and_not_their_code(site):
-    from derivations import configs
+    from derivations import registry
 
-    for name in configs.family_modules():
+    for name in registry.families():
         url = page_url(f"notebooks/{name}")
         page, index = soup(built_page(site, f"notebooks/{name}")), indexed_text(site)[url]
         page = BeautifulSoup(page.decode(), "html.parser")  # a copy: its formulas are removed below

@@ -6,9 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from derivations import expanders, sources
+from derivations import sources
+from derivations.site import shortcodes
 from derivations.sources import CITATION, Citation, UnknownSource
-from derivations.syntax import SHORTCODE
+from derivations.site.syntax import SHORTCODE
 
 ROOT = Path(__file__).resolve().parents[1]
 FILES = sorted(p for folder in ("derivations", "tests", "hooks", "benchmarks", "docs") for p in (ROOT / folder).rglob("*")
@@ -40,7 +41,7 @@ def test_an_unknown_key_is_refused_wherever_it_is_written():
     with pytest.raises(UnknownSource, match="unknown source 'nope'"):
         Citation("nope")
     with pytest.raises(LookupError):
-        expanders.expand("cite", "nope Table 2", lambda tex, display: tex)
+        shortcodes.expand("cite", "nope Table 2", lambda tex, display: tex)
     assert "[cite: nope]" not in "".join(p.read_text(encoding="utf-8") for p in FILES if p.name != "test_sources.py")
 
 

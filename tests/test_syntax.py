@@ -2,7 +2,7 @@
 
 import pytest
 
-from derivations.syntax import SHORTCODE, SHORTCODE_LIKE, anchored, element_end, formula_anchor
+from derivations.site.syntax import SHORTCODE, SHORTCODE_LIKE, anchored, element_end, formula_anchor
 
 
 def test_a_shortcode_is_a_name_and_a_reference():

@@ -8,7 +8,7 @@ Expected values come from outside the project: the sources named beside each, an
 import pytest
 import sympy
 
-from derivations import configs
+from derivations import configs, registry
 
 from derivations.families import t5
 from derivations.claims import rounds_to
@@ -50,7 +50,7 @@ PUBLISHED = {
 @pytest.mark.parametrize("checkpoint", PUBLISHED)
 def test_published_totals(checkpoint):
     # Each in the layout its config asks for (v1.1: gated, its own lm_head).
-    assert configs.checkpoint(checkpoint, GENERATION).total == PUBLISHED[checkpoint]
+    assert registry.checkpoint(checkpoint, GENERATION).total == PUBLISHED[checkpoint]
 
 
 # KerasHub's t5_1.1_small and t5_1.1_large presets (keras_hub/src/models/t5/t5_presets.py, "params"
@@ -61,8 +61,8 @@ KERASHUB_TIED = {"t5-v1_1-small": 60_511_616, "t5-v1_1-large": 750_251_008}
 
 @pytest.mark.parametrize("checkpoint", KERASHUB_TIED)
 def test_v1_1_without_its_own_head(checkpoint):
-    assert configs.checkpoint(checkpoint, "T5Model").total == KERASHUB_TIED[checkpoint]
-    values = configs.checkpoint(checkpoint).values
+    assert registry.checkpoint(checkpoint, "T5Model").total == KERASHUB_TIED[checkpoint]
+    values = registry.checkpoint(checkpoint).values
     assert t5.T5ForConditionalGeneration_v1_1_as_built.count(values) == KERASHUB_TIED[checkpoint]
     assert PUBLISHED[checkpoint] - KERASHUB_TIED[checkpoint] == values[V] * values[D]
 
@@ -76,17 +76,17 @@ WIKIPEDIA = {"t5-small": (35_330_816, 41_625_344), "t5-base": (109_628_544, 137_
 
 @pytest.mark.parametrize("checkpoint", WIKIPEDIA)
 def test_wikipedia_columns(checkpoint):
-    values = configs.checkpoint(checkpoint).values
+    values = registry.checkpoint(checkpoint).values
     encoder, decoder = WIKIPEDIA[checkpoint]
-    assert t5.T5EncoderModel.count(values) == encoder
-    assert t5.T5ForConditionalGeneration.find("decoder").count(values) + values[V] * values[D] == decoder
+    assert t5.ARCHITECTURES["T5EncoderModel"].count(values) == encoder
+    assert t5.ARCHITECTURES["T5ForConditionalGeneration"].find("decoder").count(values) + values[V] * values[D] == decoder
     assert t5.head_counted_twice.count(values) == encoder + decoder
 
 
 def test_t5_small_breakdown():
     # Shared reference A8: embedding 16,449,536; encoder stack 18,881,280; decoder stack 25,175,808.
-    values = configs.checkpoint("t5-small").values
-    model = t5.T5ForConditionalGeneration
+    values = registry.checkpoint("t5-small").values
+    model = t5.ARCHITECTURES["T5ForConditionalGeneration"]
     assert model.child("shared").count(values) == 16_449_536
     assert model.child("encoder").count(values) == 18_881_280
     assert model.child("decoder").count(values) == 25_175_808
@@ -114,7 +114,7 @@ def test_the_relative_bias_is_stored_once_per_stack():
     # makes it nn.Embedding(relative_attention_num_buckets, n_heads): B H in block 0's self-attention,
     # once per stack, beside the blocks (tests/test_reference_t5.py matches it to that module).
     for name, depth, layer in (("encoder", L, t5.encoder_layer), ("decoder", L_d, t5.decoder_layer)):
-        stack = t5.T5ForConditionalGeneration.child(name)
+        stack = t5.ARCHITECTURES["T5ForConditionalGeneration"].child(name)
         bias = stack.child("relative_bias")
         assert (bias.expr, bias.path, bias.kind) == (B * H, "block.0.layer.0.SelfAttention.relative_attention_bias",
                                                      "attention")
@@ -142,8 +142,8 @@ def test_every_count_is_a_polynomial_with_integer_coefficients():
 def test_closed_form():
     expected = V * D + L * (2 * D + 4 * D * H * d_h + 2 * D * F) + L_d * (3 * D + 8 * D * H * d_h + 2 * D * F) \
         + 2 * B * H + 2 * D
-    assert sympy.expand(t5.T5ForConditionalGeneration.total - expected) == 0
-    assert t5.T5ForConditionalGeneration.total == t5.T5Model.total  # the tied head adds nothing
+    assert sympy.expand(t5.ARCHITECTURES["T5ForConditionalGeneration"].total - expected) == 0
+    assert t5.ARCHITECTURES["T5ForConditionalGeneration"].total == t5.ARCHITECTURES["T5Model"].total  # the tied head adds nothing
 
 
 def test_untied_head_is_one_table_more():
@@ -156,25 +156,25 @@ def test_untied_head_is_one_table_more():
 def test_v1_1_base_tied_equals_t5_base():
     # d_ff 2048 gated (3 matrices) against 3072 plain (2 matrices): 6144 D either way, so the v1.1 base
     # built tied has exactly t5-base's count; its own lm_head is the difference to the checkpoint.
-    v11 = configs.checkpoint("t5-v1_1-base").values
+    v11 = registry.checkpoint("t5-v1_1-base").values
     assert t5.T5ForConditionalGeneration_v1_1_as_built.count(v11) == PUBLISHED["t5-base"]
     assert PUBLISHED["t5-v1_1-base"] - PUBLISHED["t5-base"] == 32128 * 768
 
 
 def test_3b_and_11b_attention_is_wider_than_d_model():
     for name, inner in (("t5-3b", 4096), ("t5-11b", 16384)):
-        values = configs.checkpoint(name).values
+        values = registry.checkpoint(name).values
         assert values[H] * values[d_h] == inner != values[D] == 1024
 
 
 def test_the_alias_is_the_generation_model():
-    assert t5.ARCHITECTURES["T5WithLMHeadModel"].total == t5.T5ForConditionalGeneration.total
-    assert configs.checkpoint("t5-3b").architecture == "T5WithLMHeadModel"
+    assert t5.ARCHITECTURES["T5WithLMHeadModel"].total == t5.ARCHITECTURES["T5ForConditionalGeneration"].total
+    assert registry.checkpoint("t5-3b").architecture == "T5WithLMHeadModel"
 
 
 def test_every_released_t5_has_32_buckets():
     # relative_attention_num_buckets in each config.json as published (the page says "in every released T5").
-    assert {configs.checkpoint(name).values[B] for name in t5.CHECKPOINTS} == {32}
+    assert {registry.checkpoint(name).values[B] for name in t5.FAMILY.checkpoints} == {32}
 
 
 def test_the_bundled_configs_layouts():
@@ -182,7 +182,7 @@ def test_the_bundled_configs_layouts():
     layout = configs.READERS["t5"].layout.of
     assert {layout(configs.load(name)) for name in t5.V1_0_CHECKPOINTS} == {""}
     assert {layout(configs.load(name)) for name in t5.V1_1_CHECKPOINTS} == {"gated+untied"}
-    assert set(t5.CHECKPOINTS) == set(t5.V1_0_CHECKPOINTS) | set(t5.V1_1_CHECKPOINTS)
+    assert set(t5.FAMILY.checkpoints) == set(t5.V1_0_CHECKPOINTS) | set(t5.V1_1_CHECKPOINTS)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -9,7 +9,7 @@ transformers' Marian on the meta device (tests/test_reference_transformer.py).
 import pytest
 import sympy
 
-from derivations import configs
+from derivations import registry
 
 from derivations.families import transformer
 from derivations.symbols import D, F, F_d, L, L_d, V
@@ -18,10 +18,10 @@ from derivations.symbols import D, F, F_d, L, L_d, V
 def test_totals_with_37000_tokens():
     # 63,082,496 and 214,245,376, non-embedding 44,138,496 and 176,357,376, computed by hand from the sizes of
     # [cite: vaswani2017, Table 3 and sections 3.4 and 5.1]; test_reference_transformer.py builds both in Marian on the meta device.
-    assert configs.checkpoint("transformer-base").total == 63_082_496
-    assert configs.checkpoint("transformer-big").total == 214_245_376
-    assert transformer.body.count(configs.checkpoint("transformer-base").values) == 44_138_496
-    assert transformer.body.count(configs.checkpoint("transformer-big").values) == 176_357_376
+    assert registry.checkpoint("transformer-base").total == 63_082_496
+    assert registry.checkpoint("transformer-big").total == 214_245_376
+    assert transformer.body.count(registry.checkpoint("transformer-base").values) == 44_138_496
+    assert transformer.body.count(registry.checkpoint("transformer-big").values) == 176_357_376
 
 
 def test_counts_as_functions_of_the_vocabulary():
@@ -140,7 +140,7 @@ def test_big_and_the_wide_row_differ_by_the_feed_forward_alone():
 
 def test_narrow_keys_shrink_queries_and_keys_only():
     # Rows B: d_k 16 against 64, in 18 attention blocks (6 encoder, 12 decoder): queries and keys only.
-    values = configs.checkpoint("transformer-base").values | {transformer.d_k: 16}
+    values = registry.checkpoint("transformer-base").values | {transformer.d_k: 16}
     saved = transformer.Transformer.count(values) - transformer.Transformer_narrow_keys.count(values)
     assert saved == 18 * 2 * (512 * (512 - 8 * 16) + (512 - 8 * 16))
 
@@ -157,6 +157,6 @@ def test_the_60m_formula():
     assert round(item.claim, -6) == 60_000_000
 
 
-@pytest.mark.parametrize("item", transformer.MISCOUNTS, ids=lambda m: m.name)
+@pytest.mark.parametrize("item", transformer.FAMILY.miscounts, ids=lambda m: m.name)
 def test_miscounts_reconcile_exactly(item):
     item.check()
