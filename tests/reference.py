@@ -74,6 +74,22 @@ def build(architecture: str, config: Mapping, device: str = "meta") -> torch.nn.
         return getattr(transformers, class_name)(hf_config, **kwargs)
 
 
+def builds_and_runs(config: Mapping) -> bool:
+    """Whether transformers builds the causal LM of a small config (real weights, on the CPU) and runs one forward
+    pass on it: what a reader must accept. (A decoder's reader refuses what fails here.)"""
+    import warnings
+
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            model = transformers.AutoModelForCausalLM.from_config(transformers.AutoConfig.for_model(**config))
+            with torch.no_grad():
+                model(torch.tensor([[1, 2, 3]]))
+    except Exception:  # the config class, the constructor or the forward pass refuses it
+        return False
+    return True
+
+
 def total(model: torch.nn.Module) -> int:
     """Trainable parameters, each tensor once (``parameters()`` de-duplicates tied tensors)."""
     return sum(p.numel() for p in model.parameters() if p.requires_grad)

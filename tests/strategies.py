@@ -42,3 +42,7 @@ def bert_sizes(draw: st.DrawFn, model_type: str, *, smallest: int, most_layers: 
         config["embedding_size"] = config["hidden_size"]
         config["hidden_size"] += draw(st.integers(0, heads - 1))
     return config
+
+
+# A head size rotary embeddings accept: even, or 1 (which runs by broadcasting).
+head_sizes = st.integers(1, 32).filter(lambda size: size == 1 or size % 2 == 0)
