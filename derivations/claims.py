@@ -46,7 +46,7 @@ class Miscount:
     printed: str = ""
     # The verdict, for the common-mistakes pages (html): the model as a reader knows it, the subject of
     # "... has N parameters, not M" ("T5-Large (<code>t5-large</code>)"), and the cause, one clause that
-    # follows that sentence's colon. Every miscount a family publishes in MISCOUNTS has both.
+    # follows that sentence's colon. Every miscount a family's record lists (miscounts) has both.
     model: str = ""
     cause: str = ""
 

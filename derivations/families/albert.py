@@ -181,18 +181,14 @@ sharing_saving = (L - 1) * layer.total
 assert sympy.expand(sharing_saving - (unshared.total - ARCHITECTURES["AlbertModel"].subs({G: 1, L_g: 1}).total)) == 0
 
 # ---------------------------------------------------------------------------------------------
-# Checkpoints (readers.albert.read reads their config.json)
-# ---------------------------------------------------------------------------------------------
-
-
-# ---------------------------------------------------------------------------------------------
 # Published counts, reconciled
 # ---------------------------------------------------------------------------------------------
 
 _PAPER = Citation("lan2020", "Table 1")
 
 # Everything the paper's ALBERT figures could have counted.
-CONVENTIONS = (ARCHITECTURES["AlbertModel"], without_pooler, ARCHITECTURES["AlbertForPreTraining"], pretraining_untied, non_embedding)
+CONVENTIONS = (ARCHITECTURES["AlbertModel"], without_pooler, ARCHITECTURES["AlbertForPreTraining"], pretraining_untied,
+               non_embedding)
 
 base_12m = Rounded("base_12m", 12_000_000, "ALBERT base: 12 layers, hidden 768, embedding 128, sharing all",
                    _PAPER, "albert-base-v2", CONVENTIONS, printed="12M")
@@ -229,7 +225,8 @@ HYPOTHESES_XXLARGE = (xxlarge_embedding, xxlarge_feed_forward, xxlarge_vocabular
 # The BERT rows of the same table, against bert.py's exact counts. The paper trained its BERT models
 # with its own 30,000-token SentencePiece vocabulary (section 4.1), not BERT's 30,522 WordPiece one.
 ALBERT_VOCABULARY = 30_000
-BERT_CONVENTIONS = tuple(bert.ARCHITECTURES[name] for name in ("BertModelWithoutPooler", "BertModel", "BertForPreTraining"))
+BERT_CONVENTIONS = tuple(bert.ARCHITECTURES[name]
+                         for name in ("BertModelWithoutPooler", "BertModel", "BertForPreTraining"))
 bert_base_108m = Rounded("bert_base_108m", 108_000_000, "BERT base: 12 layers, hidden 768, embedding 768", _PAPER,
                          "bert-base-uncased", BERT_CONVENTIONS, printed="108M")
 bert_large_334m = Rounded("bert_large_334m", 334_000_000, "BERT large: 24 layers, hidden 1024, embedding 1024",
@@ -266,8 +263,12 @@ FAMILY = Family(
     headlines=(Headline("AlbertModel", "albert-base-v2"),),
     example="albert-base-v2",
     table_symbols=(E, D, F, L),
-    table_columns={"AlbertModel": "AlbertModel", "without_pooler": "without pooler",
-                           "AlbertForMaskedLM": "ForMaskedLM", "AlbertForPreTraining": "ForPreTraining"},
+    table_columns={
+        "AlbertModel": "AlbertModel",
+        "without_pooler": "without pooler",
+        "AlbertForMaskedLM": "ForMaskedLM",
+        "AlbertForPreTraining": "ForPreTraining",
+    },
     rounded=PAPER + (xlarge_60m_tens,) + BERT_PAPER,
     hypotheses=HYPOTHESES_XXLARGE + (paper_embedding, bert_vocabulary),
     # Sizes the calculator derives rather than asks for: the head size, the width over the heads.

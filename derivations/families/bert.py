@@ -146,11 +146,6 @@ encoder_standard = encoder.subs(STANDARD)
 BertModel_standard = ARCHITECTURES["BertModel"].subs(STANDARD)
 
 # ---------------------------------------------------------------------------------------------
-# Checkpoints (readers.bert.read reads their config.json)
-# ---------------------------------------------------------------------------------------------
-
-
-# ---------------------------------------------------------------------------------------------
 # Published counts, reconciled (the common-mistakes page)
 # ---------------------------------------------------------------------------------------------
 
@@ -226,7 +221,7 @@ tied_counted_twice = Miscount(
 
 
 # Rounded figures from the paper and Google's README, against every convention they could mean.
-_CONVENTIONS = (ARCHITECTURES["BertModelWithoutPooler"], ARCHITECTURES["BertModel"], ARCHITECTURES["BertForPreTraining"])
+_CONVENTIONS = tuple(ARCHITECTURES[name] for name in ("BertModelWithoutPooler", "BertModel", "BertForPreTraining"))
 _PAPER = Citation("devlin2019", "section 3")
 _README = Citation("bert-readme", "list of released models")
 base_110m = Rounded("base_110m", 110_000_000, "BERT_BASE (L=12, H=768, A=12, Total Parameters=110M)", _PAPER,
@@ -296,8 +291,8 @@ NOTES = {
     },
     # BertModel on bert-base-uncased; it prints counts in units of 10^8 and shares of the total.
     "bert_notebook": {
-        "total": _printed("total", 109_482_240, "total parameters", _NOTEBOOK, "bert-base-uncased", ARCHITECTURES["BertModel"],
-                          printed="1.0948224"),
+        "total": _printed("total", 109_482_240, "total parameters", _NOTEBOOK, "bert-base-uncased",
+                          ARCHITECTURES["BertModel"], printed="1.0948224"),
         "embeddings": _printed("embeddings", 23_837_184, "embedding parameters", _NOTEBOOK, "bert-base-uncased",
                                embeddings, printed="0.23837184"),
         "pooler": _printed("pooler", 0, "pooler", _NOTEBOOK, "bert-base-uncased", pooler, _pooler_missing,
@@ -382,14 +377,20 @@ FAMILY = Family(
     reader=reader.READER,
     variants=VARIANTS,
     base="BertModel",
-    # Bundled checkpoint configs (derivations/checkpoints/NAME.json): the first seven as published on
-    # the Hugging Face hub under google-bert/NAME [cite: hub-google-bert]. The last is not a published checkpoint: it is the model a Chinese-language blog post on
-    # BERT's layers counts (NOTES["layers_blog"]), 24 layers, 1024 wide, the Chinese 21,128-token
-    # vocabulary, without pooler or heads, and its config
-    # names the pseudo-class BertModelWithoutPooler (BertModel with add_pooling_layer=False).
+    # Bundled checkpoint configs (derivations/checkpoints/NAME.json): the first seven as published on the Hugging
+    # Face hub under google-bert/NAME [cite: hub-google-bert]. The last is not a published checkpoint: it is the model
+    # a Chinese-language blog post on BERT's layers counts (NOTES["layers_blog"]), 24 layers, 1024 wide, the Chinese
+    # 21,128-token vocabulary, without pooler or heads, and its config names the pseudo-class BertModelWithoutPooler
+    # (BertModel with add_pooling_layer=False).
     checkpoints=(
-        "bert-base-uncased", "bert-base-cased", "bert-base-chinese", "bert-base-multilingual-cased",
-        "bert-base-multilingual-uncased", "bert-large-uncased", "bert-large-cased", "bert-large-21128-vocab",
+        "bert-base-uncased",
+        "bert-base-cased",
+        "bert-base-chinese",
+        "bert-base-multilingual-cased",
+        "bert-base-multilingual-uncased",
+        "bert-large-uncased",
+        "bert-large-cased",
+        "bert-large-21128-vocab",
     ),
     first_published="2018-10",
     headlines=(Headline("BertModel", "bert-base-uncased"),),
@@ -397,8 +398,12 @@ FAMILY = Family(
     # Columns of the checkpoint table on the BERT page.
     table_symbols=(V, D, L),
     # class -> column header
-    table_columns={"BertModel": "BertModel", "BertModelWithoutPooler": "without pooler",
-                           "BertForMaskedLM": "ForMaskedLM", "BertForPreTraining": "ForPreTraining"},
+    table_columns={
+        "BertModel": "BertModel",
+        "BertModelWithoutPooler": "without pooler",
+        "BertForMaskedLM": "ForMaskedLM",
+        "BertForPreTraining": "ForPreTraining",
+    },
     miscounts=(chinese_75m, pooler_in_encoder, mlm_transform_as_pooler, tied_counted_twice),
     rounded=(base_110m, large_340m, chinese_110m, multilingual_110m, multilingual_uncased_110m),
     # Sizes the calculator derives rather than asks for: the head size is the floor of the width over the heads.

@@ -166,7 +166,8 @@ ACTIVE_lite = ACTIVE_VARIANTS["no_q_lora"]["DeepseekV2ForCausalLM"]
 
 idle_experts = replace(leaf("idle_experts", "the routed experts a token does not use, in every expert layer",
                             (L - L_f) * (X - X_a) * expert.total), symbol=r"N_{\mathrm{idle}}")
-assert sympy.expand(ARCHITECTURES["DeepseekV2ForCausalLM"].total - ACTIVE["DeepseekV2ForCausalLM"].total - idle_experts.total) == 0
+assert sympy.expand(ARCHITECTURES["DeepseekV2ForCausalLM"].total - ACTIVE["DeepseekV2ForCausalLM"].total
+                    - idle_experts.total) == 0
 active_without_embedding = leaf("active_without_embedding", "active per token, without the input embedding",
                                 ACTIVE["DeepseekV2ForCausalLM"].total - V * D)
 active_without_embedding_lite = leaf("active_without_embedding_lite",
@@ -187,8 +188,8 @@ _PAPER = Citation("deepseek2024v2", "abstract: “236B total parameters, of whic
 _LITE = Citation("deepseek2024v2", "Appendix B: DeepSeek-V2-Lite “has 15.7B parameters in total, where 2.4B are "
                                    "activated for each token”")
 TOTALS = (
-    Rounded("v2_total", 236 * 10**9, "DeepSeek-V2, total", _PAPER, "deepseek-v2", (ARCHITECTURES["DeepseekV2ForCausalLM"],),
-            precision=10**9, printed="236B"),
+    Rounded("v2_total", 236 * 10**9, "DeepSeek-V2, total", _PAPER, "deepseek-v2",
+            (ARCHITECTURES["DeepseekV2ForCausalLM"],), precision=10**9, printed="236B"),
     Rounded("lite_total", 15_700_000_000, "DeepSeek-V2-Lite, total", _LITE, "deepseek-v2-lite",
             (DeepseekV2ForCausalLM_lite,), precision=10**8, printed="15.7B"),
 )
@@ -213,15 +214,21 @@ FAMILY = Family(
     first_published="2024-05",
     headlines=(
         Headline("DeepseekV2ForCausalLM", "deepseek-v2", "V2, in total"),
-        Headline("ACTIVE.DeepseekV2ForCausalLM", "deepseek-v2", "V2, per token",
-                 convention="Active per token: in each expert layer the routed experts the router picks "
-                            "(num_experts_per_tok), the shared experts, the router and every tensor outside the experts "
-                            "whole, the input embedding included (as on the Mixtral page)."),
+        Headline(
+            "ACTIVE.DeepseekV2ForCausalLM",
+            "deepseek-v2",
+            "V2, per token",
+            convention="Active per token: in each expert layer the routed experts the router picks "
+            "(num_experts_per_tok), the shared experts, the router and every tensor outside the experts "
+            "whole, the input embedding included (as on the Mixtral page).",
+        ),
     ),
     example="deepseek-v2",
     table_symbols=(L, L_f, D, H, R_kv, X, X_a, X_s, F_e, V),
-    table_columns={"DeepseekV2ForCausalLM": "DeepseekV2ForCausalLM",
-                           "ACTIVE.DeepseekV2ForCausalLM": "active per token"},
+    table_columns={
+        "DeepseekV2ForCausalLM": "DeepseekV2ForCausalLM",
+        "ACTIVE.DeepseekV2ForCausalLM": "active per token",
+    },
     rounded=TOTALS + ACTIVE_CLAIMS,
     minimum={X_a: 0, L_f: 0},
     active=ACTIVE_VARIANTS,

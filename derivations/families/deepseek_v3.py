@@ -53,7 +53,8 @@ ACTIVE = ACTIVE_VARIANTS[""]
 
 idle_experts = replace(leaf("idle_experts", "the routed experts a token does not use, in every expert layer",
                             (L - L_f) * (X - X_a) * expert.total), symbol=r"N_{\mathrm{idle}}")
-assert sympy.expand(ARCHITECTURES["DeepseekV3ForCausalLM"].total - ACTIVE["DeepseekV3ForCausalLM"].total - idle_experts.total) == 0
+assert sympy.expand(ARCHITECTURES["DeepseekV3ForCausalLM"].total - ACTIVE["DeepseekV3ForCausalLM"].total
+                    - idle_experts.total) == 0
 active_without_embedding = leaf("active_without_embedding", "active per token, without the input embedding",
                                 ACTIVE["DeepseekV3ForCausalLM"].total - V * D)
 
@@ -138,24 +139,31 @@ FAMILY = Family(
     reader=reader.READER,
     variants=VARIANTS,
     base="DeepseekV3Model",
-    # config.json of deepseek-ai/DeepSeek-V3 on the Hugging Face hub [cite: hub-deepseek]: the fields that set the count,
-    # with model_type, architectures, the context length and num_nextn_predict_layers; the same sizes as DeepSeek's
-    # inference config config_671B.json. DeepSeek-R1 and DeepSeek-V3-0324 have the same architecture and sizes.
+    # config.json of deepseek-ai/DeepSeek-V3 on the Hugging Face hub [cite: hub-deepseek]: the fields that set the
+    # count, with model_type, architectures, the context length and num_nextn_predict_layers; the same sizes as
+    # DeepSeek's inference config config_671B.json. DeepSeek-R1 and DeepSeek-V3-0324 have the same architecture and
+    # sizes.
     checkpoints=("deepseek-v3",),
     first_published="2024-12",
     headlines=(
         Headline("DeepseekV3ForCausalLM", "deepseek-v3", "V3, in total"),
-        Headline("ACTIVE.DeepseekV3ForCausalLM", "deepseek-v3", "V3, per token",
-                 convention="Active per token: in each expert layer the routed experts the router picks "
-                            "(num_experts_per_tok), the shared expert, the router and every tensor outside the experts "
-                            "whole, the input embedding included (as on the Mixtral page; DeepSeek's 37B leaves it out)."),
+        Headline(
+            "ACTIVE.DeepseekV3ForCausalLM",
+            "deepseek-v3",
+            "V3, per token",
+            convention="Active per token: in each expert layer the routed experts the router picks "
+            "(num_experts_per_tok), the shared expert, the router and every tensor outside the experts "
+            "whole, the input embedding included (as on the Mixtral page; DeepSeek's 37B leaves it out).",
+        ),
     ),
     example="deepseek-v3",
     table_symbols=(L, L_f, D, H, R_kv, X, X_a, X_s, F_e, V),
-    table_columns={"DeepseekV3ForCausalLM": "DeepseekV3ForCausalLM",
-                           "ACTIVE.DeepseekV3ForCausalLM": "active per token",
-                           "active_without_embedding": "active, input embedding left out",
-                           "checkpoint_count": "the released checkpoint"},
+    table_columns={
+        "DeepseekV3ForCausalLM": "DeepseekV3ForCausalLM",
+        "ACTIVE.DeepseekV3ForCausalLM": "active per token",
+        "active_without_embedding": "active, input embedding left out",
+        "checkpoint_count": "the released checkpoint",
+    },
     rounded=TOTALS + ACTIVE_CLAIMS,
     minimum=deepseek_v2.FAMILY.minimum,
     active=ACTIVE_VARIANTS,

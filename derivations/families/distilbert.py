@@ -141,11 +141,6 @@ share_of_teacher = ARCHITECTURES["DistilBertModel"].total / teacher.total
 smaller_by = 1 - share_of_teacher
 
 # ---------------------------------------------------------------------------------------------
-# Checkpoints (readers.distilbert.read reads their config.json)
-# ---------------------------------------------------------------------------------------------
-
-
-# ---------------------------------------------------------------------------------------------
 # Published counts, reconciled
 # ---------------------------------------------------------------------------------------------
 
@@ -175,8 +170,11 @@ FAMILY = Family(
     headlines=(Headline("DistilBertModel", "distilbert-base-uncased"),),
     example="distilbert-base-uncased",
     table_symbols=(V, D, L),
-    table_columns={"DistilBertModel": "DistilBertModel", "DistilBertForMaskedLM": "ForMaskedLM",
-                           "DistilBertForSequenceClassification": "ForSequenceClassification"},
+    table_columns={
+        "DistilBertModel": "DistilBertModel",
+        "DistilBertForMaskedLM": "ForMaskedLM",
+        "DistilBertForSequenceClassification": "ForSequenceClassification",
+    },
     rounded=PUBLISHED,
     ratios={d_h: (D, H)},
 )

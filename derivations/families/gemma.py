@@ -127,11 +127,6 @@ padded_rows = leaf("padded_rows", "the 128 rows the papers count beyond the rele
                    (PAPER_VOCABULARY - V) * D)
 
 # ---------------------------------------------------------------------------------------------
-# Checkpoints (readers.gemma.read reads their config.json)
-# ---------------------------------------------------------------------------------------------
-
-
-# ---------------------------------------------------------------------------------------------
 # Published counts, reconciled: the paper's Table 2 (exact), at the paper's vocabulary for the embeddings
 # ---------------------------------------------------------------------------------------------
 

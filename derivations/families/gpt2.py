@@ -145,11 +145,6 @@ GPT2Model_standard = ARCHITECTURES["GPT2Model"].subs(STANDARD)
 non_embedding_standard = non_embedding.subs(STANDARD)
 
 # ---------------------------------------------------------------------------------------------
-# Checkpoints (readers.gpt2.read reads their config.json)
-# ---------------------------------------------------------------------------------------------
-
-
-# ---------------------------------------------------------------------------------------------
 # Published counts, reconciled (the common-mistakes page)
 # ---------------------------------------------------------------------------------------------
 
@@ -180,12 +175,14 @@ paper_counts = Hypothesis(
 without_positions = group("without_positions", "without the position table",
                           embeddings.child("token"), replace(layer, repeat=L), final_norm)
 head_counted_twice = group("head_counted_twice", "with the tied head counted a second time",
-                           ARCHITECTURES["GPT2LMHeadModel"], leaf("head_again", "the head: the token embeddings again", V * D))
+                           ARCHITECTURES["GPT2LMHeadModel"],
+                           leaf("head_again", "the head: the token embeddings again", V * D))
 # GPT-1's vocabulary and its context as well, as a count carried over whole from GPT-1 would have them.
 gpt1_vocabulary_and_context = replace(ARCHITECTURES["GPT2LMHeadModel"].subs({V: GPT1_VOCABULARY, P: 512}),
                                       name="gpt1_vocabulary_and_context",
                                       label="with GPT-1's vocabulary and its 512 positions")
-CONVENTIONS = (ARCHITECTURES["GPT2LMHeadModel"], without_positions, non_embedding, head_counted_twice, gpt1_vocabulary_and_context)
+CONVENTIONS = (ARCHITECTURES["GPT2LMHeadModel"], without_positions, non_embedding, head_counted_twice,
+               gpt1_vocabulary_and_context)
 paper_conventions = tuple(replace(claim, name=f"{claim.name}_conventions", candidates=CONVENTIONS)
                           for claim in paper_counts.claims)
 
@@ -273,7 +270,10 @@ FAMILY = Family(
     # (openai-community/gpt2, -medium, -large, -xl) [cite: hub-openai-community].
     checkpoints=("gpt2", "gpt2-medium", "gpt2-large", "gpt2-xl"),
     first_published="2019-02",
-    headlines=(Headline("GPT2LMHeadModel", "gpt2", "small"), Headline("GPT2LMHeadModel", "gpt2-xl", "XL"),),
+    headlines=(
+        Headline("GPT2LMHeadModel", "gpt2", "small"),
+        Headline("GPT2LMHeadModel", "gpt2-xl", "XL"),
+    ),
     example="gpt2",
     table_symbols=(L, D, H),
     table_columns={"GPT2LMHeadModel": "GPT2LMHeadModel", "non_embedding": "non-embedding"},

@@ -221,8 +221,8 @@ def _name(name: str, printed: str, checkpoint: str, what: str, candidates: tuple
 NAMES = tuple(_name(f"name_{c.split('-')[1].replace('.', '_')}", c.split("-")[1].upper(), c, f"Pythia-{c.split('-')[1].upper()}",
                     (ARCHITECTURES["GPTNeoXForCausalLM"], non_embedding)) for c in PYTHIA)
 OLD_NAMES = tuple(_name(f"old_name_{c.split('-')[1].replace('.', '_')}", old, c,
-                        f"Pythia-{c.split('-')[1].upper()}, formerly “{old}”", (ARCHITECTURES["GPTNeoXForCausalLM"], non_embedding,
-                                                                                 gpt3_layout))
+                        f"Pythia-{c.split('-')[1].upper()}, formerly “{old}”",
+                        (ARCHITECTURES["GPTNeoXForCausalLM"], non_embedding, gpt3_layout))
                   for c, old in zip(PYTHIA, ("19M", "125M", "350M", "800M", "1.3B", "2.7B", "6.7B", "13B")))
 
 
@@ -236,8 +236,11 @@ FAMILY = Family(
     headlines=(Headline("GPTNeoXForCausalLM", "pythia-12b"),),
     example="pythia-70m",
     table_symbols=(L, D, H, V),
-    table_columns={"GPTNeoXForCausalLM": "GPTNeoXForCausalLM", "non_embedding": "non-embedding",
-                           "non_embedding_share | percent": "non-embedding / total (%)"},
+    table_columns={
+        "GPTNeoXForCausalLM": "GPTNeoXForCausalLM",
+        "non_embedding": "non-embedding",
+        "non_embedding_share | percent": "non-embedding / total (%)",
+    },
     miscounts=(tokenizer_vocabulary_70m, tokenizer_vocabulary_160m, kaplan_n_as_chinchilla_n),
     rounded=NAMES + OLD_NAMES,
 )

@@ -71,7 +71,7 @@ def sparse_moe(stored: sympy.Expr = X) -> Part:
               # Each token runs through X_a experts, whichever the router picks.
               leaf("gate_up", f"gate and up projections, {which} (X by D by 2F)", stored * D * 2 * F, "gate_up_proj",
                    matrix=X_a * D * 2 * F),
-              leaf("gate_up_bias", f"their biases (X by 2F)", stored * 2 * F, "gate_up_proj_bias"),
+              leaf("gate_up_bias", "their biases (X by 2F)", stored * 2 * F, "gate_up_proj_bias"),
               leaf("down", f"down projections, {which} (X by F by D)", stored * F * D, "down_proj", matrix=X_a * F * D),
               leaf("down_bias", "their biases (X by D)", stored * D, "down_proj_bias"),
               path="experts"),
@@ -120,7 +120,8 @@ active_without_embedding = group(
     replace(active_layer, repeat=L), final_norm, lm_head, symbol=r"N_{\mathrm{active}}'")
 idle_experts = replace(leaf("idle_experts", "the experts a token does not use: X - X_a of them, in every layer",
                             L * (X - X_a) * expert.total), symbol=r"N_{\mathrm{idle}}")
-assert sympy.expand(ARCHITECTURES["GptOssForCausalLM"].total - ACTIVE["GptOssForCausalLM"].total - idle_experts.total) == 0
+assert sympy.expand(ARCHITECTURES["GptOssForCausalLM"].total - ACTIVE["GptOssForCausalLM"].total
+                    - idle_experts.total) == 0
 
 # ---------------------------------------------------------------------------------------------
 # The model card's lines: what each holds
@@ -139,11 +140,6 @@ assert sympy.expand(ARCHITECTURES["GptOssForCausalLM"].total - mlp_parameters.to
                     - embed_unembed.total - norms.total) == 0
 
 # ---------------------------------------------------------------------------------------------
-# Checkpoints (readers.gpt_oss.read reads their config.json)
-# ---------------------------------------------------------------------------------------------
-
-
-# ---------------------------------------------------------------------------------------------
 # Published counts, reconciled: the model card's Table 1, line by line
 # ---------------------------------------------------------------------------------------------
 
@@ -160,7 +156,8 @@ _FIGURES = {"gpt-oss-120b": ("114.71B", "0.96B", "1.16B", "116.83B", "5.13B"),
 CARD = tuple(_card(checkpoint, checkpoint, line, printed, (part,))
              for checkpoint, figures in _FIGURES.items()
              for line, printed, part in zip(("MLP", "Attention", "Embed + Unembed", "Total Parameters"), figures,
-                                            (mlp_parameters, attention_parameters, embed_unembed, ARCHITECTURES["GptOssForCausalLM"])))
+                                            (mlp_parameters, attention_parameters, embed_unembed,
+                                             ARCHITECTURES["GptOssForCausalLM"])))
 # The active lines, against both conventions: the card's (no input embedding) first.
 CARD_ACTIVE = tuple(_card(checkpoint, checkpoint, "Active Parameters", figures[-1],
                           (active_without_embedding, ACTIVE["GptOssForCausalLM"]))
@@ -180,15 +177,22 @@ FAMILY = Family(
     first_published="2025-08",
     headlines=(
         Headline("GptOssForCausalLM", "gpt-oss-120b", "120b, in total"),
-        Headline("ACTIVE.GptOssForCausalLM", "gpt-oss-120b", "120b, per token",
-                 convention="Active per token: in each layer the experts the router picks (num_experts_per_tok of them), "
-                            "the router and every tensor outside the experts whole, the input embedding included (as "
-                            "on the Mixtral page; OpenAI's card leaves the input embedding out, see below)."),
+        Headline(
+            "ACTIVE.GptOssForCausalLM",
+            "gpt-oss-120b",
+            "120b, per token",
+            convention="Active per token: in each layer the experts the router picks (num_experts_per_tok of them), "
+            "the router and every tensor outside the experts whole, the input embedding included (as "
+            "on the Mixtral page; OpenAI's card leaves the input embedding out, see below).",
+        ),
     ),
     example="gpt-oss-120b",
     table_symbols=(L, D, H, K, d_h, F, X, X_a, V),
-    table_columns={"GptOssForCausalLM": "GptOssForCausalLM", "ACTIVE.GptOssForCausalLM": "active per token",
-                           "active_without_embedding": "active, input embedding left out"},
+    table_columns={
+        "GptOssForCausalLM": "GptOssForCausalLM",
+        "ACTIVE.GptOssForCausalLM": "active per token",
+        "active_without_embedding": "active, input embedding left out",
+    },
     rounded=CARD + CARD_ACTIVE,
     minimum={X_a: 0},
     active=ACTIVE_VARIANTS,

@@ -137,7 +137,8 @@ active_without_embedding = group(
 # The experts one token leaves idle: what separates the total from the active count.
 idle_experts = replace(leaf("idle_experts", "the experts a token does not use: X - X_a of them, in every layer",
                             L * (X - X_a) * expert.total), symbol=r"N_{\mathrm{idle}}")
-assert sympy.expand(ARCHITECTURES["MixtralForCausalLM"].total - ACTIVE["MixtralForCausalLM"].total - idle_experts.total) == 0
+assert sympy.expand(ARCHITECTURES["MixtralForCausalLM"].total - ACTIVE["MixtralForCausalLM"].total
+                    - idle_experts.total) == 0
 
 # The two parts of the total: what every token shares, and the experts.
 all_experts = leaf("all_experts", "every expert of every layer", L * X * expert.total)
@@ -153,17 +154,12 @@ expert_across_layers = leaf("expert_across_layers", "one expert in every layer",
 # Jiang et al. 2024: "Mixtral has the same architecture as Mistral 7B" but for the experts; Mixtral
 # 8x7B has Mistral 7B's sizes (dim 4096, 32 layers, 32 heads, 8 key/value heads, head_dim 128,
 # hidden_dim 14336, vocabulary 32000: Table 1 of both papers).
-mistral_7b = replace(mistral.ARCHITECTURES["MistralForCausalLM"], name="mistral_7b", label="Mistral 7B (MistralForCausalLM)",
-                     symbol=r"N_{\mathrm{Mistral\,7B}}")
+mistral_7b = replace(mistral.ARCHITECTURES["MistralForCausalLM"], name="mistral_7b",
+                     label="Mistral 7B (MistralForCausalLM)", symbol=r"N_{\mathrm{Mistral\,7B}}")
 # X whole Mistral 7Bs, as the name "8x7B" suggests: every tensor X times, not only the feed-forward.
 whole_mistral_7bs = leaf("whole_mistral_7bs", "X whole Mistral 7Bs", X * mistral_7b.total)
 # A Mixtral with one expert is Mistral 7B plus a one-logit router in every layer.
 assert sympy.expand(ARCHITECTURES["MixtralForCausalLM"].total.subs(X, 1) - mistral_7b.total - L * D) == 0
-
-# ---------------------------------------------------------------------------------------------
-# Checkpoints (readers.mixtral.read reads their config.json)
-# ---------------------------------------------------------------------------------------------
-
 
 # ---------------------------------------------------------------------------------------------
 # Published counts, reconciled
@@ -232,16 +228,22 @@ FAMILY = Family(
     first_published="2024-01",
     headlines=(
         Headline("MixtralForCausalLM", "mixtral-8x7b", "8x7B, in total"),
-        Headline("ACTIVE.MixtralForCausalLM", "mixtral-8x7b", "8x7B, per token",
-                 convention="Active per token: in each layer the experts the router picks (num_experts_per_tok of them), "
-                            "the router and every tensor outside the experts whole, the input embedding included "
-                            "(Mistral AI's convention; without it, see below)."),
+        Headline(
+            "ACTIVE.MixtralForCausalLM",
+            "mixtral-8x7b",
+            "8x7B, per token",
+            convention="Active per token: in each layer the experts the router picks (num_experts_per_tok of them), "
+            "the router and every tensor outside the experts whole, the input embedding included "
+            "(Mistral AI's convention; without it, see below).",
+        ),
     ),
     example="mixtral-8x7b",
     table_symbols=(L, D, F, H, K, X, X_a),
-    table_columns={"MixtralForCausalLM": "MixtralForCausalLM",
-                           "ACTIVE.MixtralForCausalLM": "active per token",
-                           "active_without_embedding": "active, input embedding left out"},
+    table_columns={
+        "MixtralForCausalLM": "MixtralForCausalLM",
+        "ACTIVE.MixtralForCausalLM": "active per token",
+        "active_without_embedding": "active, input embedding left out",
+    },
     miscounts=(eight_times_seven,),
     rounded=TOTALS + ACTIVE_CLAIMS,
     minimum={X_a: 0},

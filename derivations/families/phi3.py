@@ -101,7 +101,10 @@ FAMILY = Family(
     base="Phi3Model",
     checkpoints=CHECKPOINTS,
     first_published="2024-04",
-    headlines=(Headline("Phi3ForCausalLM", "phi-3-mini-4k", "Phi-3-mini"), Headline("Phi3ForCausalLM", "phi-4", "Phi-4")),
+    headlines=(
+        Headline("Phi3ForCausalLM", "phi-3-mini-4k", "Phi-3-mini"),
+        Headline("Phi3ForCausalLM", "phi-4", "Phi-4"),
+    ),
     example="phi-3-mini-4k",
     table_symbols=(L, D, H, K, F, V),
     table_columns={"Phi3ForCausalLM": "Phi3ForCausalLM", "Phi3ForCausalLM.Phi3Model.layer": "all layers"},

@@ -45,7 +45,7 @@ def architectures(tied: bool = False, no_token_bias: bool = False) -> dict[str, 
 
 
 ARCHITECTURES = architectures()
-BASE_ARCHITECTURE = "Qwen2Model"
+_BASE = "Qwen2Model"
 
 # Every layout a config.json can ask for (readers.qwen2: llama.TIED_LAYOUT): a tied head, a token classifier
 # without bias.
@@ -59,8 +59,8 @@ token_embeddings, final_norm = llama.token_embeddings, llama.final_norm
 non_embedding = group("non_embedding", "layers and final RMSNorm (no embeddings, no head)",
                       replace(layer, repeat=L), final_norm, symbol=r"N_{\text{non-emb}}")
 
-assert all(non_embedding.total == group("x", "x", replace(variant[BASE_ARCHITECTURE].child("layer"), repeat=L),
-                                         variant[BASE_ARCHITECTURE].child("final_norm")).total
+assert all(non_embedding.total == group("x", "x", replace(variant[_BASE].child("layer"), repeat=L),
+                                         variant[_BASE].child("final_norm")).total
            for variant in VARIANTS.values())
 
 # ---------------------------------------------------------------------------------------------
@@ -131,7 +131,8 @@ BLOG = (
 # 6.53B without its two tables. Each printed figure is one table of V D (545M) below the exact one: the total
 # as if the head were tied, and the non-embedding count as that total less two tables.
 _table = leaf("table", "one table of V D: the head the total leaves out", V * D)
-_short_total = leaf("short_total", "the count with one table of V D (as if tied)", ARCHITECTURES["Qwen2ForCausalLM"].total - V * D)
+_short_total = leaf("short_total", "the count with one table of V D (as if tied)",
+                    ARCHITECTURES["Qwen2ForCausalLM"].total - V * D)
 seven_b_total = Miscount(
     "seven_b_total", 7_070_619_136, "Qwen2-7B, “Params: 7.07B”", Citation("qwen2-blog", _BLOG), "qwen2-7b",
     ARCHITECTURES["Qwen2ForCausalLM"], terms=(_table,),
@@ -155,12 +156,25 @@ FAMILY = Family(
     name="qwen2",
     reader=reader.READER,
     variants=VARIANTS,
-    base=BASE_ARCHITECTURE,
-    checkpoints=("qwen2-0.5b", "qwen2-1.5b", "qwen2-7b", "qwen2-72b", "qwen2.5-0.5b", "qwen2.5-1.5b", "qwen2.5-3b",
-                   "qwen2.5-7b", "qwen2.5-14b", "qwen2.5-32b", "qwen2.5-72b"),
+    base=_BASE,
+    checkpoints=(
+        "qwen2-0.5b",
+        "qwen2-1.5b",
+        "qwen2-7b",
+        "qwen2-72b",
+        "qwen2.5-0.5b",
+        "qwen2.5-1.5b",
+        "qwen2.5-3b",
+        "qwen2.5-7b",
+        "qwen2.5-14b",
+        "qwen2.5-32b",
+        "qwen2.5-72b",
+    ),
     first_published="2024-07",
-    headlines=(Headline("Qwen2ForCausalLM", "qwen2.5-7b", "Qwen2.5, 7B"),
-                 Headline("Qwen2ForCausalLM", "qwen2.5-72b", "Qwen2.5, 72B")),
+    headlines=(
+        Headline("Qwen2ForCausalLM", "qwen2.5-7b", "Qwen2.5, 7B"),
+        Headline("Qwen2ForCausalLM", "qwen2.5-72b", "Qwen2.5, 72B"),
+    ),
     example="qwen2.5-7b",
     table_symbols=(L, D, H, K, F, V),
     table_columns={"Qwen2ForCausalLM": "Qwen2ForCausalLM", "Qwen2ForCausalLM.Qwen2Model.layer": "all layers"},

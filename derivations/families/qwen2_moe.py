@@ -134,7 +134,8 @@ ACTIVE = ACTIVE_VARIANTS[""]
 
 idle_experts = replace(leaf("idle_experts", "the routed experts a token does not use, in every layer with experts",
                             (L - L_f) * (X - X_a) * expert.total), symbol=r"N_{\mathrm{idle}}")
-assert sympy.expand(ARCHITECTURES["Qwen2MoeForCausalLM"].total - ACTIVE["Qwen2MoeForCausalLM"].total - idle_experts.total) == 0
+assert sympy.expand(ARCHITECTURES["Qwen2MoeForCausalLM"].total - ACTIVE["Qwen2MoeForCausalLM"].total
+                    - idle_experts.total) == 0
 
 # The other convention: the input embedding left out (a token reads one row of it).
 active_without_embedding = leaf("active_without_embedding", "active per token, without the input embedding",
@@ -142,11 +143,6 @@ active_without_embedding = leaf("active_without_embedding", "active per token, w
 # The "non-embedding" count of the Qwen2 release post: without the embeddings and the (untied) head.
 non_embedding = leaf("non_embedding", "everything but the token embeddings and the head",
                      ARCHITECTURES["Qwen2MoeForCausalLM"].total - 2 * V * D)
-
-# ---------------------------------------------------------------------------------------------
-# Checkpoints (readers.qwen2_moe.read reads their config.json)
-# ---------------------------------------------------------------------------------------------
-
 
 # ---------------------------------------------------------------------------------------------
 # Published counts, reconciled
@@ -184,15 +180,22 @@ FAMILY = Family(
     first_published="2024-07",
     headlines=(
         Headline("Qwen2MoeForCausalLM", "qwen2-57b-a14b", "Qwen2-57B-A14B, in total"),
-        Headline("ACTIVE.Qwen2MoeForCausalLM", "qwen2-57b-a14b", "Qwen2-57B-A14B, per token",
-                 convention="Active per token: in each layer the routed experts the router picks (num_experts_per_tok), "
-                            "the shared expert, the router and the gates, and every tensor outside the experts whole, the "
-                            "input embedding included (as on the Mixtral page)."),
+        Headline(
+            "ACTIVE.Qwen2MoeForCausalLM",
+            "qwen2-57b-a14b",
+            "Qwen2-57B-A14B, per token",
+            convention="Active per token: in each layer the routed experts the router picks (num_experts_per_tok), "
+            "the shared expert, the router and the gates, and every tensor outside the experts whole, the "
+            "input embedding included (as on the Mixtral page).",
+        ),
     ),
     example="qwen2-57b-a14b",
     table_symbols=(L, D, H, K, F_e, F_s, X, X_a, V),
-    table_columns={"Qwen2MoeForCausalLM": "Qwen2MoeForCausalLM", "ACTIVE.Qwen2MoeForCausalLM": "active per token",
-                           "active_without_embedding": "active, input embedding left out"},
+    table_columns={
+        "Qwen2MoeForCausalLM": "Qwen2MoeForCausalLM",
+        "ACTIVE.Qwen2MoeForCausalLM": "active per token",
+        "active_without_embedding": "active, input embedding left out",
+    },
     rounded=TOTALS + ACTIVE_CLAIMS,
     minimum={X_a: 0, L_f: 0},
     active=ACTIVE_VARIANTS,

@@ -53,7 +53,8 @@ ACTIVE = ACTIVE_VARIANTS[""]
 
 idle_experts = replace(leaf("idle_experts", "the experts a token does not use, in every layer with experts",
                             (L - L_f) * (X - X_a) * expert.total), symbol=r"N_{\mathrm{idle}}")
-assert sympy.expand(ARCHITECTURES["Qwen3MoeForCausalLM"].total - ACTIVE["Qwen3MoeForCausalLM"].total - idle_experts.total) == 0
+assert sympy.expand(ARCHITECTURES["Qwen3MoeForCausalLM"].total - ACTIVE["Qwen3MoeForCausalLM"].total
+                    - idle_experts.total) == 0
 active_without_embedding = leaf("active_without_embedding", "active per token, without the input embedding",
                                 ACTIVE["Qwen3MoeForCausalLM"].total - V * D)
 # The model cards' "non-embedding" count: without the token embeddings and the (untied) head.
@@ -77,10 +78,11 @@ def _card(name: str, checkpoint: str, what: str, printed: str, candidates: tuple
 
 
 _TOTAL, _NON = "“Number of Parameters”", "“Number of Parameters (Non-Embedding)”"
+_CAUSAL = ARCHITECTURES["Qwen3MoeForCausalLM"]
 CARDS = (
-    _card("a3b_total", "qwen3-30b-a3b", "Qwen3-30B-A3B, total", "30.5B", (ARCHITECTURES["Qwen3MoeForCausalLM"],), _TOTAL),
+    _card("a3b_total", "qwen3-30b-a3b", "Qwen3-30B-A3B, total", "30.5B", (_CAUSAL,), _TOTAL),
     _card("a3b_non_embedding", "qwen3-30b-a3b", "Qwen3-30B-A3B, non-embedding", "29.9B", (non_embedding,), _NON),
-    _card("a22b_total", "qwen3-235b-a22b", "Qwen3-235B-A22B, total", "235B", (ARCHITECTURES["Qwen3MoeForCausalLM"],), _TOTAL),
+    _card("a22b_total", "qwen3-235b-a22b", "Qwen3-235B-A22B, total", "235B", (_CAUSAL,), _TOTAL),
     _card("a22b_non_embedding", "qwen3-235b-a22b", "Qwen3-235B-A22B, non-embedding", "234B", (non_embedding,), _NON),
 )
 CARDS_ACTIVE = (
@@ -100,15 +102,22 @@ FAMILY = Family(
     first_published="2025-05",
     headlines=(
         Headline("Qwen3MoeForCausalLM", "qwen3-235b-a22b", "235B-A22B, in total"),
-        Headline("ACTIVE.Qwen3MoeForCausalLM", "qwen3-235b-a22b", "235B-A22B, per token",
-                 convention="Active per token: in each layer the experts the router picks (num_experts_per_tok of them), "
-                            "the router and every tensor outside the experts whole, the input embedding included (as on "
-                            "the Mixtral page)."),
+        Headline(
+            "ACTIVE.Qwen3MoeForCausalLM",
+            "qwen3-235b-a22b",
+            "235B-A22B, per token",
+            convention="Active per token: in each layer the experts the router picks (num_experts_per_tok of them), "
+            "the router and every tensor outside the experts whole, the input embedding included (as on "
+            "the Mixtral page).",
+        ),
     ),
     example="qwen3-30b-a3b",
     table_symbols=(L, D, H, K, d_h, F_e, X, X_a, V),
-    table_columns={"Qwen3MoeForCausalLM": "Qwen3MoeForCausalLM", "ACTIVE.Qwen3MoeForCausalLM": "active per token",
-                           "active_without_embedding": "active, input embedding left out"},
+    table_columns={
+        "Qwen3MoeForCausalLM": "Qwen3MoeForCausalLM",
+        "ACTIVE.Qwen3MoeForCausalLM": "active per token",
+        "active_without_embedding": "active, input embedding left out",
+    },
     rounded=CARDS + CARDS_ACTIVE,
     minimum=qwen2_moe.FAMILY.minimum,
     active=ACTIVE_VARIANTS,

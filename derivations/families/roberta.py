@@ -139,11 +139,6 @@ layer_standard = layer.subs(STANDARD)
 RobertaModel_standard = ARCHITECTURES["RobertaModel"].subs(STANDARD)
 
 # ---------------------------------------------------------------------------------------------
-# Checkpoints (readers.roberta.read reads their config.json)
-# ---------------------------------------------------------------------------------------------
-
-
-# ---------------------------------------------------------------------------------------------
 # Published counts, reconciled
 # ---------------------------------------------------------------------------------------------
 
@@ -171,9 +166,10 @@ _KERAS = Citation("keras-hub", "the RoBERTa presets' metadata, <code>\"params\"<
 
 
 def _keras(name: str, claim: int, preset: str, checkpoint: str) -> Miscount:
-    # Not a mistake (so not in MISCOUNTS): an exact count of another layout, decomposed against RobertaModel.
-    return Miscount(name, claim, f"{preset}: KerasNLP's RobertaBackbone", _KERAS, checkpoint, ARCHITECTURES["RobertaModel"],
-                    terms=(offset_rows, token_types, pooler), reconstruction=keras_backbone)
+    # Not a mistake (so not in the record's miscounts): an exact count of another layout, decomposed against RobertaModel.
+    return Miscount(name, claim, f"{preset}: KerasNLP's RobertaBackbone", _KERAS, checkpoint,
+                    ARCHITECTURES["RobertaModel"], terms=(offset_rows, token_types, pooler),
+                    reconstruction=keras_backbone)
 
 
 keras_base = _keras("keras_base", 124_052_736, "roberta_base_en", "roberta-base")
@@ -198,8 +194,11 @@ FAMILY = Family(
     headlines=(Headline("RobertaModel", "roberta-base"),),
     example="roberta-base",
     table_symbols=(V, D, L),
-    table_columns={"RobertaModel": "RobertaModel", "without_pooler": "without pooler",
-                           "RobertaForMaskedLM": "ForMaskedLM"},
+    table_columns={
+        "RobertaModel": "RobertaModel",
+        "without_pooler": "without pooler",
+        "RobertaForMaskedLM": "ForMaskedLM",
+    },
     rounded=PUBLISHED,
     ratios={d_h: (D, H)},
 )

@@ -187,6 +187,7 @@ def architectures(gated: bool = False, untied: bool = False, decoder_stack: bool
 
 
 ARCHITECTURES = architectures()
+_GENERATION = ARCHITECTURES["T5ForConditionalGeneration"]  # what the papers and the pages reason about
 
 # Every layout a config.json can ask for (readers.t5.READER.layout).
 VARIANTS = reader.READER.layout.variants(architectures)
@@ -208,11 +209,11 @@ def one_block(model: Part, stack_name: str) -> Part:
     return replace(model.find(f"{stack_name}.block"), repeat=sympy.Integer(1))
 
 
-encoder_layer = one_block(ARCHITECTURES["T5ForConditionalGeneration"], "encoder")
-decoder_layer = one_block(ARCHITECTURES["T5ForConditionalGeneration"], "decoder")
+encoder_layer = one_block(_GENERATION, "encoder")
+decoder_layer = one_block(_GENERATION, "decoder")
 encoder_layer_gated = one_block(VARIANTS["gated"]["T5ForConditionalGeneration"], "encoder")
 attention_part = encoder_layer.child("self_attention")
-embeddings = ARCHITECTURES["T5ForConditionalGeneration"].child("shared")
+embeddings = _GENERATION.child("shared")
 tied_head = leaf("head_again", "the tied head: the shared table a second time", V * D)
 # The gated feed-forward against the plain one: one D-by-F matrix more per block.
 gate_per_block = sympy.expand(encoder_layer_gated.total - encoder_layer.total)
@@ -251,11 +252,11 @@ _ISSUE = cite("text-to-text-transfer-transformer-326")
 
 # The head counted a second time: what Wikipedia's table adds (each stack counted with a V-by-D table).
 head_counted_twice = group("head_counted_twice", "with the shared table counted a second time",
-                           ARCHITECTURES["T5ForConditionalGeneration"], tied_head)
+                           _GENERATION, tied_head)
 
 
 def _paper(name: str, millions: int, what: str, checkpoint: str, printed: str, precision: int) -> Rounded:
-    return Rounded(name, millions * 10**6, what, _PAPER, checkpoint, (ARCHITECTURES["T5ForConditionalGeneration"], head_counted_twice),
+    return Rounded(name, millions * 10**6, what, _PAPER, checkpoint, (_GENERATION, head_counted_twice),
                    precision=precision, printed=printed)
 
 
@@ -276,7 +277,7 @@ paper_small, paper_base, paper_large, paper_3b, paper_11b = PAPER
 large_770m = Miscount(
     "large_770m", 770_000_000, "T5-Large as “770 million parameters”",
     Citation("raffel2020", f"section 3.7; the checkpoint's own log gives 737,668,096 trainable ({_ISSUE}, where an "
-                           "author answers “could just be a typo”)"), "t5-large", ARCHITECTURES["T5ForConditionalGeneration"],
+                           "author answers “could just be a typo”)"), "t5-large", _GENERATION,
     terms=(leaf("head", "the tied head (the shared table) a second time, which the figure would need", -V * D),
            leaf("rounding", "rounding that double count to 770M", head_counted_twice.total - 770_000_000)),
     printed="770M",
@@ -286,20 +287,20 @@ large_770m = Miscount(
 
 _TWICE = "the encoder's column and the decoder's each count the shared token table, so their sum counts it twice"
 wikipedia_small = Miscount(
-    "wikipedia_small", 76_956_160, "T5 Small, “total parameters”", _WIKIPEDIA, "t5-small", ARCHITECTURES["T5ForConditionalGeneration"],
+    "wikipedia_small", 76_956_160, "T5 Small, “total parameters”", _WIKIPEDIA, "t5-small", _GENERATION,
     terms=(leaf("head", "the shared table a second time: counted with the encoder and again with the decoder", -V * D),),
     reconstruction=group(
         "claimed", "the table's encoder and decoder columns, added",
         group("encoder_column", "encoder column: the table and the encoder (T5EncoderModel)", embeddings,
-              ARCHITECTURES["T5ForConditionalGeneration"].child("encoder")),
+              _GENERATION.child("encoder")),
         group("decoder_column", "decoder column: a table of its own and the decoder", leaf("table", "V D", V * D),
-              ARCHITECTURES["T5ForConditionalGeneration"].child("decoder")),
+              _GENERATION.child("decoder")),
     ),
     model="T5-Small (<code>t5-small</code>)",
     cause=_TWICE,
 )
 wikipedia_large = Miscount(
-    "wikipedia_large", 770_567_168, "T5 Large, “total parameters”", _WIKIPEDIA, "t5-large", ARCHITECTURES["T5ForConditionalGeneration"],
+    "wikipedia_large", 770_567_168, "T5 Large, “total parameters”", _WIKIPEDIA, "t5-large", _GENERATION,
     terms=(leaf("head", "the shared table a second time", -V * D),),
     reconstruction=head_counted_twice,
     model="T5-Large (<code>t5-large</code>)",
@@ -314,13 +315,19 @@ FAMILY = Family(
     base="T5Model",
     checkpoints=V1_0_CHECKPOINTS + V1_1_CHECKPOINTS,
     first_published="2019-10",
-    headlines=(Headline("T5ForConditionalGeneration", "t5-large", "1.0, large"), Headline("T5ForConditionalGeneration", "t5-v1_1-base", "1.1, base"),),
+    headlines=(
+        Headline("T5ForConditionalGeneration", "t5-large", "1.0, large"),
+        Headline("T5ForConditionalGeneration", "t5-v1_1-base", "1.1, base"),
+    ),
     example="t5-small",
     table_symbols=(D, F, H, d_h, L),
     # T5Model has no head: on a v1.1 checkpoint its column is also what transformers 5.x builds for
     # T5ForConditionalGeneration from the config (the head tied, so counted nowhere).
-    table_columns={"T5ForConditionalGeneration": "T5ForConditionalGeneration", "T5Model": "T5Model",
-                           "T5EncoderModel": "T5EncoderModel"},
+    table_columns={
+        "T5ForConditionalGeneration": "T5ForConditionalGeneration",
+        "T5Model": "T5Model",
+        "T5EncoderModel": "T5EncoderModel",
+    },
     miscounts=(large_770m, wikipedia_small, wikipedia_large),
     rounded=PAPER,
     # T5WithLMHeadModel is a name in old configs (t5-3b's, t5-11b's), not a class of transformers 5.23.

@@ -229,11 +229,6 @@ TorchTransformer_without_bias = torch_transformer(bias=False)
 # nn.Transformer against the paper's layers, at the paper's shapes: the two final LayerNorms exactly.
 torch_minus_paper = sympy.expand(TorchTransformer.total.subs(PAPER) - body.total)
 
-# ---------------------------------------------------------------------------------------------
-# Checkpoints (readers.transformer.read reads their config.json)
-# ---------------------------------------------------------------------------------------------
-
-
 def by_vocabulary(checkpoint: str, name: str) -> sympy.Equality:
     """The paper's model at a checkpoint's sizes, the vocabulary left free: N(V) = D V + layers."""
     values = {s: v for s, v in valued(configs.sizes(configs.load(checkpoint))).items() if s != V}

@@ -1,6 +1,6 @@
 """Where the parameters go: a model's count split by kind (embeddings, attention, feed-forward, norms,
 heads), for the pictures on the family pages. Plain data from the derivations; the plotting is the
-site's (hooks/figures.py)."""
+site's (derivations/site/figures.py)."""
 
 from __future__ import annotations
 

@@ -322,7 +322,7 @@ def family_script(name: str, family: Family) -> str:
 def script() -> str:
     """The generated file: every family's calculator, as window.DV_CALCULATORS."""
     body = ",\n".join(family_script(name, family) for name, family in registry.families().items())
-    return ("// Generated at build time by derivations/calculator.py from the SymPy derivations: do not edit.\n"
+    return ("// Generated at build time by derivations/site/calculator.py from the SymPy derivations: do not edit.\n"
             "// Each class is a list of [component, index into copies, (sizes) => BigInt count of one copy,\n"
             "// (sizes) => of all copies, unless one]; copies, [the number of copies as HTML, (sizes) => it]; each rule\n"
             "// [field, its sizes, (sizes) => holds, refuses], listed by the form in the same order; active, a\n"

@@ -447,7 +447,7 @@ def expand_calculator(text: str, tex: Tex) -> str:
         f'<input name="{s}" inputmode="numeric" value="{start[str(s)]}" aria-label="{html.escape(meaning[s])}"></label>'
         for s in calculator.sizes(record))
     # The script copies a rule's words beside the field it concerns when the rule fails (data-rule: its
-    # place in the family's CALCULATOR_RULES, and in the generated script's list).
+    # place in the family's rules on the form's sizes, and in the generated script's list).
     stated = [f"<li>{line}.</li>" for line in calculator.derived_text(record)] + [
         f'<li data-rule="{i}">{calculator.text_html(rule.text)}</li>' for i, rule in enumerate(calculator.rules(record))]
     rules = ('<div class="dv-calc-rules"><p>The sizes, as transformers takes them:</p><ul>' + "".join(stated)

@@ -5,7 +5,7 @@ that says where the numbers come from and a "show the numbers" table.
 checkpoints: bars in HTML, whose text is the page's (readable on a phone, in either colour scheme), each
 checkpoint linked to its row of the checkpoint table. ``<!-- figure:families -->`` shows how the
 embeddings' share falls as models grow, across every family: SVG from matplotlib, inlined with alt
-text, drawn narrow and in the page's text colour. The numbers are those of ``derivations.breakdown``,
+text, drawn narrow and in the page's text colour. The numbers are those of ``derivations.site.breakdown``,
 the same expressions as the tables.
 """
 

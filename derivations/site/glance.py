@@ -1,10 +1,10 @@
 """The box that opens every family page: its answer, generated from the package.
 
 ``<!-- glance:FAMILY -->`` (hooks/families.py puts it under each family page's title): the counts the
-family is known by (its module's ``HEADLINES``), each exact, with its class and checkpoint and, for a
+family is known by (its record's ``headlines``), each exact, with its class and checkpoint and, for a
 count that depends on a convention (a mixture's active parameters), the convention; where the first of
 them goes, kind by kind (embeddings, attention, feed-forward, norms, heads), as a bar and a legend with
-each share and count; and the page's running example (``EXAMPLE``), named here once.
+each share and count; and the page's running example (``example``), named here once.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """What a reference names, and its value: the grammar the pages, the tests and the pictures share.
 
-A *reference* is what a shortcode names (``<!-- num:REFERENCE -->``, see :mod:`derivations.syntax`):
+A *reference* is what a shortcode names (``<!-- num:REFERENCE -->``, see :mod:`derivations.site.syntax`):
 a dotted name in the package, optionally evaluated on a bundled checkpoint with symbol overrides, and
 shown in a unit::
 
@@ -18,7 +18,7 @@ shown in a unit::
 The first name is a family (derivations/families/NAME.py), else a page's exhibits (derivations/site/NAME.py), else a
 module of the library.
 
-:meth:`Reference.parse` reads the text once; the HTML of each shortcode (:mod:`derivations.expanders`)
+:meth:`Reference.parse` reads the text once; the HTML of each shortcode (:mod:`derivations.site.expanders`)
 builds the references of its cells as objects (:meth:`Reference.child`, :meth:`Reference.at`), never as
 text to be parsed again. Anything unknown is an :class:`UnknownReference` (a ``LookupError``), which
 fails the build.

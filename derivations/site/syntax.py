@@ -1,8 +1,8 @@
 """What a docs page writes to bring in the package, and the anchors the expansions carry.
 
 A page writes a *shortcode*, ``<!-- NAME:REFERENCE -->``: the shortcode's name (``eq``, ``num``,
-``parts``, ...; :data:`derivations.expanders.EXPANDERS` lists them) and a *reference* to something in
-the package (``bert.layer @ bert-base-uncased``; :mod:`derivations.references` resolves it). The hook
+``parts``, ...; :data:`derivations.site.shortcodes.SHORTCODES` lists them) and a *reference* to something in
+the package (``bert.layer @ bert-base-uncased``; :mod:`derivations.site.references` resolves it). The hook
 that expands them, the notebooks' hook and the tests share these definitions. Plain Python (no SymPy):
 a rebuild with nothing changed reads pages without importing it.
 """
