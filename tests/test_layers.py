@@ -158,3 +158,15 @@ def test_every_module_imports():
     script = "import importlib, sys\nfor name in sys.argv[1:]:\n    importlib.import_module(name)\n"
     done = subprocess.run([sys.executable, "-c", script, *names], cwd=ROOT, capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
+
+
+def test_contributing_states_the_floors_this_test_holds():
+    # CONTRIBUTING.md's table of floors, row by row: the same floors, in the same order, with the same modules.
+    import re
+
+    text = (ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8")
+    rows = re.findall(r"^\| (\w+) \| ((?:`[^`]+`(?:, )?)+) \|", text, flags=re.M)
+    stated = [(name, {m for listed in re.findall(r"`([^`]+)`", modules)
+                      for m in ((listed[:-2], listed[:-2] + ".*") if listed.endswith("/*") else (listed,))})
+              for name, modules in rows]
+    assert stated == [(name, set(patterns)) for name, patterns in FLOORS]
