@@ -96,6 +96,7 @@ def ratios(family: Family) -> Mapping[sympy.Symbol, tuple[sympy.Symbol, sympy.Sy
     return family.ratios
 
 
+@cache  # a family and its rules do not change; the checks ask thousands of times
 def rules(family: Family) -> tuple[Rule, ...]:
     """The reader's rules on the sizes the form asks for (GPT-2's heads divide its width, but its form asks for no
     heads: their count is not in any of its numbers)."""
@@ -140,10 +141,11 @@ def uses(family: Family, architecture: str) -> frozenset[sympy.Symbol]:
     return frozenset(asked(family, *parts) - {s})
 
 
-def sizes(family: Family) -> list[sympy.Symbol]:
+@cache
+def sizes(family: Family) -> tuple[sympy.Symbol, ...]:
     """The sizes the form asks for, in the order of the notation (for every class of the family)."""
     used = set().union(*(uses(family, a) for a in family.architectures))
-    return [n.symbol for n in symbols.NOTATION if n.symbol in used]
+    return tuple(n.symbol for n in symbols.NOTATION if n.symbol in used)
 
 
 def derive(family: Family, values: Mapping[sympy.Symbol, int]) -> dict[sympy.Symbol, int]:
