@@ -10,6 +10,7 @@ fails it instead under CI (``CI`` set), where the cross-check must run.
 
 from __future__ import annotations
 
+import functools
 import importlib
 import inspect
 import os
@@ -27,6 +28,12 @@ from derivations.symbols import P as P_SYMBOL
 
 def under_ci() -> bool:
     return os.environ.get("CI", "").lower() not in ("", "0", "false")
+
+
+def draws(examples: int) -> int:
+    """How many random examples a property test draws: all of them in CI (90 minutes), a fifth (at least 5) in
+    `make test` (3 minutes on two cores): the same strategies and checks, fewer draws."""
+    return examples if under_ci() else max(5, examples // 5)
 
 
 def require(name: str) -> ModuleType:
@@ -196,7 +203,7 @@ def compare(part: Part, values: Mapping[sympy.Symbol, int], model: torch.nn.Modu
 def check(architecture: str, config: Mapping) -> None:
     """The derivation equals transformers for ``architecture`` built from the config.json dict ``config``,
     in total and node by node, and so do the FLOPs of one forward (:func:`check_flops`); the derivation is
-    reached through ``derivations.configs.resolve``, config reading, layout and class selection included."""
+    reached through ``derivations.registry.resolve``, config reading, layout and class selection included."""
     from derivations import registry
 
     resolved = registry.resolve(config, architecture)
@@ -204,7 +211,7 @@ def check(architecture: str, config: Mapping) -> None:
     compare(resolved.part, resolved.values, model)
     if sampled(architecture, config):
         check_flops(architecture, config, model, resolved)
-    if sampled(architecture, config, 1) and config.get("model_type") not in DATA_DEPENDENT_TYPES:
+    if sampled(architecture, config, 1) and not mixture(config.get("model_type")):
         check_cache(architecture, config, model)
 
 
@@ -229,12 +236,79 @@ def _digest(architecture: str, config: Mapping) -> int:
 
 
 # Models whose forward picks tensors by their values, which the meta device does not hold: the mixtures of
-# experts (routing) and T5's sequence classifier (it finds the end-of-sequence tokens). They run on CPU, with
-# random weights, where they are small enough to build in a moment; the large ones are checked shrunk
-# (tests/test_reference_flops.py).
-DATA_DEPENDENT_TYPES = ("mixtral", "qwen2_moe", "qwen3_moe", "deepseek_v2", "deepseek_v3", "gpt_oss")
-DATA_DEPENDENT_CLASSES = ("T5ForSequenceClassification",)
+# experts (routing) and the classes a family's spec names (T5's sequence classifier finds the end-of-sequence
+# tokens). They run on CPU, with random weights, where they are small enough to build in a moment; the large ones
+# are checked shrunk (tests/test_reference_flops.py).
 CPU_LIMIT = 20_000_000  # parameters
+
+
+@functools.cache
+def mixture(model_type: str | None) -> bool:
+    """The model_type's classes route tokens to experts (X experts in its base class's count)."""
+    from derivations import configs, registry
+    from derivations.symbols import X
+
+    if model_type not in configs.READERS:
+        return False
+    family = registry.of_model_type(model_type)
+    return X in family.architectures[family.base].total.free_symbols
+
+
+@functools.cache
+def encoder(model_type: str | None) -> bool:
+    """The model_type's base class reads its input with an encoder (BERT and its kin, T5, Marian): an attention
+    whose queries see every key of their own sequence, where a decoder's see only those before them."""
+    from derivations import configs, registry
+
+    if model_type not in configs.READERS:
+        return False
+    family = registry.of_model_type(model_type)
+    return any(not op.causal and op.keys is None
+               for _, part, _ in family.architectures[family.base].walk() for op in part.ops)
+
+
+def spec_of(model_type: str | None):
+    """The spec (tests/specs/) of the family whose reader reads ``model_type``."""
+    from derivations import registry
+    from spec import specs
+
+    return specs()[registry.of_model_type(model_type).name]
+
+
+def data_dependent(architecture: str, config: Mapping) -> bool:
+    """The class's forward reads the values of its weights or tokens: it must run on CPU to be measured."""
+    model_type = config.get("model_type")
+    return mixture(model_type) or architecture in spec_of(model_type).data_dependent
+
+
+# ---------------------------------------------------------------------------------------------
+# Configs cut down to run: fewer layers, and a mixture narrowed
+# ---------------------------------------------------------------------------------------------
+
+# The fields that set the depth, as the families' configs name them.
+DEPTH_FIELDS = ("num_hidden_layers", "n_layer", "num_layers", "num_decoder_layers", "encoder_layers", "decoder_layers",
+                "n_layers")
+# Small widths for the mixtures, which run on CPU with real weights: every field that sets the layout (experts,
+# experts per token, groups, shared experts, dense first layers) stays as published.
+NARROW = {"hidden_size": 64, "intermediate_size": 64, "moe_intermediate_size": 16, "shared_expert_intermediate_size": 32,
+          "vocab_size": 256, "num_attention_heads": 4, "num_key_value_heads": 2, "head_dim": 16, "kv_lora_rank": 16,
+          "q_lora_rank": 24, "qk_rope_head_dim": 8, "qk_nope_head_dim": 8, "v_head_dim": 16}
+# Eight experts, two a token, in two groups of which one is used (DeepSeek-V3's group-limited routing).
+FEW_EXPERTS = {"num_local_experts": 8, "num_experts": 8, "n_routed_experts": 8, "num_experts_per_tok": 2, "n_group": 2,
+               "topk_group": 1}
+
+
+def shallow(config: dict, depth: int = 2) -> dict:
+    """The config with at most ``depth`` layers in each stack (and, for a mixture of experts, small widths:
+    it runs on CPU); everything else as published."""
+    out = {k: (min(v, depth) if k in DEPTH_FIELDS and isinstance(v, int) else v) for k, v in config.items()}
+    if mixture(config.get("model_type")):
+        out |= {k: v for k, v in NARROW.items() if out.get(k) is not None}
+        if "kv_lora_rank" in out:
+            out["num_key_value_heads"] = out["num_attention_heads"]  # latent attention: one key/value per head
+        if "first_k_dense_replace" in out:
+            out["first_k_dense_replace"] = min(out["first_k_dense_replace"], depth - 1)
+    return out
 
 
 def runs(resolved, config: Mapping) -> bool:
@@ -243,10 +317,10 @@ def runs(resolved, config: Mapping) -> bool:
     head of 1 coordinate (the rotation's 2 broadcast over it, so the scores are over 2, not d_h)."""
     from derivations.symbols import D, H, d_h
 
-    values = resolved.values
-    if config.get("model_type") in ENCODERS and H in values and d_h in values and values[H] * values[d_h] != values[D]:
+    values, reads = resolved.values, encoder(config.get("model_type"))
+    if reads and H in values and d_h in values and values[H] * values[d_h] != values[D]:
         return False
-    return not (config.get("model_type") not in ENCODERS and values.get(d_h) == 1)
+    return not (not reads and values.get(d_h) == 1)
 
 
 def lengths(architecture: str, config: Mapping, device: str = "meta") -> tuple[int, int]:
@@ -261,7 +335,7 @@ def lengths(architecture: str, config: Mapping, device: str = "meta") -> tuple[i
 def check_flops(architecture: str, config: Mapping, model: torch.nn.Module | None = None, resolved=None) -> bool:
     """The derived forward FLOPs of one sequence equal FlopCounterMode's count of the model's forward (eager
     attention, eager experts) at a length drawn by :func:`lengths`. Returns whether the check ran: not for a
-    model that must run on CPU (DATA_DEPENDENT_*) and is larger than CPU_LIMIT (left to the shrunk checks),
+    model that must run on CPU (data_dependent) and is larger than CPU_LIMIT (left to the shrunk checks),
     nor for a config whose forward does not run (:func:`runs`, and those transformers fails on)."""
     from derivations import flops, registry
     from derivations.symbols import P, s, s_d
@@ -269,7 +343,7 @@ def check_flops(architecture: str, config: Mapping, model: torch.nn.Module | Non
     resolved = resolved if resolved is not None else registry.resolve(config, architecture)
     if not runs(resolved, config):
         return False
-    if config.get("model_type") in DATA_DEPENDENT_TYPES or architecture in DATA_DEPENDENT_CLASSES:
+    if data_dependent(architecture, config):
         if resolved.part.count(resolved.values) > CPU_LIMIT:
             return False
         torch.manual_seed(0)
@@ -281,7 +355,7 @@ def check_flops(architecture: str, config: Mapping, model: torch.nn.Module | Non
     # A table of P positions reads at most P tokens.
     longest = resolved.values.get(P)
     tokens, target = (tokens, target) if longest is None else (min(tokens, longest), min(target, longest))
-    if architecture in SHIFTED:
+    if architecture in spec_of(config.get("model_type")).shifted:
         target = tokens
     derived = evaluate(flops.forward(resolved.part), {**resolved.values, s: tokens, s_d: target})
     try:
@@ -325,7 +399,7 @@ def forward_flops(model: torch.nn.Module, architecture: str, tokens: int, target
         # is all ones instead: no mask is the same mask.)
         inputs["attention_mask"] = torch.ones(shape, dtype=torch.long, device=device)
     accepted = inspect.signature(model.forward).parameters
-    if "decoder_input_ids" in accepted and model.config.is_encoder_decoder and architecture not in SHIFTED:
+    if "decoder_input_ids" in accepted and model.config.is_encoder_decoder and architecture not in spec_of(model.config.model_type).shifted:
         decoder = (1, tokens if target is None else target)
         # T5 (and Marian) start from the decoder's start token; any ids count the same.
         inputs["decoder_input_ids"] = (torch.zeros(decoder, dtype=torch.long, device=device) if device.type == "meta"
@@ -391,19 +465,11 @@ def cache_elements(model: torch.nn.Module, tokens: int, source: int | None = Non
                if layer.keys is not None)
 
 
-# Encoder-decoder classes whose decoder reads the input shifted right (decoder_input_ids are not theirs to take):
-# its length is the input's.
-SHIFTED = ("T5ForSequenceClassification", "T5ForQuestionAnswering")
-
-
 def bidirectional(model: torch.nn.Module) -> bool:
     """The model reads its input with an encoder (BERT and its kin, T5, Marian), not a causal decoder."""
     config = model.config
-    return config.model_type in ENCODERS and (config.is_encoder_decoder or not getattr(config, "is_decoder", False))
-
-
-# The families with an encoder (an encoder family's class with is_decoder set, or Marian's decoder alone, is causal).
-ENCODERS = ("bert", "roberta", "albert", "distilbert", "t5", "marian")
+    # An encoder family's class with is_decoder set, or Marian's decoder alone, is causal.
+    return encoder(config.model_type) and (config.is_encoder_decoder or not getattr(config, "is_decoder", False))
 
 
 def derived_counts(root: Part, values: Mapping[sympy.Symbol, int]) -> dict[str, int]:

@@ -10,6 +10,7 @@ and runs; and random configs. What only one family has stays in its own ``tests/
 
 from __future__ import annotations
 
+import functools
 import importlib
 import pkgutil
 from collections.abc import Callable, Mapping, Sequence
@@ -24,8 +25,8 @@ SPECS_DIR = Path(__file__).resolve().parent / "specs"
 @dataclass(frozen=True, kw_only=True)
 class Spec:
     """One family's table row. ``small`` is a small config (its model_type included) that the layouts, the refused
-    and the accepted configs change; ``real`` a bundled checkpoint and the fields that shrink it (fewer layers),
-    on which every class is checked; ``defaults`` the fields a config of transformers' defaults sets beside its
+    and the accepted configs change; ``real`` bundled checkpoints, each with the fields that shrink it (fewer
+    layers), on which every class is checked; ``defaults`` the fields a config of transformers' defaults sets beside its
     model_type (a depth of 1, to keep a build quick); ``layouts`` flags over ``small`` by name, each checked with
     every class (or the classes ``layout_classes`` names); ``refused`` configs over ``small`` with words of the
     reader's one line; ``accepted`` edges over ``small``; ``configs`` random configs and ``examples`` how many a
@@ -36,7 +37,7 @@ class Spec:
 
     family: str
     small: Mapping[str, object] | None = None
-    real: tuple[str, Mapping[str, object]] | None = None
+    real: Sequence[tuple[str, Mapping[str, object]]] = ()
     every_class_on_checkpoints: bool = False
     defaults: Mapping[str, object] | None = field(default_factory=dict)
     layouts: Mapping[str, Mapping[str, object]] = field(default_factory=dict)
@@ -47,6 +48,14 @@ class Spec:
     examples: int = 50
     check: Callable[[str, Mapping], None] | None = None
     runs: Callable[[Mapping], bool] | None = None
+    # How transformers runs its classes, for the FLOPs and cache checks (tests/reference.py): the classes whose
+    # forward reads the values it is given (T5's sequence classifier finds the end-of-sequence token), which must
+    # run on CPU to be measured, and those whose decoder reads the input shifted right (no decoder_input_ids).
+    data_dependent: tuple[str, ...] = ()
+    shifted: tuple[str, ...] = ()
+    # A family whose layers may attend to a window of the tokens: how its configs set the windows (strategies.windows),
+    # drawn by the cache check against transformers' (tests/test_reference_memory.py).
+    windows: Callable | None = None
 
     def __post_init__(self) -> None:
         assert self.small is None or "model_type" in self.small, f"{self.family}: small needs its model_type"
@@ -56,6 +65,7 @@ class Spec:
             f"{self.family}: refused and accepted configs need runs (does transformers build and run them?)"
 
 
+@functools.cache
 def specs() -> dict[str, Spec]:
     """Every family's spec (tests/specs/<family>.py), by family."""
     found = {}

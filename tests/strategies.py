@@ -46,3 +46,25 @@ def bert_sizes(draw: st.DrawFn, model_type: str, *, smallest: int, most_layers: 
 
 # A head size rotary embeddings accept: even, or 1 (which runs by broadcasting).
 head_sizes = st.integers(1, 32).filter(lambda size: size == 1 or size % 2 == 0)
+
+
+def windows(*fields: str):
+    """How a family's configs set their attention windows, as a spec's ``windows``: a function that draws, into a
+    config of ``layers`` layers, a sliding_window (or none), and the family's own fields among use_sliding_window,
+    max_window_layers, sliding_window_pattern and layer_types."""
+    known = {"use_sliding_window", "max_window_layers", "sliding_window_pattern", "layer_types"}
+    assert set(fields) <= known, set(fields) - known
+
+    def draw(data: st.DataObject, config: dict, layers: int) -> None:
+        config["sliding_window"] = data.draw(st.one_of(st.none(), st.integers(1, 48)), label="sliding_window")
+        if "use_sliding_window" in fields:
+            config["use_sliding_window"] = data.draw(st.booleans(), label="use_sliding_window")
+        if "max_window_layers" in fields:
+            config["max_window_layers"] = data.draw(st.integers(0, layers), label="max_window_layers")
+        if "sliding_window_pattern" in fields:
+            config["sliding_window_pattern"] = data.draw(st.integers(1, 4), label="sliding_window_pattern")
+        if "layer_types" in fields and config["sliding_window"] is not None and data.draw(st.booleans(), label="types?"):
+            config["layer_types"] = data.draw(st.lists(st.sampled_from(["sliding_attention", "full_attention"]),
+                                                       min_size=layers, max_size=layers), label="layer_types")
+
+    return draw

@@ -1,7 +1,7 @@
 """ALBERT: published totals, symbolic identities, and the paper's figures reconciled.
 
 Expected values come from outside the project: the sources named beside each, and transformers
-(tests/test_reference_albert.py recomputes every total, and every node, on the meta device).
+(tests/specs/albert.py, run by the reference harness, recomputes every total, and every node, on the meta device).
 """
 
 import pytest

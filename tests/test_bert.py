@@ -1,7 +1,7 @@
 """BERT: published and independently measured totals, symbolic identities, reconciled claims.
 
 Expected values come from outside the project: the sources named beside each, and transformers
-(tests/test_reference_bert.py recomputes every one of them on the meta device).
+(tests/specs/bert.py, run by the reference harness, recomputes every one of them on the meta device).
 """
 
 import pytest
@@ -27,7 +27,7 @@ PUBLISHED = {
     ("bert-base-uncased", "BertForMaskedLM"): 109_514_298,
 }
 # Exact figures that only arithmetic gives, computed by hand from the released configs [cite: hub-google-bert]:
-# transformers recomputes each of them on the meta device in test_reference_bert.py, which is
+# transformers recomputes each of them on the meta device (tests/specs/bert.py), which is
 # their outside check. The papers' rounded figures agree with them (BERT-base 110M and BERT-large
 # 340M in [cite: devlin2019]; 108M and 334M without the pooler in [cite: lan2020, Table 1];
 # [cite: bert-1094] estimates ~102M for bert-base-chinese).

@@ -21,9 +21,9 @@ def test_each_bar_is_the_tables_number(name, family):
 
 @pytest.mark.parametrize("checkpoint", ["llama-3.2-1b", "t5-v1_1-base"])
 def test_bars_follow_the_checkpoints_layout(checkpoint):
-    # Through the reading of the config (configs.checkpoint resolves class and layout itself): 1,235,814,400
+    # Through the reading of the config (registry.checkpoint resolves class and layout itself): 1,235,814,400
     # for Llama 3.2 1B with its tied head, as transformers 5.23 builds it on the meta device (measured in
-    # tests/test_reference_llama.py), and 247,577,856 for t5-v1_1-base with its own head (the v1.1
+    # tests/specs/llama.py), and 247,577,856 for t5-v1_1-base with its own head (the v1.1
     # checkpoint's published count, tests/test_t5.py).
     family = registry.of_model_type(configs.load(checkpoint)["model_type"])
     bar = next(b for b in breakdown.family(family) if b.checkpoint == checkpoint)

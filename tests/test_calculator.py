@@ -84,8 +84,8 @@ def as_ints(shown: dict) -> dict:
 
 
 def test_every_class_on_every_checkpoint_counts_as_the_command_line(script):
-    # The command line reads each checkpoint's config.json itself (configs.checkpoint), and is held to
-    # transformers by tests/test_reference_*.py; the page must give the same total, the same rows, and
+    # The command line reads each checkpoint's config.json itself (registry.checkpoint), and is held to
+    # transformers by the reference harness (tests/specs/); the page must give the same total, the same rows, and
     # rows that are their copies times one copy.
     cases = [{"family": name, "cls": cls, "sizes": sizes, "checkpoint": checkpoint}
              for name, family in FAMILIES for checkpoint, sizes in calculator.presets(family).items()

@@ -375,7 +375,7 @@ def test_a_reader_that_stops_early_gets_no_traceback():
 
 
 def test_mixtral_without_an_active_expert_counts(tmp_path):
-    # transformers builds and runs Mixtral with num_experts_per_tok 0 (tests/test_reference_mixtral.py): the
+    # transformers builds and runs Mixtral with num_experts_per_tok 0 (tests/specs/mixtral.py): the
     # count is the whole model, and one token uses no expert at all.
     out = count_json(tmp_path, {"model_type": "mixtral", "num_experts_per_tok": 0})
     assert out["active"] < out["total"]

@@ -1,7 +1,7 @@
 """DeepSeek-V2: the paper's totals and activated counts, and the convention that decides V2-Lite's; identities.
 
 Expected values come from outside the project: the paper [cite: deepseek2024v2], the released configs
-[cite: hub-deepseek], and transformers (tests/test_reference_deepseek.py).
+[cite: hub-deepseek], and transformers (tests/specs/deepseek_v2.py, tests/test_reference_deepseek.py).
 """
 
 import sympy

@@ -2,7 +2,7 @@
 
 Expected values come from outside the project: the paper [cite: deepseek2024v3], the model page and the released
 config [cite: hub-deepseek], DeepSeek's code [cite: deepseek-v3-code], and transformers
-(tests/test_reference_deepseek.py).
+(tests/specs/deepseek_v3.py, tests/test_reference_deepseek.py).
 """
 
 from derivations import registry

@@ -1,7 +1,7 @@
 """DistilBERT: published totals, the student against its teacher, and the reconciled published figures.
 
 Expected values come from outside the project: the sources named beside each, and transformers
-(tests/test_reference_distilbert.py recomputes every total on the meta device).
+(tests/specs/distilbert.py, run by the reference harness, recomputes every total on the meta device).
 """
 
 import pytest

@@ -1,7 +1,7 @@
 """Gemma: the paper's exact counts, the released vocabulary, symbolic identities.
 
 Expected values come from outside the project: the paper's Table 2 [cite: gemma2024, Table 2], the released
-configs [cite: hub-google-gemma], and transformers (tests/test_reference_gemma.py).
+configs [cite: hub-google-gemma], and transformers (tests/specs/gemma.py, run by tests/test_reference_families.py).
 """
 
 import sympy

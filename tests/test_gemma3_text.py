@@ -1,7 +1,7 @@
 """Gemma 3's language model: the report's counts, symbolic identities.
 
 Expected values come from outside the project: the report's Table 1 [cite: gemma3-2025, Table 1], the released
-configs [cite: hub-google-gemma], and transformers (tests/test_reference_gemma3_text.py).
+configs [cite: hub-google-gemma], and transformers (tests/specs/gemma3_text.py, run by tests/test_reference_families.py).
 """
 
 import sympy

@@ -10,7 +10,7 @@ from derivations.symbols import D, L, P, V
 
 def test_openai_gpt_total():
     # Hand-computed from the released config [cite: hub-openai-community]: 116,534,784 for OpenAIGPTModel (vocab 40,478, 512 positions,
-    # no final LayerNorm); transformers recomputes it in test_reference_gpt1.py.
+    # no final LayerNorm); transformers recomputes it (tests/specs/gpt1.py).
     assert registry.checkpoint("openai-gpt", "OpenAIGPTModel").total == 116_534_784
     assert registry.checkpoint("openai-gpt").total == 116_534_784  # the tied LM head adds nothing
 

@@ -1,7 +1,7 @@
 """GPT-2: published totals, symbolic identities, the paper's retracted counts and reconciled claims.
 
 Expected values come from outside the project: the sources named beside each, and transformers
-(tests/test_reference_gpt2.py recomputes every total on the meta device).
+(tests/specs/gpt2.py, run by the reference harness, recomputes every total on the meta device).
 """
 
 import pytest
@@ -18,7 +18,7 @@ PUBLISHED = {
     ("gpt2", "GPT2LMHeadModel"): 124_439_808,
 }
 # Exact figures that only arithmetic gives, hand-computed from the released configs [cite: hub-openai-community];
-# transformers recomputes each on the meta device in test_reference_gpt2.py, which is their outside check.
+# transformers recomputes each on the meta device (tests/specs/gpt2.py), which is their outside check.
 PUBLISHED |= {
     ("gpt2-medium", "GPT2LMHeadModel"): 354_823_168,
     ("gpt2-large", "GPT2LMHeadModel"): 774_030_080,

@@ -30,7 +30,7 @@ def test_configs_hold_the_table(checkpoint):
 
 
 # Hand-computed from Table 2.1's sizes [cite: brown2020, Table 2.1] in GPT-2's layout [cite: hub-openai-community];
-# transformers recomputes every row on the meta device in test_reference_gpt2.py.
+# transformers recomputes every row on the meta device (tests/specs/gpt3.py).
 TOTALS = {"gpt3-small": 125_226_240, "gpt3-13b": 12_853_386_240, "gpt3-175b": 174_604_259_328}
 
 

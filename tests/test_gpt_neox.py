@@ -1,7 +1,7 @@
 """GPT-NeoX / Pythia: the model cards' exact counts, symbolic identities, and the reconciled claims.
 
 Expected values come from outside the project: the sources named beside each, and transformers
-(tests/test_reference_gpt_neox.py recomputes every total on the meta device).
+(tests/specs/gpt_neox.py, run by the reference harness, recomputes every total on the meta device).
 """
 
 import pytest

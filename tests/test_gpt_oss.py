@@ -1,7 +1,7 @@
 """gpt-oss: the model card's Table 1 line by line, the active count and its convention, identities.
 
 Expected values come from outside the project: the model card [cite: openai2025gptoss, Table 1], the released
-configs [cite: hub-openai-gpt-oss], and transformers (tests/test_reference_gpt_oss.py).
+configs [cite: hub-openai-gpt-oss], and transformers (tests/specs/gpt_oss.py, run by tests/test_reference_families.py).
 """
 
 import sympy

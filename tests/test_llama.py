@@ -1,7 +1,7 @@
 """LLaMA: published totals, the feed-forward width rule, symbolic identities and reconciled claims.
 
 Expected values come from outside the project: the sources named beside each, and transformers
-(tests/test_reference_llama.py recomputes every total on the meta device).
+(tests/specs/llama.py, run by the reference harness, recomputes every total on the meta device).
 """
 
 import pytest

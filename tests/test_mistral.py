@@ -1,7 +1,7 @@
 """Mistral 7B: the published total, the paper's sizes, and the announced "7.3B".
 
 That Mistral's classes hold LLaMA's tensors, and that the sliding window adds none, is checked against
-transformers in tests/test_reference_mistral.py.
+transformers in tests/specs/mistral.py and tests/test_reference_mistral.py.
 """
 
 from derivations import registry

@@ -1,7 +1,7 @@
 """Mixtral: published totals, the active count and its convention, symbolic identities, reconciled claims.
 
 Expected values come from outside the project: the sources named beside each, and transformers
-(tests/test_reference_mixtral.py recomputes every total on the meta device and measures the active count
+(tests/specs/mixtral.py recomputes every total on the meta device, and tests/test_reference_mixtral.py measures the active count
 by running one token through the model).
 """
 
@@ -17,7 +17,7 @@ from derivations.symbols import D, F, H, K, L, V, X, X_a, d_h
 
 # The total is printed by several third-party repositories; the rest are computed by hand from the released
 # config [cite: hub-mistralai]
-# (independent of this package, and recomputed by transformers in tests/test_reference_mixtral.py).
+# (independent of this package, and recomputed by transformers: tests/specs/mixtral.py).
 TOTAL_8X7B = 46_702_792_704
 ACTIVE_8X7B = 12_879_925_248  # top-2, embedding and head counted
 ACTIVE_8X7B_NO_EMBEDDING = 12_748_853_248  # the input embedding left out

@@ -1,7 +1,7 @@
 """Phi-3 and Phi-4: published sizes, the fused matrices, symbolic identities.
 
 Expected values come from outside the project: the reports and model cards named beside each, and transformers
-(tests/test_reference_phi3.py recomputes every total on the meta device).
+(tests/specs/phi3.py, run by the reference harness, recomputes every total on the meta device).
 """
 
 import sympy

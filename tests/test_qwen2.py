@@ -1,7 +1,7 @@
 """Qwen2 and Qwen2.5: the model cards' and the release post's figures, symbolic identities.
 
 Expected values come from outside the project: the sources named beside each, and transformers
-(tests/test_reference_qwen2.py recomputes every total on the meta device).
+(tests/specs/qwen2.py, run by the reference harness, recomputes every total on the meta device).
 """
 
 import sympy

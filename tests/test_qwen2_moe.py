@@ -1,7 +1,7 @@
 """Qwen2-MoE: the release posts' figures, the active count and its convention, the dense layers, identities.
 
 Expected values come from outside the project: the sources named beside each, and transformers
-(tests/test_reference_qwen_moe.py).
+(tests/specs/qwen2_moe.py, tests/test_reference_qwen_moe.py).
 """
 
 import sympy

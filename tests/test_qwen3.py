@@ -1,7 +1,7 @@
 """Qwen3: the model cards' figures, symbolic identities.
 
 Expected values come from outside the project: the model cards, and transformers
-(tests/test_reference_qwen3.py recomputes every total on the meta device).
+(tests/specs/qwen3.py: every total recomputed on the meta device).
 """
 
 import sympy

@@ -1,7 +1,7 @@
 """Qwen3-MoE: the model cards' figures and the active count's convention, identities.
 
 Expected values come from outside the project: the model cards [cite: hub-qwen, Qwen3-30B-A3B and Qwen3-235B-A22B
-model cards], and transformers (tests/test_reference_qwen_moe.py).
+model cards], and transformers (tests/specs/qwen3_moe.py, tests/test_reference_qwen_moe.py).
 """
 
 import sympy

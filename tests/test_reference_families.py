@@ -5,6 +5,12 @@ transformers' own (tests/reference.py); the derivation is reached as the command
 (derivations.registry.resolve: config reading, layout and class selection included).
 
 The checks only one family makes are in its own tests/test_reference_<family>.py.
+
+CI (``CI`` set, as .ci/run sets it) runs every check a spec asks for. `make test`, which has three minutes, runs a
+lighter table that still checks every class and every checkpoint of every family against transformers: each
+checkpoint with its own class, and every class on the family's example checkpoint (where a spec asks for every
+class on every checkpoint); each layout with the classes whose tree it changes (where it asks for every class);
+and a fifth of the random draws.
 """
 
 from __future__ import annotations
@@ -19,8 +25,6 @@ from spec import Spec, specs
 
 SPECS = specs()
 FAMILIES = registry.families()
-# Random configs: every draw a spec asks for in CI (which has 90 minutes), a fifth of them (at least 5) in
-# `make test` (which has 3): the same strategies, fewer examples.
 FULL = reference.under_ci()
 
 
@@ -34,7 +38,7 @@ def own_class(spec: Spec, config: dict | None = None) -> str:
     family = FAMILIES[spec.family]
     if family.main in family.architectures:
         return family.main
-    listed = (config or {}).get("architectures") or [family.base]
+    listed = (config or {}).get("architectures") or [family.base or next(iter(family.architectures))]
     return listed[0]
 
 
@@ -46,10 +50,17 @@ def test_every_family_has_a_spec():
     assert set(SPECS) == set(FAMILIES), "a family without a spec (tests/specs/<family>.py), or a spec without a family"
 
 
+def checkpoint_classes(spec: Spec, checkpoint: str) -> list[str]:
+    """The classes a checkpoint is checked with: its own; every class, where the spec asks for it (in `make test`,
+    on the family's example checkpoint alone)."""
+    family, own = FAMILIES[spec.family], own_class(spec, configs.load(checkpoint))
+    if spec.every_class_on_checkpoints and (FULL or checkpoint == family.example):
+        return list(family.architectures)
+    return [own]
+
+
 CHECKPOINTS = [(name, checkpoint, architecture) for name, spec in SPECS.items()
-               for checkpoint in FAMILIES[name].checkpoints
-               for architecture in (FAMILIES[name].architectures if spec.every_class_on_checkpoints
-                                    else [own_class(spec, configs.load(checkpoint))])]
+               for checkpoint in FAMILIES[name].checkpoints for architecture in checkpoint_classes(spec, checkpoint)]
 
 
 @_cases(CHECKPOINTS, "name", "checkpoint", "architecture")
@@ -57,12 +68,13 @@ def test_checkpoint(name: str, checkpoint: str, architecture: str) -> None:
     check(SPECS[name], architecture, configs.load(checkpoint))
 
 
-REAL = [(name, architecture) for name, spec in SPECS.items() if spec.real for architecture in FAMILIES[name].architectures]
+REAL = [(name, checkpoint, architecture) for name, spec in SPECS.items() for checkpoint, _ in spec.real
+        for architecture in FAMILIES[name].architectures]
 
 
-@_cases(REAL, "name", "architecture")
-def test_every_class_on_a_real_config(name: str, architecture: str) -> None:
-    checkpoint, shrunk = SPECS[name].real
+@_cases(REAL, "name", "checkpoint", "architecture")
+def test_every_class_on_a_real_config(name: str, checkpoint: str, architecture: str) -> None:
+    shrunk = dict(SPECS[name].real)[checkpoint]
     check(SPECS[name], architecture, configs.load(checkpoint) | dict(shrunk))
 
 
@@ -76,8 +88,20 @@ def test_defaults(name: str, architecture: str) -> None:
     check(SPECS[name], architecture, {"model_type": FAMILIES[name].model_type} | dict(SPECS[name].defaults))
 
 
+def layout_classes(spec: Spec, layout: str) -> list[str]:
+    """The classes a layout is checked with: those the spec names, else every class (in `make test`, the classes
+    whose tree the layout changes from the small config's, else the family's main class)."""
+    family = FAMILIES[spec.family]
+    if spec.layout_classes or FULL:
+        return list(spec.layout_classes or family.architectures)
+    reader = configs.READERS[family.model_type]
+    changed = family.variants[reader.layout.of(dict(spec.small) | dict(spec.layouts[layout]))]
+    plain = family.variants[reader.layout.of(dict(spec.small))]
+    return [name for name in family.architectures if changed[name] != plain[name]] or [own_class(spec)]
+
+
 LAYOUTS = [(name, layout, architecture) for name, spec in SPECS.items() for layout in spec.layouts
-           for architecture in (spec.layout_classes or FAMILIES[name].architectures)]
+           for architecture in layout_classes(spec, layout)]
 
 
 @_cases(LAYOUTS, "name", "layout", "architecture")
@@ -86,25 +110,31 @@ def test_layouts(name: str, layout: str, architecture: str) -> None:
     check(spec, architecture, dict(spec.small) | dict(spec.layouts[layout]))
 
 
-REFUSED = [(name, i) for name, spec in SPECS.items() for i in range(len(spec.refused))]
+def shown(changed) -> str:
+    """A changed config as a test's id shows it: its fields and values."""
+    return ",".join(f"{field}={value}" for field, value in changed.items()) or "as is"
 
 
-@_cases(REFUSED, "name", "index")
-def test_refused_by_both(name: str, index: int) -> None:
+REFUSED = [(name, i, shown(changed)) for name, spec in SPECS.items() for i, (changed, _) in enumerate(spec.refused)]
+
+
+@_cases(REFUSED, "name", "index", "changed")
+def test_refused_by_both(name: str, index: int, changed: str) -> None:
     # The reader's one line, and transformers refuses the config too (or builds a model that cannot run).
     spec = SPECS[name]
-    changed, message = spec.refused[index]
-    config = dict(spec.small) | dict(changed)
-    with pytest.raises(configs.ConfigError, match=message):
+    edge, message = spec.refused[index]
+    config = dict(spec.small) | dict(edge)
+    with pytest.raises(configs.ConfigError, match=message) as refused:
         registry.resolve(config)
-    assert not spec.runs(config), f"{name}: transformers builds and runs {changed}"
+    assert "\n" not in str(refused.value), "the refusal is one line"
+    assert not spec.runs(config), f"{name}: transformers builds and runs {edge}"
 
 
-ACCEPTED = [(name, i) for name, spec in SPECS.items() for i in range(len(spec.accepted))]
+ACCEPTED = [(name, i, shown(edge)) for name, spec in SPECS.items() for i, edge in enumerate(spec.accepted)]
 
 
-@_cases(ACCEPTED, "name", "index")
-def test_accepted_by_both(name: str, index: int) -> None:
+@_cases(ACCEPTED, "name", "index", "changed")
+def test_accepted_by_both(name: str, index: int, changed: str) -> None:
     # Edges the reader accepts because transformers builds and runs them.
     spec = SPECS[name]
     config = dict(spec.small) | dict(spec.accepted[index])
@@ -113,7 +143,7 @@ def test_accepted_by_both(name: str, index: int) -> None:
 
 
 def _random_configs(spec: Spec):
-    examples = spec.examples if FULL else max(5, spec.examples // 5)
+    examples = reference.draws(spec.examples)  # all of them in CI, fewer in `make test`
 
     @settings(max_examples=examples, deadline=None)
     @given(data=st.data())

@@ -18,35 +18,8 @@ from derivations.components import evaluate
 from derivations.symbols import s, s_d
 
 torch = reference.torch
+shallow, FEW_EXPERTS = reference.shallow, reference.FEW_EXPERTS
 FAMILIES = {name: module for name, module in registry.families().items() if name != "gpt3"}
-
-# The fields that set the depth, as the families' configs name them.
-DEPTH = ("num_hidden_layers", "n_layer", "num_layers", "num_decoder_layers", "encoder_layers", "decoder_layers",
-         "n_layers")
-# Small widths for the mixtures, which run on CPU with real weights: every field that sets the layout (experts,
-# experts per token, groups, shared experts, dense first layers) stays as published.
-NARROW = {"hidden_size": 64, "intermediate_size": 64, "moe_intermediate_size": 16, "shared_expert_intermediate_size": 32,
-          "vocab_size": 256, "num_attention_heads": 4, "num_key_value_heads": 2, "head_dim": 16, "kv_lora_rank": 16,
-          "q_lora_rank": 24, "qk_rope_head_dim": 8, "qk_nope_head_dim": 8, "v_head_dim": 16}
-
-
-# Eight experts, two a token, in two groups of which one is used (DeepSeek-V3's group-limited routing).
-FEW_EXPERTS = {"num_local_experts": 8, "num_experts": 8, "n_routed_experts": 8, "num_experts_per_tok": 2, "n_group": 2,
-               "topk_group": 1}
-
-
-def shallow(config: dict, depth: int = 2) -> dict:
-    """The config with at most ``depth`` layers in each stack (and, for a mixture of experts, small widths:
-    it runs on CPU); everything else as published."""
-    out = {k: (min(v, depth) if k in DEPTH and isinstance(v, int) else v) for k, v in config.items()}
-    if config.get("model_type") in reference.DATA_DEPENDENT_TYPES:
-        out |= {k: v for k, v in NARROW.items() if out.get(k) is not None}
-        if out.get("model_type", "").startswith("deepseek"):
-            out["num_key_value_heads"] = out["num_attention_heads"]  # latent attention: one key/value per head
-        if "first_k_dense_replace" in out:
-            out["first_k_dense_replace"] = min(out["first_k_dense_replace"], depth - 1)
-    return out
-
 
 def classes(module) -> list[str]:
     return [name for name in module.classes
@@ -60,16 +33,15 @@ CASES = [(name, architecture) for name, module in FAMILIES.items() for architect
 def test_every_class_on_its_example(family: str, architecture: str) -> None:
     # One layer of each stack of the example checkpoint (two for a mixture: a dense one and one with experts),
     # every other size as published: the check must run, not be skipped.
-    config = shallow(configs.load(FAMILIES[family].example), 2 if FAMILIES[family].model_type in
-                     reference.DATA_DEPENDENT_TYPES else 1)
-    if config["model_type"] in reference.DATA_DEPENDENT_TYPES:
+    config = shallow(configs.load(FAMILIES[family].example), 2 if reference.mixture(FAMILIES[family].model_type) else 1)
+    if reference.mixture(config["model_type"]):
         config |= FEW_EXPERTS  # the released layouts run in test_mixtures_at_their_layouts
-    if architecture in reference.DATA_DEPENDENT_CLASSES:
+    if architecture in reference.spec_of(config["model_type"]).data_dependent:
         config["vocab_size"] = 512  # it runs on CPU: a small table
     assert reference.check_flops(architecture, config), f"{architecture} did not run"
 
 
-DENSE = [name for name, module in FAMILIES.items() if module.model_type not in reference.DATA_DEPENDENT_TYPES]
+DENSE = [name for name, module in FAMILIES.items() if not reference.mixture(module.model_type)]
 
 
 @pytest.mark.parametrize("family", DENSE)
@@ -117,7 +89,7 @@ def test_backward_is_twice_the_forward(checkpoint: str, narrow: dict) -> None:
 
 
 MIXTURES = [(name, checkpoint) for name, module in FAMILIES.items()
-            if module.model_type in reference.DATA_DEPENDENT_TYPES for checkpoint in module.checkpoints]
+            if reference.mixture(module.model_type) for checkpoint in module.checkpoints]
 
 
 @pytest.mark.parametrize("family, checkpoint", MIXTURES, ids=[c for _, c in MIXTURES])

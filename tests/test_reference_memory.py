@@ -14,9 +14,11 @@ from derivations import configs, memory, registry, storage
 from derivations.site import memory as site_memory
 from derivations.components import evaluate
 from derivations.symbols import D, F, H, H_r, d_h, s
-from test_reference_flops import FAMILIES, FEW_EXPERTS, shallow
+from spec import specs
 
 torch = reference.torch
+shallow, FEW_EXPERTS = reference.shallow, reference.FEW_EXPERTS
+FAMILIES = {name: family for name, family in registry.families().items() if name != "gpt3"}  # gpt3: GPT-2's configs
 
 # The families whose decoder caches keys and values (GPT-1's transformers code keeps no cache).
 CACHING = {name: module for name, module in FAMILIES.items()
@@ -31,13 +33,13 @@ def example(family: str) -> tuple[str, dict]:
     narrowed to run on CPU (its routing reads the weights), its layout as published."""
     module = FAMILIES[family]
     config = shallow(configs.load(module.example), DEPTH)
-    if config["model_type"] in reference.DATA_DEPENDENT_TYPES:
+    if reference.mixture(config["model_type"]):
         config |= FEW_EXPERTS
     return next(iter(module.table_columns)), config
 
 
 def build(architecture: str, config: dict):
-    device = "cpu" if config["model_type"] in reference.DATA_DEPENDENT_TYPES else "meta"
+    device = "cpu" if reference.mixture(config["model_type"]) else "meta"
     torch.manual_seed(0)
     return reference.build(architecture, config, device)
 
@@ -66,31 +68,30 @@ def test_windowed_examples_exceed_their_windows() -> None:
     assert {f for f in CACHING if windows(example(f)[1])} >= {"mistral", "gemma2", "gemma3_text", "phi3", "gpt_oss"}
 
 
-WINDOWED = ["mistral", "mixtral", "qwen2", "qwen2_moe", "qwen3", "qwen3_moe", "gemma2", "gemma3_text", "phi3", "gpt_oss"]
+# The families whose layers may attend to a window, each with how its configs set the windows (its spec's).
+WINDOWED = {name: spec.windows for name, spec in specs().items() if spec.windows is not None}
 NARROW = {"hidden_size": 32, "intermediate_size": 48, "moe_intermediate_size": 16, "shared_expert_intermediate_size": 16,
           "num_attention_heads": 4, "num_key_value_heads": 2, "head_dim": 8}
 
 
-@settings(max_examples=25, deadline=None)
-@given(family=st.sampled_from(WINDOWED), layers=st.integers(1, 8), tokens=st.integers(1, 40), data=st.data())
+def test_every_family_with_windows_draws_them():
+    # A reader that reads windows (any other than the default: every layer full) has a spec that draws them.
+    from derivations.reading import Reader
+
+    full = Reader._field_defaults["windows"]
+    assert set(WINDOWED) == {name for name, family in FAMILIES.items()
+                             if configs.READERS[family.model_type].windows is not full}
+
+
+@settings(max_examples=reference.draws(25), deadline=None)
+@given(family=st.sampled_from(sorted(WINDOWED)), layers=st.integers(1, 8), tokens=st.integers(1, 40), data=st.data())
 def test_random_windows(family: str, layers: int, tokens: int, data: st.DataObject) -> None:
     # Random depths, windows, layer types and switches, on small models that run on CPU.
     config = shallow(configs.load(FAMILIES[family].example), layers) | {"num_hidden_layers": layers}
     config |= {k: v for k, v in NARROW.items() if config.get(k) is not None or k == "hidden_size"}
-    if config["model_type"] in reference.DATA_DEPENDENT_TYPES:
+    if reference.mixture(config["model_type"]):
         config |= FEW_EXPERTS
-    config["sliding_window"] = data.draw(st.one_of(st.none(), st.integers(1, 48)), label="sliding_window")
-    for switch in ("use_sliding_window",):
-        if family.startswith("qwen"):
-            config[switch] = data.draw(st.booleans(), label=switch)
-    if family in ("qwen2", "qwen3", "qwen2_moe"):
-        config["max_window_layers"] = data.draw(st.integers(0, layers), label="max_window_layers")
-    if family == "gemma3_text":
-        config["sliding_window_pattern"] = data.draw(st.integers(1, 4), label="sliding_window_pattern")
-    has_types = family in ("qwen2", "qwen3", "qwen2_moe", "gemma2", "gemma3_text", "gpt_oss")
-    if has_types and config["sliding_window"] is not None and data.draw(st.booleans(), label="layer_types"):
-        config["layer_types"] = data.draw(st.lists(st.sampled_from(["sliding_attention", "full_attention"]),
-                                                   min_size=layers, max_size=layers), label="types")
+    WINDOWED[family](data, config, layers)
     architecture = next(iter(FAMILIES[family].table_columns))
     torch.manual_seed(0)
     try:
@@ -239,7 +240,7 @@ def saved_per_layer(model, layers, ids) -> list[int]:
     return per_layer
 
 
-@settings(max_examples=10, deadline=None)
+@settings(max_examples=reference.draws(10), deadline=None)
 @given(heads=st.sampled_from([1, 2, 4]), head_size=st.sampled_from([4, 8]), inner=st.integers(8, 80),
        tokens=st.integers(1, 24), batch=st.integers(1, 2), dropout=st.sampled_from([0.0, 0.1]))
 def test_gpt2_saved_tensors(heads: int, head_size: int, inner: int, tokens: int, batch: int, dropout: float) -> None:
@@ -254,7 +255,7 @@ def test_gpt2_saved_tensors(heads: int, head_size: int, inner: int, tokens: int,
     assert measured == [derived, derived]
 
 
-@settings(max_examples=20, deadline=None)
+@settings(max_examples=reference.draws(20), deadline=None)
 @given(heads=st.sampled_from([2, 4]), kv=st.sampled_from([1, 2]), head_size=st.sampled_from([4, 8]),
        width=st.sampled_from([16, 32]), inner=st.integers(8, 80), tokens=st.integers(1, 24), batch=st.integers(1, 2))
 def test_llama_saved_tensors(heads: int, kv: int, head_size: int, width: int, inner: int, tokens: int,

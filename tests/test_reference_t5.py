@@ -1,6 +1,6 @@
-"""T5's derivation against transformers 5.23 on the meta device: every class, the bundled checkpoints,
-the defaults, the layout flags, and random configs; and what transformers 5.x does to the head of a
-T5 1.1 config, which is not what the checkpoint holds.
+"""What only T5 has, against transformers 5.23 on the meta device (the checks every family shares, with T5's own
+check, are tests/specs/t5.py's): its classes and activations are transformers' own, the refusals, and what
+transformers 5.x does to the head of a T5 1.1 config, which is not what the checkpoint holds.
 
 transformers 5.x (configuration_t5.py, T5Config.__post_init__) pops ``tie_word_embeddings`` from the
 config, stores ``scale_decoder_outputs = (it is not False)``, and sets ``tie_word_embeddings = True``
@@ -9,7 +9,7 @@ lm_head to ``shared`` (and skips the 1/sqrt(d_model) scaling of the decoder's ou
 the False still changes). Loading a checkpoint that holds an lm_head of its own (every v1.1 and
 Flan-T5 one does) then unties it again: ``PreTrainedModel.tie_weights`` finds both ``shared.weight``
 and ``lm_head.weight`` in the file with different values and does NOT tie them (it logs a warning).
-The derivation counts the checkpoint; the tests below check both halves of that story.
+The derivation counts the checkpoint; the spec's check and the tests below check both halves of that story.
 """
 
 from __future__ import annotations
@@ -17,46 +17,15 @@ from __future__ import annotations
 import json
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 import reference  # skips this module without torch/transformers (fails under CI)
 from derivations import configs, registry
 from derivations.families import t5
 from derivations.reading import ConfigError
-from derivations.symbols import D, V
+from specs.t5 import TINY, untie
 
 torch = reference.torch
 transformers = reference.transformers
-
-# T5WithLMHeadModel is the name old configs carry; transformers 5.x has no class of that name and
-# builds T5ForConditionalGeneration for them (reference.VARIANTS maps it so).
-GENERATION = {"T5ForConditionalGeneration", "T5WithLMHeadModel"}
-
-
-def untie(model: torch.nn.Module) -> None:
-    """What loading a checkpoint with an lm_head of its own does to a model built from the config: the
-    lm_head gets a weight of its own; nothing else changes (test_loading_a_v1_1_checkpoint shows it)."""
-    model.lm_head.weight = torch.nn.Parameter(torch.empty_like(model.lm_head.weight))
-
-
-def check(architecture: str, config: dict) -> None:
-    """The derivation equals transformers, total and node by node. For a config with
-    tie_word_embeddings false and a class with an lm_head: first the tied derivation against the model
-    as transformers 5.x builds it from the config, then the untied derivation against that model with
-    its lm_head untied as loading the checkpoint unties it."""
-    if not (architecture in GENERATION and config.get("tie_word_embeddings") is False):
-        reference.check(architecture, config)
-        return
-    resolved = registry.resolve(config, architecture)
-    model = reference.build(architecture, config)
-    assert model.config.tie_word_embeddings is True and model.config.scale_decoder_outputs is False
-    assert model.lm_head.weight is model.shared.weight  # forced tied when built from the config
-    tied = registry.resolve({**config, "tie_word_embeddings": True}, architecture)
-    reference.compare(tied.part, tied.values, model)
-    assert resolved.total - tied.total == resolved.values[V] * resolved.values[D]
-    untie(model)
-    reference.compare(resolved.part, resolved.values, model)
 
 
 def test_the_classes_are_those_of_transformers() -> None:
@@ -68,18 +37,6 @@ def test_the_classes_are_those_of_transformers() -> None:
     assert not hasattr(transformers, "T5WithLMHeadModel")
 
 
-@pytest.mark.parametrize("architecture", t5.ARCHITECTURES)
-@pytest.mark.parametrize("checkpoint", t5.FAMILY.checkpoints)
-def test_checkpoint(checkpoint: str, architecture: str) -> None:
-    check(architecture, configs.load(checkpoint))
-
-
-@pytest.mark.parametrize("architecture", t5.ARCHITECTURES)
-def test_defaults(architecture: str) -> None:
-    # T5Config() as it stands: t5-small's shape.
-    check(architecture, {"model_type": "t5"})
-
-
 def test_v1_1_base_as_built_and_as_published() -> None:
     # transformers 5.x from the config: the head tied, 24,674,304 (V D) short of the checkpoint.
     config = configs.load("t5-v1_1-base")
@@ -89,11 +46,6 @@ def test_v1_1_base_as_built_and_as_published() -> None:
     # ([cite: keras-hub, keras_hub/src/models/t5/t5_presets.py]) and that 3rd-party printouts give.
     untie(model)
     assert reference.total(model) == 247_577_856 == registry.checkpoint("t5-v1_1-base", "T5ForConditionalGeneration").total
-
-
-TINY = {"model_type": "t5", "architectures": ["T5ForConditionalGeneration"], "vocab_size": 100, "d_model": 16,
-        "d_kv": 4, "num_heads": 3, "d_ff": 20, "num_layers": 2, "num_decoder_layers": 3,
-        "feed_forward_proj": "gated-gelu", "tie_word_embeddings": False}
 
 
 def test_loading_a_v1_1_checkpoint(tmp_path) -> None:
@@ -114,27 +66,6 @@ def test_loading_a_v1_1_checkpoint(tmp_path) -> None:
     assert configs.READERS["t5"].layout.of(TINY) == "gated+untied"
     reference.compare(resolved.part, resolved.values, loaded)
     assert reference.total(loaded) == reference.total(built) + 100 * 16
-
-
-@pytest.mark.parametrize("flags", [
-    {}, {"feed_forward_proj": "gated-gelu"}, {"feed_forward_proj": "gated-silu"}, {"feed_forward_proj": "silu"},
-    # Keys that T5Config derives from feed_forward_proj override it when a config.json carries them.
-    {"feed_forward_proj": "relu", "is_gated_act": True}, {"feed_forward_proj": "gated-gelu", "is_gated_act": False},
-    # is_gated_act is not a typed field: transformers takes any value, and T5LayerFF tests its truth.
-    {"feed_forward_proj": "gated-gelu", "is_gated_act": None}, {"is_gated_act": "yes"}, {"is_gated_act": 0},
-    # Activations with learned parameters of their own, one module per feed-forward.
-    {"feed_forward_proj": "prelu"}, {"feed_forward_proj": "gated-prelu"}, {"dense_act_fn": "xielu"},
-    {"feed_forward_proj": "gated-gelu", "dense_act_fn": "xielu", "tie_word_embeddings": False, "is_decoder": True},
-    # T5Config pops tie_word_embeddings and asks only whether it is false: anything else ties.
-    {"tie_word_embeddings": False}, {"tie_word_embeddings": True}, {"tie_word_embeddings": None},
-    {"tie_word_embeddings": "no"}, {"is_decoder": True},
-    {"feed_forward_proj": "gated-gelu", "tie_word_embeddings": False, "is_decoder": True},
-    {"num_decoder_layers": None}, {"hidden_size": 24, "num_attention_heads": 2, "head_dim": 5},
-], ids=lambda flags: ",".join(f"{k}={v}" for k, v in flags.items()) or "plain")
-@pytest.mark.parametrize("architecture", t5.ARCHITECTURES)
-def test_layouts(flags: dict, architecture: str) -> None:
-    config = {**TINY, "feed_forward_proj": "relu", "tie_word_embeddings": True, "num_labels": 3, **flags}
-    check(architecture, config)
 
 
 def test_is_decoder_gives_the_lone_encoder_cross_attention() -> None:
@@ -183,30 +114,3 @@ def test_the_activations_are_those_of_transformers() -> None:
                for name in reader.ACTIVATIONS
                if isinstance(transformers.activations.ACT2FN[name], torch.nn.Module)}
     assert {name: n for name, n in learned.items() if n} == reader.LEARNED
-
-
-@st.composite
-def t5_configs(draw: st.DrawFn) -> tuple[str, dict]:
-    """A class and a config: head size, heads and width drawn apart (so that H d_kv is seldom d_model),
-    decoders as deep as the encoder or not, either feed-forward, activations with learned parameters or
-    without, the head tied or not."""
-    architecture = draw(st.sampled_from(t5.FAMILY.classes))
-    config = {"model_type": "t5", "vocab_size": draw(st.integers(1, 3000)), "d_model": draw(st.integers(1, 64)),
-              "d_kv": draw(st.integers(1, 16)), "num_heads": draw(st.integers(1, 8)),
-              "d_ff": draw(st.integers(1, 128)), "num_layers": draw(st.integers(1, 3)),
-              "num_decoder_layers": draw(st.one_of(st.none(), st.integers(1, 3))),
-              "relative_attention_num_buckets": draw(st.integers(1, 40)),
-              "feed_forward_proj": draw(st.sampled_from(["relu", "gated-gelu", "gelu", "gated-silu", "prelu",
-                                                          "gated-xielu"])),
-              "num_labels": draw(st.integers(1, 5))}
-    if draw(st.booleans()):
-        config["tie_word_embeddings"] = draw(st.sampled_from([True, False, None]))
-    if draw(st.booleans()):
-        config["is_decoder"] = draw(st.booleans())
-    return architecture, config
-
-
-@settings(max_examples=50, deadline=None)
-@given(drawn=t5_configs())
-def test_random_configs(drawn: tuple[str, dict]) -> None:
-    check(*drawn)

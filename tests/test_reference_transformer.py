@@ -1,5 +1,6 @@
-"""The original Transformer's derivation against its reference implementations: transformers' Marian
-classes from a config.json (total and every node), and PyTorch's nn.Transformer."""
+"""What only the original Transformer has, against its reference implementations (the checks every family shares
+are tests/specs/transformer.py's): Marian's frozen sinusoidal tables, its decoder alone, which ignores the encoder's
+fields, and PyTorch's nn.Transformer."""
 
 from __future__ import annotations
 
@@ -10,40 +11,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import reference  # skips this module without torch/transformers (fails under CI)
-from strategies import maybe_flags
 from derivations import configs, registry
 from derivations.families import transformer
 from derivations.symbols import D, F, F_d, L, L_d
+from specs.transformer import configs as marian_configs
 
 check = reference.check
 torch = reference.torch
-
-LAYOUTS = [{}, {"share_encoder_decoder_embeddings": False}, {"tie_word_embeddings": False},
-           {"share_encoder_decoder_embeddings": False, "tie_word_embeddings": False}]
-LAYOUT_IDS = ["shared-tied", "apart-tied", "shared-untied", "apart-untied"]
-
-
-@pytest.mark.parametrize("architecture", transformer.ARCHITECTURES)
-@pytest.mark.parametrize("checkpoint", transformer.FAMILY.checkpoints)
-def test_checkpoint(checkpoint: str, architecture: str) -> None:
-    check(architecture, configs.load(checkpoint))
-
-
-@pytest.mark.parametrize("architecture", transformer.ARCHITECTURES)
-def test_defaults(architecture: str) -> None:
-    # MarianConfig() as it stands: opus-mt-en-de's vocabulary, 12 + 12 layers of 1024.
-    check(architecture, {"model_type": "marian"})
-
-
-@pytest.mark.parametrize("layout", LAYOUTS, ids=LAYOUT_IDS)
-@pytest.mark.parametrize("architecture", transformer.ARCHITECTURES)
-def test_embedding_layouts(layout: dict, architecture: str) -> None:
-    # A decoder vocabulary of its own, smaller and larger than the encoder's, in every layout.
-    for decoder_vocabulary in (700, 3000):
-        config = {"model_type": "marian", "vocab_size": 1000, "decoder_vocab_size": decoder_vocabulary,
-                  "pad_token_id": 5, "decoder_start_token_id": 5, "d_model": 64, "encoder_layers": 2,
-                  "decoder_layers": 1, "encoder_attention_heads": 4, "decoder_attention_heads": 8, **layout}
-        check(architecture, config)
 
 
 def test_the_sinusoidal_tables_are_frozen_parameters() -> None:
@@ -70,35 +44,12 @@ def test_the_decoder_alone_ignores_the_encoder(encoder: dict) -> None:
         registry.resolve(config, "MarianModel")
 
 
-@st.composite
-def marian_configs(draw: st.DrawFn) -> tuple[str, dict]:
-    """A class and a config it can be built from: MarianForCausalLM builds no encoder, so its padding
-    index need only fit the decoder's table."""
-    architecture = draw(st.sampled_from(sorted(transformer.ARCHITECTURES)))
-    head_size = draw(st.integers(1, 32))
-    heads, decoder_heads = draw(st.integers(1, 8)), draw(st.integers(1, 8))
-    vocabulary = draw(st.integers(2, 20000))
-    decoder_vocabulary = draw(st.one_of(st.none(), st.just(0), st.integers(2, 20000)))
-    rows = decoder_vocabulary or vocabulary
-    if architecture != "MarianForCausalLM":
-        rows = min(rows, vocabulary)
-    pad = draw(st.one_of(st.none(), st.integers(-rows, rows - 1)))
-    config = {"model_type": "marian", "vocab_size": vocabulary, "decoder_vocab_size": decoder_vocabulary,
-              "pad_token_id": pad, "decoder_start_token_id": 0,
-              # Every attention block requires its heads to divide the width.
-              "d_model": heads * decoder_heads * head_size,
-              "encoder_attention_heads": heads, "decoder_attention_heads": decoder_heads,
-              "encoder_layers": draw(st.integers(1, 3)), "decoder_layers": draw(st.integers(1, 3)),
-              "encoder_ffn_dim": draw(st.integers(1, 512)), "decoder_ffn_dim": draw(st.integers(1, 512)),
-              "max_position_embeddings": draw(st.integers(1, 512))}
-    maybe_flags(draw, config, "share_encoder_decoder_embeddings", "tie_word_embeddings")
-    return architecture, config
-
-
-@settings(max_examples=50, deadline=None)
-@given(drawn=marian_configs())
-def test_random_configs(drawn: tuple[str, dict]) -> None:
-    check(*drawn)
+# The harness draws its random configs before their class (every class builds from them); the decoder alone's,
+# whose padding index may be a row of its own table only, are drawn here (all of them in CI, as the harness's).
+@settings(max_examples=reference.draws(20), deadline=None)
+@given(config=marian_configs(decoder_alone=True))
+def test_random_configs_of_the_decoder_alone(config: dict) -> None:
+    check("MarianForCausalLM", config)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -1,7 +1,7 @@
 """RoBERTa: published totals, symbolic identities against BERT, and the reconciled published figures.
 
 Expected values come from outside the project: the sources named beside each, and transformers
-(tests/test_reference_roberta.py recomputes every total on the meta device).
+(tests/specs/roberta.py, run by the reference harness, recomputes every total on the meta device).
 """
 
 import pytest

@@ -2,7 +2,7 @@
 rounded sizes, T5-Large's "770M", Wikipedia's table with the shared table counted twice).
 
 Expected values come from outside the project: the sources named beside each, and transformers
-(tests/test_reference_t5.py recomputes every total on the meta device).
+(tests/specs/t5.py, run by the reference harness, recomputes every total on the meta device).
 """
 
 import pytest
@@ -33,7 +33,7 @@ PUBLISHED = {
     # [cite: lumi-ml-examples].
     "t5-3b": 2_851_598_336,
     # Hand-computed from the released config [cite: hub-google-t5]; also listed in a third-party table of
-    # model sizes that the search tool found without naming its repository. transformers recomputes it (test_reference_t5.py).
+    # model sizes that the search tool found without naming its repository. transformers recomputes it (tests/specs/t5.py).
     "t5-11b": 11_307_321_344,
     # [cite: t5-tpu], README.md, "Training Time" table of the T5 1.1 sizes: small 76961152,
     # base 247577856, large 783150080, xl 2849757184, xxl 11135332352. 247,577,856 is also KerasHub's
@@ -55,7 +55,7 @@ def test_published_totals(checkpoint):
 
 # KerasHub's t5_1.1_small and t5_1.1_large presets (keras_hub/src/models/t5/t5_presets.py, "params"
 # 60511616 and 750251008) count the v1.1 backbone with one table: T5Model (no head), which is also what
-# transformers 5.x builds for T5ForConditionalGeneration from these configs (tests/test_reference_t5.py).
+# transformers 5.x builds for T5ForConditionalGeneration from these configs (tests/specs/t5.py).
 KERASHUB_TIED = {"t5-v1_1-small": 60_511_616, "t5-v1_1-large": 750_251_008}
 
 
@@ -112,7 +112,7 @@ def test_blocks():
 def test_the_relative_bias_is_stored_once_per_stack():
     # modeling_t5.T5Stack: T5Block(config, has_relative_attention_bias=bool(i == 0)), and T5Attention
     # makes it nn.Embedding(relative_attention_num_buckets, n_heads): B H in block 0's self-attention,
-    # once per stack, beside the blocks (tests/test_reference_t5.py matches it to that module).
+    # once per stack, beside the blocks (tests/specs/t5.py matches it to that module).
     for name, depth, layer in (("encoder", L, t5.encoder_layer), ("decoder", L_d, t5.decoder_layer)):
         stack = t5.ARCHITECTURES["T5ForConditionalGeneration"].child(name)
         bias = stack.child("relative_bias")

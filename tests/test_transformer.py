@@ -3,7 +3,7 @@ and the "60M" formula.
 
 Expected values come from the paper (Table 3's printed counts, section 3.4's sharing), the exact totals
 with 37,000 tokens computed by hand from the paper's sizes, PyTorch's own count of nn.MultiheadAttention, and
-transformers' Marian on the meta device (tests/test_reference_transformer.py).
+transformers' Marian on the meta device (tests/specs/transformer.py).
 """
 
 import pytest
@@ -17,7 +17,7 @@ from derivations.symbols import D, F, F_d, L, L_d, V
 
 def test_totals_with_37000_tokens():
     # 63,082,496 and 214,245,376, non-embedding 44,138,496 and 176,357,376, computed by hand from the sizes of
-    # [cite: vaswani2017, Table 3 and sections 3.4 and 5.1]; test_reference_transformer.py builds both in Marian on the meta device.
+    # [cite: vaswani2017, Table 3 and sections 3.4 and 5.1]; tests/specs/transformer.py builds both in Marian on the meta device.
     assert registry.checkpoint("transformer-base").total == 63_082_496
     assert registry.checkpoint("transformer-big").total == 214_245_376
     assert transformer.body.count(registry.checkpoint("transformer-base").values) == 44_138_496

@@ -29,7 +29,7 @@ SPEC = Spec(
     small={"model_type": "llama", "vocab_size": 1000, "hidden_size": 64, "intermediate_size": 96,
            "num_hidden_layers": 2, "num_attention_heads": 8},
     # Every class on Llama-3.2-1B's config (GQA, head_dim set, tied), with two layers to keep it quick.
-    real=("llama-3.2-1b", {"num_hidden_layers": 2}),
+    real=[("llama-3.2-1b", {"num_hidden_layers": 2})],
     defaults={"num_hidden_layers": 1},
     layouts={"attention-bias": {"attention_bias": True}, "mlp-bias": {"mlp_bias": True},
              "tied": {"tie_word_embeddings": True}, "no-token-bias": {"token_classification_bias": False},

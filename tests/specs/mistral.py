@@ -5,7 +5,7 @@ from hypothesis import strategies as st
 
 import reference
 from spec import Spec
-from strategies import head_sizes, maybe_flags, maybe_labels
+from strategies import head_sizes, maybe_flags, maybe_labels, windows
 
 
 @st.composite
@@ -26,7 +26,7 @@ SPEC = Spec(
     family="mistral",
     small={"model_type": "mistral", "vocab_size": 1000, "hidden_size": 64, "intermediate_size": 96,
            "num_hidden_layers": 2, "num_attention_heads": 8, "num_key_value_heads": 2},
-    real=("mistral-7b", {"num_hidden_layers": 1}),
+    real=[("mistral-7b", {"num_hidden_layers": 1})],
     # MistralConfig's defaults: Mistral-7B's sizes with 8 key/value heads.
     defaults={"num_hidden_layers": 1},
     layouts={"tied": {"tie_word_embeddings": True}, "no-token-bias": {"token_classification_bias": False},
@@ -49,4 +49,5 @@ SPEC = Spec(
     configs=configs(),
     examples=60,
     runs=reference.builds_and_runs,
+    windows=windows(),
 )
