@@ -104,14 +104,45 @@ def load_sound(tab: Watched, url: str, wait_until: str = "load") -> None:
     assert not tab.errors, f"{url}: console errors: {tab.errors}"
 
 
+def kind(name: str) -> tuple[bool, ...]:
+    """What sets a family page apart from another in a browser: its calculator shows an active count, derives a
+    size from two others, shows the key/value cache, lists rules, reads a decoder's tokens besides an encoder's.
+    Every family page comes from one template (its shortcodes and calculator script): a page of each kind is
+    loaded in Chromium, and every page's HTML is checked without a browser (tests/test_site.py), every
+    calculator's arithmetic in node (tests/test_calculator.py)."""
+    from derivations import memory
+    from derivations.site import calculator
+
+    family = registry.families()[name]
+    return (bool(family.active), bool(family.ratios),
+            any(calculator.cache_per_token(family, c) != 0 for c in family.architectures), bool(calculator.rules(family)),
+            any(memory.per_token(part, cross=True) != 0 for part in family.architectures.values()))
+
+
+# The first family of each kind, in the navigation's order.
+KINDS = list({kind(name): name for name in reversed(registry.families())}.values())[::-1]
 FAMILY_PAGES = {page_url(name) for name in registry.families()}
+# Pages of one template beside the family pages: a notebook and a family's common mistakes, one of each kind.
+TEMPLATED = {"notebooks/": {page_url(f"notebooks/{name}") for name in KINDS}, "mistakes-": {"mistakes-bert.html"}}
 
 
-@pytest.mark.parametrize("page", [page for page in source_pages() if page not in FAMILY_PAGES])
+def served_pages() -> list[str]:
+    """The pages loaded in Chromium: every page but the family pages (loaded with their calculators) and, of the
+    notebooks and the families' mistakes pages, those of :data:`TEMPLATED`."""
+    return [page for page in source_pages() if page not in FAMILY_PAGES and
+            all(not page.startswith(prefix) or page in chosen for prefix, chosen in TEMPLATED.items())]
+
+
+def test_a_page_of_each_kind_is_served():
+    assert len(KINDS) >= 4 and set(KINDS) <= set(registry.families())
+    assert all(chosen and chosen <= set(source_pages()) for chosen in TEMPLATED.values())
+
+
+@pytest.mark.parametrize("page", served_pages())
 def test_every_page_served(served, tab, page):
-    # Each family page is checked where its calculator is (test_each_family_page_and_its_calculator_...): a
-    # page load each. What a page fetches after it has loaded (the sitemap, the search index and its
-    # worker) is the same for every page: the home page waits for it, the others for their own load.
+    # Each family page of a kind is checked where its calculator is (test_each_kind_of_family_page_and_its_...):
+    # a page load each. What a page fetches after it has loaded (the sitemap, the search index and its worker) is
+    # the same for every page: the home page waits for it, the others for their own load.
     load_sound(tab, served + page, "networkidle" if page == "index.html" else "load")
 
 
@@ -230,8 +261,8 @@ def obeying(family, architecture: str, values: dict, generator) -> dict:
     raise AssertionError(f"no sizes found that {family.__name__} accepts")
 
 
-@pytest.mark.parametrize("name", sorted(registry.families()))
-def test_each_family_page_and_its_calculator_on_desktop_and_phone(served, tab, name):
+@pytest.mark.parametrize("name", KINDS)
+def test_each_kind_of_family_page_and_its_calculator_on_desktop_and_phone(served, tab, name):
     import random
 
     from derivations.site import calculator
@@ -719,11 +750,16 @@ def expected_on_page(printed: str) -> dict:
             "rows": [[c["name"], f"{c['count']:,}"] for c in result["components"]], "foot": foot}
 
 
-def test_a_pasted_config_counts_as_the_command_line_for_every_bundled_config(served, watched):
+def test_a_pasted_config_of_each_kind_counts_as_the_command_line(served, watched):
+    # The page runs the command line's own code (derivations/pasted.py, in Pyodide), which tests/test_pasted.py
+    # runs on every bundled config without SymPy; here the page's wiring, on the checkpoints of a family of each
+    # kind (a dense encoder and decoder, an encoder-decoder, a mixture with its active count, a tied head).
     page = watched.page
     page.goto(served + "config.html")
     form = page.locator("form.dv-paste")
-    for name in configs.bundled():
+    families = registry.families()
+    for name in sorted({checkpoint for kind_of in KINDS for checkpoint in
+                        (families[kind_of].checkpoints[0], families[kind_of].example)} | {"llama-3.2-1b"}):
         path = Path(configs.CHECKPOINTS_DIR) / f"{name}.json"
         form.locator("textarea").fill(path.read_text())
         form.locator(".dv-paste-count").click()
@@ -828,35 +864,39 @@ def computed(form) -> dict:
     }""")
 
 
-@pytest.mark.parametrize("name, seq, batch, dtype", [("gpt2", "", "1", "bf16"), ("t5-small", "512", "2", "int4"),
-                                                      ("mixtral-8x7b", "32768", "1", "nf4")])
-def test_flops_and_memory_on_the_config_page_are_the_command_lines(served, watched, tmp_path, monkeypatch,
-                                                                   name, seq, batch, dtype):
+# A decoder at its own context, an encoder-decoder with a batch and a 4-bit format, a mixture at a long context.
+RUNS = [("gpt2", "", "1", "bf16"), ("t5-small", "512", "2", "int4"), ("mixtral-8x7b", "32768", "1", "nf4")]
+
+
+def test_flops_and_memory_on_the_config_page_are_the_command_lines(served, watched, tmp_path, monkeypatch):
+    # One page (Python loads once), each config pasted in turn.
     monkeypatch.chdir(tmp_path)
-    text = (Path(configs.CHECKPOINTS_DIR) / f"{name}.json").read_text()
-    Path("config.json").write_text(text)
     page = watched.page
     page.goto(served + "config.html")
     form = page.locator("form.dv-paste")
-    form.locator("textarea").fill(text)
-    form.locator(".dv-paste-count").click()
-    counted(form)
-    form.locator("input[name=seq]").fill(seq)
-    form.locator("input[name=batch]").fill(batch)
-    form.locator("select[name=dtype]").select_option(dtype)
-    form.locator(".dv-paste-run").click()
-    shown = computed(form)
-    assert shown["message"] is None and shown["shown"], shown
-    for command in ("memory", "flops"):
-        line, output = shown[command]
-        assert line.startswith(f"$ derivations {command} config.json ")
-        assert output == command_line_output(*line.split()[2:]), (command, line)
-    # The command lines are the form's: its tokens (else the config's context), batch and data type.
-    tokens = seq or str(configs.load("config.json").get("n_positions", ""))
-    assert f"--seq {tokens} --batch {batch}" in shown["flops"][0] and f"--dtype {dtype}" in shown["memory"][0]
-    # Sizes the command line refuses: its line, and no stale output.
-    form.locator("input[name=seq]").fill("100000000")
-    form.locator(".dv-paste-run").click()
-    shown = computed(form)
-    assert shown["message"] == command_line_output("memory", "config.json", "--seq", "100000000") and not shown["shown"]
+    for name, seq, batch, dtype in RUNS:
+        text = (Path(configs.CHECKPOINTS_DIR) / f"{name}.json").read_text()
+        Path("config.json").write_text(text)
+        form.locator("textarea").fill(text)
+        form.locator(".dv-paste-count").click()
+        counted(form)
+        form.locator("input[name=seq]").fill(seq)
+        form.locator("input[name=batch]").fill(batch)
+        form.locator("select[name=dtype]").select_option(dtype)
+        form.locator(".dv-paste-run").click()
+        shown = computed(form)
+        assert shown["message"] is None and shown["shown"], (name, shown)
+        for command in ("memory", "flops"):
+            line, output = shown[command]
+            assert line.startswith(f"$ derivations {command} config.json ")
+            assert output == command_line_output(*line.split()[2:]), (name, command, line)
+        # The command lines are the form's: its tokens (else the config's context), batch and data type.
+        tokens = seq or str(configs.load("config.json").get("n_positions", ""))
+        assert f"--seq {tokens} --batch {batch}" in shown["flops"][0] and f"--dtype {dtype}" in shown["memory"][0]
+        # Sizes the command line refuses: its line, and no stale output.
+        form.locator("input[name=seq]").fill("100000000")
+        form.locator(".dv-paste-run").click()
+        shown = computed(form)
+        assert shown["message"] == command_line_output("memory", "config.json", "--seq", "100000000"), name
+        assert not shown["shown"], name
     assert not watched.errors and not watched.foreign() and not watched.failures
