@@ -67,7 +67,7 @@ def test_every_family_has_its_page_and_its_notebook():
 
 # The files a family does not own. Adding one must not mean editing them: the navigation, the home page's
 # table, the pictures and the mistakes page's list take the families from the package.
-SHARED = ["mkdocs.yml", "README.md", *(f"hooks/{p.name}" for p in sorted((DOCS.parent / "hooks").glob("*.py")))]
+SHARED = ["mkdocs.yml", "README.md", "CONTRIBUTING.md", *(f"hooks/{p.name}" for p in sorted((DOCS.parent / "hooks").glob("*.py")))]
 
 
 @pytest.mark.parametrize("shared", SHARED)

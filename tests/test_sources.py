@@ -72,3 +72,21 @@ def test_no_file_cites_a_document_outside_the_repository(path):
         return
     for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
         assert not OUTSIDE.search(line), f"{path.relative_to(ROOT)}:{number}: {line.strip()}"
+
+
+def test_a_family_may_declare_a_source_of_its_own(monkeypatch):
+    # A new family cites what only it cites from its own module (sources.declare, before its first Citation): the
+    # claim's citation resolves, the sources page lists it after the shared ones, and a key taken by another source
+    # is refused. (The table is the test's copy: no other test sees the source.)
+    monkeypatch.setattr(sources, "SOURCES", dict(sources.SOURCES))
+    monkeypatch.setattr(sources, "_DECLARED", {})
+    own = sources.Source("example-card", "card", "Example Labs", "Example-7B model card", "Hugging Face", 2026,
+                         "https://huggingface.co/example/Example-7B", read="2026-11-25")
+    assert sources.declare(own) == (own,)
+    assert sources.declare(own) == (own,)  # declared again by a module imported again: the same source
+    assert 'href="sources.html#example-card"' in Citation("example-card", "Table 1").html()
+    page = sources.page()
+    assert '<li id="example-card">' in page and page.index('id="llama3-card"') < page.index('id="example-card"')
+    with pytest.raises(ValueError, match="taken"):
+        sources.declare(sources.Source("vaswani2017", "paper", "Someone", "Another paper", "arXiv", 2026,
+                                       "https://arxiv.org/abs/0000.00000"))
