@@ -48,6 +48,23 @@ def bert_sizes(draw: st.DrawFn, model_type: str, *, smallest: int, most_layers: 
 head_sizes = st.integers(1, 32).filter(lambda size: size == 1 or size % 2 == 0)
 
 
+@st.composite
+def grouped_query(draw: st.DrawFn, model_type: str, *, head_dim: bool = True, **fixed) -> dict:
+    """A decoder with grouped-query attention (key/value heads that divide the heads) and a width of whole heads of a
+    size rotary embeddings accept; head_dim drawn or left out (never set with ``head_dim`` False, for a config class
+    without the field); the tied head, the classifier's bias and the labels drawn or left out; ``fixed`` as given."""
+    kv_heads = draw(st.integers(1, 4))
+    heads = kv_heads * draw(st.integers(1, 4))
+    config = {"model_type": model_type, "vocab_size": draw(st.integers(1, 5000)), "num_attention_heads": heads,
+              "num_key_value_heads": kv_heads, "hidden_size": heads * draw(head_sizes),
+              "intermediate_size": draw(st.integers(1, 256)), "num_hidden_layers": draw(st.integers(1, 3)), **fixed}
+    if head_dim and draw(st.booleans()):
+        config["head_dim"] = draw(head_sizes)
+    maybe_flags(draw, config, "tie_word_embeddings", "token_classification_bias")
+    maybe_labels(draw, config)
+    return config
+
+
 def windows(*fields: str):
     """How a family's configs set their attention windows, as a spec's ``windows``: a function that draws, into a
     config of ``layers`` layers, a sliding_window (or none), and the family's own fields among use_sliding_window,

@@ -1,26 +1,9 @@
 """Mistral: what the reference harness checks (tests/test_reference_families.py). What only Mistral has is in
 tests/test_reference_mistral.py."""
 
-from hypothesis import strategies as st
-
 import reference
 from spec import Spec
-from strategies import head_sizes, maybe_flags, maybe_labels, windows
-
-
-@st.composite
-def configs(draw: st.DrawFn) -> dict:
-    kv_heads = draw(st.integers(1, 4))
-    heads = kv_heads * draw(st.integers(1, 4))
-    config = {"model_type": "mistral", "vocab_size": draw(st.integers(1, 5000)), "num_attention_heads": heads,
-              "num_key_value_heads": kv_heads, "hidden_size": heads * draw(head_sizes),
-              "intermediate_size": draw(st.integers(1, 256)), "num_hidden_layers": draw(st.integers(1, 3))}
-    if draw(st.booleans()):
-        config["head_dim"] = draw(head_sizes)
-    maybe_flags(draw, config, "tie_word_embeddings", "token_classification_bias")
-    maybe_labels(draw, config)
-    return config
-
+from strategies import grouped_query, windows
 
 SPEC = Spec(
     family="mistral",
@@ -46,7 +29,7 @@ SPEC = Spec(
               {"hidden_size": 66, "num_attention_heads": 4},  # not a multiple: each head has the floor, 16
               {"hidden_size": 70, "head_dim": 12},  # head_dim set: the heads need not cover the width
               {"attention_bias": 1, "mlp_bias": "yes"}],  # not fields of MistralConfig: ignored
-    configs=configs(),
+    configs=grouped_query("mistral"),
     examples=60,
     runs=reference.builds_and_runs,
     windows=windows(),
