@@ -13,7 +13,6 @@ from __future__ import annotations
 import functools
 import importlib
 import inspect
-import os
 import re
 from collections.abc import Collection, Mapping
 from types import ModuleType
@@ -24,16 +23,7 @@ import sympy
 from derivations.components import Part, evaluate
 from derivations.flops import LONGEST_CHECKED  # the compute page says how long a sequence the tests run
 from derivations.symbols import P as P_SYMBOL
-
-
-def under_ci() -> bool:
-    return os.environ.get("CI", "").lower() not in ("", "0", "false")
-
-
-def draws(examples: int) -> int:
-    """How many random examples a property test draws: all of them in CI (90 minutes), a fifth (at least 5) in
-    `make test` (3 minutes on two cores): the same strategies and checks, fewer draws."""
-    return examples if under_ci() else max(5, examples // 5)
+from profiles import under_ci
 
 
 def require(name: str) -> ModuleType:
@@ -50,6 +40,12 @@ def require(name: str) -> ModuleType:
 
 torch = require("torch")
 transformers = require("transformers")
+# What every model class imports (about two seconds), imported with this module: a cost of each worker's start, not
+# of the first family whose test a worker happens to run (benchmarks/suite.py tells the two apart).
+require("transformers.modeling_utils")
+# One thread a process: the suite runs a process a core, and the models it runs on CPU are small (threads that
+# outnumber the cores cost more than they bring).
+torch.set_num_threads(1)
 
 # Architectures that are a transformers class called with extra arguments.
 VARIANTS = {"BertModelWithoutPooler": ("BertModel", {"add_pooling_layer": False}),
@@ -150,9 +146,11 @@ def _selected(module: str, copies: str, names: Collection[str]) -> str:
     return rf"\.(?:{'|'.join(chosen)})" if chosen else r"\.(?!)"  # (?!) matches nothing: no such copy
 
 
-def matches(pattern: str, name: str) -> bool:
-    """``name`` is the parameter ``pattern`` names, or a parameter inside that module."""
-    return re.fullmatch(rf"{pattern}(\..+)?", name) is not None
+@functools.lru_cache(maxsize=4096)
+def _covering(patterns: tuple[str, ...]) -> re.Pattern:
+    """The parameters any of ``patterns`` names, or inside those modules: one regex, compiled once (the check runs
+    it on every name of every model)."""
+    return re.compile(rf"(?:{'|'.join(patterns)})(?:\..+)?")
 
 
 # Leaves that the derivation keeps outside the module transformers stores them in: T5 keeps a stack's
@@ -173,13 +171,15 @@ def reference_counts(root: Part, model: torch.nn.Module) -> dict[str, int]:
     named = {name: p for name, p in model.named_parameters() if p.requires_grad}
     nodes, leaves = patterns(root, named)
     owner: dict[str, str] = {}
+    compiled = {q: _covering((pattern,)) for q, pattern in leaves.items()}
     for name in named:
-        owners = [q for q, pattern in leaves.items() if matches(pattern, name)]
+        owners = [q for q, regex in compiled.items() if regex.fullmatch(name)]
         assert len(owners) == 1, f"{name} is covered by {len(owners)} leaves: {owners}"
         owner[name] = owners[0]
     counts: dict[str, int] = {}
     for q, pats in nodes.items():
-        inside = [name for name in named if any(matches(pat, name) for pat in pats)]
+        regex = _covering(tuple(pats))
+        inside = [name for name in named if regex.fullmatch(name)]
         foreign = {owner[name] for name in inside if not _below(owner[name], q)}
         assert all(leaf.rsplit(".", 1)[-1] in HOISTED for leaf in foreign), f"{q} holds parameters of {foreign}"
         counts[q] = sum(named[name].numel() for name in inside if _below(owner[name], q))

@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from profiles import under_ci
+
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
 KATEX = ROOT / "node_modules" / "katex" / "package.json"
@@ -20,10 +22,6 @@ MAX_PAGE_BYTES = 200_000  # every page of the site, in bytes (200 KB)
 # TeX that means a formula was not typeset, were it to show in a page's visible text.
 RAW_TEX = ("$$", r"\(", r"\[", r"\frac", r"\left", r"\begin", r"\cdot", "^")
 LOCAL_HOSTS = {"127.0.0.1", "localhost"}
-
-
-def under_ci() -> bool:
-    return os.environ.get("CI", "").lower() not in ("", "0", "false")
 
 
 def require(available: bool, reason: str) -> None:
@@ -72,6 +70,14 @@ def is_redirect(path: Path) -> bool:
 def html_files(site: Path) -> list[Path]:
     """The site's pages (not the small pages that send a reader on from an old address)."""
     return [path for path in sorted(site.rglob("*.html")) if not is_redirect(path)]
+
+
+def page_names() -> list[str]:
+    """The site's pages as the build names them, known before it runs: docs/x.md is x.html, a notebook
+    docs/notebooks/x.py is notebooks/x.html, and MkDocs adds 404.html. A check of every page parametrized by them
+    names the page that fails, and what a family adds to the suite's time is its pages' share (benchmarks/suite.py)."""
+    sources = [*DOCS.rglob("*.md"), *(DOCS / "notebooks").glob("*.py")]
+    return sorted({"404.html", *(path.relative_to(DOCS).with_suffix(".html").as_posix() for path in sources)})
 
 
 def built_page(site: Path, md: Path | str) -> Path:

@@ -17,6 +17,7 @@ from derivations.site import calculator
 from derivations.families import bert, mixtral
 from derivations.readers import llama as llama_reader
 from derivations.symbols import D, H, K, X, X_a, d_h
+from profiles import under_ci
 
 FAMILIES = sorted(registry.families().items())
 IDS = [name for name, _ in FAMILIES]
@@ -155,9 +156,10 @@ def fields(family) -> dict:
             if isinstance(field, tuple) or " " not in field}
 
 
-def grid(name: str):
+def grid(name: str, most: int | None = None):
     """Every combination of small sizes for the fields the family's rules may concern (a size the calculator does
-    not ask for, such as GPT-2's heads, is set to 1, which any width allows)."""
+    not ask for, such as GPT-2's heads, is set to 1, which any width allows); at most ``most`` of them, a fixed
+    sample, if given."""
     family = registry.families()[name]
     asked = set(calculator.sizes(family))
     behind = fields(family)
@@ -166,7 +168,10 @@ def grid(name: str):
     base = configs.load(first)
     # The sizes the grid leaves alone keep the checkpoint's values (a rule may compare two of them: L_f and L).
     kept = symbols.valued(calculator.presets(family)[first])
-    for combination in itertools.product(*(GRID[s] for s in keys)):
+    combinations = list(itertools.product(*(GRID[s] for s in keys)))
+    if most is not None and len(combinations) > most:  # the same sample on every run
+        combinations = random.Random(f"rules-{name}").sample(combinations, most)
+    for combination in combinations:
         values = {s: v for s, v in kept.items() if s not in keys} | dict(zip(keys, combination))
         config = dict(base)
         for size, written in behind.items():
@@ -198,7 +203,8 @@ def test_the_rules_are_the_command_lines(name):
     family = registry.families()[name]
     architecture = next(iter(family.architectures))  # the rules concern sizes, which every class has
     notes = [rule for rule in calculator.rules(family) if not rule.refuse]
-    for values, config in grid(name):
+    # Every combination in CI; in `make test`, a dense family's whole grid and a sample of a mixture's.
+    for values, config in grid(name, None if under_ci() else 2000):
         refused = bool(calculator.refused(family, architecture, values))
         if notes:
             assert all(holds(rule, family, values) for rule in notes) == accepts(family.model_type, config)
@@ -209,7 +215,9 @@ def test_the_rules_are_the_command_lines(name):
         assert refused != accepts(family.model_type, config), (name, values)
 
 
-SAMPLED = 1500
+# Combinations of a family's grid run in the script: the mixtures' grids (11,520 each) are sampled, a fifth as many in
+# `make test` as in CI.
+SAMPLED = 1500 if under_ci() else 300
 
 
 def test_every_rule_runs_in_the_script_as_in_python(script):
@@ -217,9 +225,7 @@ def test_every_rule_runs_in_the_script_as_in_python(script):
     cases, expected = [], []
     for name, family in FAMILIES:
         least = calculator.minimum(family)
-        combinations = list(grid(name)) if calculator.rules(family) else []
-        if len(combinations) > SAMPLED:  # the mixtures' grids (11,520 each): a fixed sample of each
-            combinations = random.Random(f"rules-{name}").sample(combinations, SAMPLED)
+        combinations = list(grid(name, SAMPLED)) if calculator.rules(family) else []
         for values, _ in combinations:
             full = {str(s): 1 for s in calculator.sizes(family)} | {str(s): v for s, v in values.items()}
             if any(v < least[k] for k, v in full.items()):

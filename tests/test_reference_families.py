@@ -19,13 +19,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import profiles
 import reference  # skips this module without torch/transformers (fails under CI)
 from derivations import configs, registry
 from spec import Spec, specs
 
 SPECS = specs()
 FAMILIES = registry.families()
-FULL = reference.under_ci()
+FULL = profiles.under_ci()
 
 
 def check(spec: Spec, architecture: str, config: dict) -> None:
@@ -143,7 +144,7 @@ def test_accepted_by_both(name: str, index: int, changed: str) -> None:
 
 
 def _random_configs(spec: Spec):
-    examples = reference.draws(spec.examples)  # all of them in CI, fewer in `make test`
+    examples = profiles.draws(spec.examples)  # all of them in CI, fewer in `make test`
 
     @settings(max_examples=examples, deadline=None)
     @given(data=st.data())

@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import profiles
 import reference  # skips this module without torch/transformers (fails under CI)
 from derivations import configs, memory, registry, storage
 from derivations.site import memory as site_memory
@@ -83,7 +84,7 @@ def test_every_family_with_windows_draws_them():
                              if configs.READERS[family.model_type].windows is not full}
 
 
-@settings(max_examples=reference.draws(25), deadline=None)
+@settings(max_examples=profiles.draws(25), deadline=None)
 @given(family=st.sampled_from(sorted(WINDOWED)), layers=st.integers(1, 8), tokens=st.integers(1, 40), data=st.data())
 def test_random_windows(family: str, layers: int, tokens: int, data: st.DataObject) -> None:
     # Random depths, windows, layer types and switches, on small models that run on CPU.
@@ -240,7 +241,7 @@ def saved_per_layer(model, layers, ids) -> list[int]:
     return per_layer
 
 
-@settings(max_examples=reference.draws(10), deadline=None)
+@settings(max_examples=profiles.draws(10), deadline=None)
 @given(heads=st.sampled_from([1, 2, 4]), head_size=st.sampled_from([4, 8]), inner=st.integers(8, 80),
        tokens=st.integers(1, 24), batch=st.integers(1, 2), dropout=st.sampled_from([0.0, 0.1]))
 def test_gpt2_saved_tensors(heads: int, head_size: int, inner: int, tokens: int, batch: int, dropout: float) -> None:
@@ -255,7 +256,7 @@ def test_gpt2_saved_tensors(heads: int, head_size: int, inner: int, tokens: int,
     assert measured == [derived, derived]
 
 
-@settings(max_examples=reference.draws(20), deadline=None)
+@settings(max_examples=profiles.draws(20), deadline=None)
 @given(heads=st.sampled_from([2, 4]), kv=st.sampled_from([1, 2]), head_size=st.sampled_from([4, 8]),
        width=st.sampled_from([16, 32]), inner=st.integers(8, 80), tokens=st.integers(1, 24), batch=st.integers(1, 2))
 def test_llama_saved_tensors(heads: int, kv: int, head_size: int, width: int, inner: int, tokens: int,

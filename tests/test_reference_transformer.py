@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import profiles
 import reference  # skips this module without torch/transformers (fails under CI)
 from derivations import configs, registry
 from derivations.families import transformer
@@ -46,7 +47,7 @@ def test_the_decoder_alone_ignores_the_encoder(encoder: dict) -> None:
 
 # The harness draws its random configs before their class (every class builds from them); the decoder alone's,
 # whose padding index may be a row of its own table only, are drawn here (all of them in CI, as the harness's).
-@settings(max_examples=reference.draws(20), deadline=None)
+@settings(max_examples=profiles.draws(20), deadline=None)
 @given(config=marian_configs(decoder_alone=True))
 def test_random_configs_of_the_decoder_alone(config: dict) -> None:
     check("MarianForCausalLM", config)
