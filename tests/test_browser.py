@@ -734,6 +734,25 @@ def command_line_json(*args: str) -> tuple[int, str, str]:
     return in_process.derivations("count", *args)
 
 
+@pytest.fixture(scope="module")
+def config_tab(served, chromium) -> Iterator[Watched]:
+    """The config page, loaded once for the tests that count on it, as a reader counts one config after another:
+    its first count loads Python (Pyodide), seconds of CPU that every fresh page would spend again."""
+    context = chromium.new_context()
+    tab = Watched(context.new_page())
+    tab.page.goto(served + "config.html")
+    yield tab
+    context.close()
+
+
+@pytest.fixture()
+def config_page(config_tab) -> Watched:
+    """The config page with what it requested, what failed and its errors forgotten: this test's own."""
+    for seen in (config_tab.requests, config_tab.failures, config_tab.errors):
+        seen.clear()
+    return config_tab
+
+
 def counted(form) -> dict:
     """What the form shows once its count is done (the button is enabled again)."""
     form.page.wait_for_function("() => !document.querySelector('.dv-paste-count').disabled", timeout=120_000)
@@ -750,13 +769,12 @@ def expected_on_page(printed: str) -> dict:
             "rows": [[c["name"], f"{c['count']:,}"] for c in result["components"]], "foot": foot}
 
 
-def test_a_pasted_config_of_each_kind_counts_as_the_command_line(served, watched):
+def test_a_pasted_config_of_each_kind_counts_as_the_command_line(config_page):
     # The page runs the command line's own code (derivations/pasted.py, in Pyodide), which tests/test_pasted.py
     # runs on every bundled config without SymPy; here the page's wiring, on the checkpoints of a family of each
     # kind (a dense encoder and decoder, an encoder-decoder, a mixture with its active count, a tied head).
-    page = watched.page
-    page.goto(served + "config.html")
-    form = page.locator("form.dv-paste")
+    watched = config_page
+    form = watched.page.locator("form.dv-paste")
     families = registry.families()
     for name in sorted({checkpoint for kind_of in KINDS for checkpoint in
                         (families[kind_of].checkpoints[0], families[kind_of].example)} | {"llama-3.2-1b"}):
@@ -770,10 +788,9 @@ def test_a_pasted_config_of_each_kind_counts_as_the_command_line(served, watched
     assert not watched.errors and not watched.foreign() and not watched.failures
 
 
-def test_a_chosen_class_a_chosen_file_and_a_refused_config_on_the_config_page(served, watched, tmp_path, monkeypatch):
-    page = watched.page
-    page.goto(served + "config.html")
-    form = page.locator("form.dv-paste")
+def test_a_chosen_class_a_chosen_file_and_a_refused_config_on_the_config_page(config_page, tmp_path, monkeypatch):
+    watched = config_page
+    form = watched.page.locator("form.dv-paste")
     path = Path(configs.CHECKPOINTS_DIR) / "t5-small.json"
     form.locator("input[type=file]").set_input_files(str(path))  # a file chosen counts at once
     shown = counted(form)
@@ -802,15 +819,14 @@ def test_a_chosen_class_a_chosen_file_and_a_refused_config_on_the_config_page(se
     assert not watched.errors and not watched.foreign() and not watched.failures
 
 
-def test_a_chosen_file_that_is_not_utf8_gets_the_command_lines_line(served, watched, tmp_path, monkeypatch):
+def test_a_chosen_file_that_is_not_utf8_gets_the_command_lines_line(config_page, tmp_path, monkeypatch):
     # The page counts the bytes of the chosen file, as the command line reads a file, not the text it shows.
     monkeypatch.chdir(tmp_path)
     Path("config.json").write_bytes('{"model_type": "gpt2", "note": "caf\u00e9"}'.encode("latin-1"))
     status, _, error = command_line_json("config.json")
     assert status == 2 and "not a UTF-8 text file" in error
-    page = watched.page
-    page.goto(served + "config.html")
-    form = page.locator("form.dv-paste")
+    watched = config_page
+    form = watched.page.locator("form.dv-paste")
     form.locator("input[type=file]").set_input_files(str(tmp_path / "config.json"))
     assert counted(form)["message"] == error.strip()
     # Edited, the text shown is what counts: the replacement character is text like any other.
@@ -830,19 +846,21 @@ def test_the_config_page_from_disk_says_to_serve_the_site(site, watched):
     assert "serve the site" in form.locator(".dv-paste-status").inner_text()
 
 
-def test_the_config_page_fits_a_phone_after_a_count(served, chromium):
+def test_the_config_page_fits_a_phone_after_a_count(config_page):
     # A class's name is long and the table wide: the page keeps the phone's width (the table scrolls in its box).
-    context = chromium.new_context(viewport=PHONE)
-    page = context.new_page()
-    page.goto(served + "config.html")
-    form = page.locator("form.dv-paste")
-    form.locator("textarea").fill((Path(configs.CHECKPOINTS_DIR) / "mixtral-8x7b.json").read_text())
-    form.locator(".dv-paste-count").click()
-    shown = counted(form)
-    assert shown["active"] is not None
-    overflow = page.evaluate("() => document.documentElement.scrollWidth - document.documentElement.clientWidth")
-    select = form.locator("select[name=architecture]").bounding_box()
-    context.close()
+    page = config_page.page
+    desktop = page.viewport_size
+    page.set_viewport_size(PHONE)
+    try:
+        form = page.locator("form.dv-paste")
+        form.locator("textarea").fill((Path(configs.CHECKPOINTS_DIR) / "mixtral-8x7b.json").read_text())
+        form.locator(".dv-paste-count").click()
+        shown = counted(form)
+        assert shown["active"] is not None
+        overflow = page.evaluate("() => document.documentElement.scrollWidth - document.documentElement.clientWidth")
+        select = form.locator("select[name=architecture]").bounding_box()
+    finally:
+        page.set_viewport_size(desktop)
     assert overflow <= 0 and select["x"] + select["width"] <= PHONE["width"], (overflow, select)
 
 
@@ -868,12 +886,11 @@ def computed(form) -> dict:
 RUNS = [("gpt2", "", "1", "bf16"), ("t5-small", "512", "2", "int4"), ("mixtral-8x7b", "32768", "1", "nf4")]
 
 
-def test_flops_and_memory_on_the_config_page_are_the_command_lines(served, watched, tmp_path, monkeypatch):
-    # One page (Python loads once), each config pasted in turn.
+def test_flops_and_memory_on_the_config_page_are_the_command_lines(config_page, tmp_path, monkeypatch):
+    # Each config pasted in turn, as a reader would.
     monkeypatch.chdir(tmp_path)
-    page = watched.page
-    page.goto(served + "config.html")
-    form = page.locator("form.dv-paste")
+    watched = config_page
+    form = watched.page.locator("form.dv-paste")
     for name, seq, batch, dtype in RUNS:
         text = (Path(configs.CHECKPOINTS_DIR) / f"{name}.json").read_text()
         Path("config.json").write_text(text)
