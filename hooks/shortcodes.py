@@ -159,6 +159,7 @@ def on_page_markdown(markdown: str, page, config, files):
     _expanded.clear()  # pages are built one at a time: markdown, then content
     _anchors.clear()
     example = listing.example(page.file.src_uri)
+    failed: list[str] = []  # every shortcode of the page that cannot be expanded, said at once
 
     def expand(match: re.Match) -> str:
         global _counter
@@ -166,7 +167,8 @@ def on_page_markdown(markdown: str, page, config, files):
         try:
             html = _memo.get(f"{name}:{text}", lambda: _expand(name, text))
         except (LookupError, katex_render.KatexError) as e:
-            raise _fail(page, f"cannot expand {shortcode}: {e}") from e
+            failed.append(f"cannot expand {shortcode}: {e}")
+            return shortcode
         except Exception as e:  # a bug: keep the traceback, add where it happened
             e.add_note(f"while expanding {shortcode} in {page.file.src_uri}")
             raise
@@ -176,7 +178,10 @@ def on_page_markdown(markdown: str, page, config, files):
         _expanded[token] = (shortcode, html)
         return token
 
-    return SHORTCODE.sub(expand, markdown)
+    markdown = SHORTCODE.sub(expand, markdown)
+    if failed:
+        raise _fail(page, "; ".join(failed))
+    return markdown
 
 
 def on_page_content(html: str, page, config, files):
