@@ -25,6 +25,7 @@ from .reading import Reader
 from .rules import Rule
 from .sources import Source
 
+
 @dataclass(frozen=True)
 class Headline:
     """A count a family is known by, for the home page's table and the page's at-a-glance box: a class (or

@@ -1,15 +1,10 @@
 """How much of the suite runs: every case in CI (``CI`` set, as .ci/run sets it; CI has 90 minutes), a lighter table in
 `make test` (3 minutes on two cores, as the families multiply). The light table runs the same checks on fewer cases:
-fewer random draws, a fixed sample of a large grid; what it leaves out, CI runs."""
+fewer random draws, fewer classes a checkpoint, a sample of a large grid; what it leaves out, CI runs."""
 
 from __future__ import annotations
 
 import os
-import random
-from collections.abc import Sequence
-from typing import TypeVar
-
-T = TypeVar("T")
 
 
 def under_ci() -> bool:
@@ -20,10 +15,3 @@ def draws(examples: int) -> int:
     """How many random examples a property test draws: all of them in CI, a fifth (at least 5) in `make test`."""
     return examples if under_ci() else max(5, examples // 5)
 
-
-def sample(cases: Sequence[T], most: int, seed: str) -> list[T]:
-    """Every case in CI; in `make test`, at most ``most`` of them, the same ones on every run (chosen by ``seed``), so
-    that a failure reproduces."""
-    if under_ci() or len(cases) <= most:
-        return list(cases)
-    return random.Random(seed).sample(list(cases), most)

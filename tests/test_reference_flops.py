@@ -48,7 +48,7 @@ DENSE = [name for name, module in FAMILIES.items() if not reference.mixture(modu
 def test_whole_depth(family: str) -> None:
     # The family's main class on its example checkpoint, every layer, on the meta device.
     module = FAMILIES[family]
-    architecture = next(iter(module.table_columns))
+    architecture = module.main
     assert reference.check_flops(architecture, configs.load(module.example)), f"{architecture} did not run"
 
 
@@ -97,5 +97,5 @@ def test_mixtures_at_their_layouts(family: str, checkpoint: str) -> None:
     # Each released mixture with its experts, experts per token, groups and shared experts as published, its
     # widths narrowed and its depth cut so that it runs on CPU: the routed FLOPs do not depend on the routing.
     config = shallow(configs.load(checkpoint), 2)
-    architecture = next(iter(FAMILIES[family].table_columns))
+    architecture = FAMILIES[family].main
     assert reference.check_flops(architecture, config), f"{checkpoint} did not run"

@@ -36,7 +36,7 @@ def example(family: str) -> tuple[str, dict]:
     config = shallow(configs.load(module.example), DEPTH)
     if reference.mixture(config["model_type"]):
         config |= FEW_EXPERTS
-    return next(iter(module.table_columns)), config
+    return module.main, config
 
 
 def build(architecture: str, config: dict):
@@ -93,7 +93,7 @@ def test_random_windows(family: str, layers: int, tokens: int, data: st.DataObje
     if reference.mixture(config["model_type"]):
         config |= FEW_EXPERTS
     WINDOWED[family](data, config, layers)
-    architecture = next(iter(FAMILIES[family].table_columns))
+    architecture = FAMILIES[family].main
     torch.manual_seed(0)
     try:
         measured = reference.cache_elements(reference.build(architecture, config, "cpu"), tokens)
