@@ -713,6 +713,29 @@ def test_a_wide_table_keeps_its_key_column_on_a_phone(served, chromium):
     context.close()
 
 
+# Each key cell of a table (its sticky first column) whose text is longer than a few characters: how wide
+# it is, in characters of its own font.
+KEY_CELLS = """() => [...document.querySelectorAll('article table:not([class]) tbody td:first-child')]
+  .filter(td => td.textContent.trim().length > 6)
+  .map(td => ({text: td.textContent.trim(),
+               chars: td.getBoundingClientRect().width / parseFloat(getComputedStyle(td).fontSize)}))"""
+
+
+def test_a_tables_key_column_reads_across_on_a_phone(served, chromium):
+    # At 390 px the key column (a checkpoint's or a family's name) keeps several characters a line: a cell
+    # squeezed to one letter a line ("l l a m a") is narrower than 4 of its font's em.
+    context = chromium.new_context(viewport=PHONE)
+    page = context.new_page()
+    squeezed = {}
+    for name in ("index", "llama", "gpt_oss", "deepseek_v3", "memory", "compute", "mistakes"):
+        page.goto(served + page_url(name), wait_until="load")
+        cells = page.evaluate(KEY_CELLS)
+        assert cells, f"{name}: no table with a key column"
+        squeezed[name] = [cell["text"] for cell in cells if cell["chars"] < 4]
+    context.close()
+    assert not any(squeezed.values()), squeezed
+
+
 # ---------------------------------------------------------------------------------------------
 # The page for a config of one's own (config.html): Pyodide runs derivations/pasted.py
 # ---------------------------------------------------------------------------------------------
