@@ -1,10 +1,14 @@
 """The HTML of each shortcode: tables built from the package, and failure on anything unknown."""
 
+import html
+import importlib
 import re
 
 import pytest
 
-from derivations.site import expanders, shortcodes
+from derivations import registry
+from derivations.claims import Rounded
+from derivations.site import expanders, references, shortcodes
 
 
 def tex(source: str, display: bool) -> str:  # a stand-in for KaTeX: the TeX itself
@@ -55,6 +59,33 @@ def test_hypothesis_table_shows_the_papers_figures_and_the_window():
 def test_published_table_marks_what_rounds():
     out = shortcodes.expand("published", "gpt3.TABLE_2_1", tex)
     assert out.count('class="dv-yes"') == 5 and out.count('class="dv-no"') == 3  # medium, 13B, 175B miss
+
+
+def published_tables() -> list[str]:
+    """Every table of rounded figures the family modules hold, as ``module.NAME``."""
+    found = []
+    for name in registry.families():
+        module = importlib.import_module(f"derivations.families.{name}")
+        found += [f"{name}.{key}" for key, value in vars(module).items()
+                  if isinstance(value, tuple) and value and all(isinstance(c, Rounded) for c in value)]
+    return found
+
+
+@pytest.mark.parametrize("ref", published_tables())
+def test_each_row_of_a_published_table_says_what_its_count_is(ref):
+    # A count stands under its own label: in the heading when every row counts the same thing, else in its
+    # cell (Qwen's non-embedding counts were shown under "with the language-model head", the first row's).
+    out = shortcodes.expand("published", ref, tex)
+    head = re.findall(r"<th>(.*?)</th>", out)
+    rows = [re.findall(r"<td>(.*?)</td>", row) for row in re.findall(r"<tr>(.*?)</tr>", out.split("</thead>")[1])]
+    claims = expanders._claims(references.Reference.parse(ref))
+    assert len(rows) == len(claims)
+    for cells, (_, claim) in zip(rows, claims, strict=True):
+        for i, candidate in enumerate(claim.candidates):
+            label = html.escape(candidate.label)
+            assert head[2 + i] == label or label in cells[2 + i], (ref, claim.what, candidate.label, head[2 + i])
+            assert head[2 + i] != html.escape(candidate.label) or all(
+                c.candidates[i].label == candidate.label for _, c in claims), (ref, head[2 + i])
 
 
 @pytest.mark.parametrize("shortcode, ref", [("published", "gpt2.layer"), ("hypothesis", "gpt2.RELEASED"),

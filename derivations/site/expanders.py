@@ -372,19 +372,28 @@ def _claims(ref: Reference) -> tuple[tuple[Reference, Rounded], ...]:
 
 def expand_published(ref: Reference, tex: Tex) -> str:
     """Rounded figures as published, one row each, against each exact count they could mean (one
-    column per candidate, ✓ where it rounds to the figure), with the gap where there is one candidate."""
+    column per candidate, ✓ where it rounds to the figure), with the gap where there is one candidate.
+
+    A column whose rows all count the same thing says so in its heading; where the rows count different
+    things (a total, then a count without the embeddings), each cell says what its count is."""
     claims = _claims(ref)
     width = len(claims[0][1].candidates)
     if any(len(c.candidates) != width for _, c in claims):
         raise UnknownReference(f"{ref}: the claims have different numbers of candidates")
-    head = ["as published", "printed"] + [html.escape(c.label) for c in claims[0][1].candidates]
+    shared = [len({c.candidates[i].label for _, c in claims}) == 1 for i in range(width)]
+    head = ["as published", "printed"] + [html.escape(claims[0][1].candidates[i].label) if shared[i] else
+                                          "exact count" if width == 1 else f"exact count, reading {i + 1}"
+                                          for i in range(width)]
     if width == 1:
         head.append("published − exact")
     rows = []
     for claim_ref, claim in claims:
         on = _on_claim(claim_ref, claim)
         cells = [f"{html.escape(claim.what)}", html.escape(claim.printed) or number(claim_ref.child("claim"))]
-        cells += [_both(number(on.child("candidates", i)), _mark(claim.rounds(i))) for i in range(width)]
+        for i, candidate in enumerate(claim.candidates):
+            counted = _both(number(on.child("candidates", i)), _mark(claim.rounds(i)))
+            cells.append(counted if shared[i] else
+                         f'<span class="dv-counts">{html.escape(candidate.label)}</span><br>{counted}')
         if width == 1:
             cells.append(number(on.child("gaps", 0)))
         rows.append(cells)
