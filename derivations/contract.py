@@ -31,12 +31,15 @@ class Headline:
     """A count a family is known by, for the home page's table and the page's at-a-glance box: a class (or
     ``ACTIVE.<class>``, its active count) on a bundled checkpoint, what distinguishes the row (``"XL"``), and for a
     count that depends on a convention (the active parameters of a mixture of experts) the convention, in one
-    sentence."""
+    sentence. A count that is not a class's (what a checkpoint's files hold) names a part of the family's module
+    and says what it counts (``label``) and in what (``unit``)."""
 
     name: str
     checkpoint: str
     note: str = ""
     convention: str = ""
+    label: str = ""
+    unit: str = "parameters"
 
     @property
     def active(self) -> bool:
@@ -123,7 +126,7 @@ class Family:
         assert re.fullmatch(r"\d{4}-(0[1-9]|1[0-2])", self.first_published), f"{where}: first_published is YYYY-MM"
         assert self.headlines, f"{where}: a family is known by at least one count"
         for headline in self.headlines:
-            assert headline.architecture in classes, f"{where}: headline {headline.name!r} names no class"
+            assert headline.label or headline.architecture in classes, f"{where}: headline {headline.name!r} names no class"
             assert not headline.active or self.active, f"{where}: an active headline, and no active counts"
             assert headline.checkpoint in self.checkpoints, f"{where}: headline on {headline.checkpoint}, not a checkpoint"
         assert all(isinstance(s, sympy.Symbol) for s in self.table_symbols), f"{where}: table_symbols are sizes"

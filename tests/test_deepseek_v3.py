@@ -29,3 +29,23 @@ def test_the_mtp_module_and_the_files():
     assert round(mtp / 10**9) == 13  # the page's "14B" is 685 - 671
     assert round(deepseek_v3.checkpoint_count.count(values) / 10**9) == 684
     assert round(deepseek_v3.stored_tensors.count(values) / 10**9) == 685
+
+
+def test_the_files_bytes_are_the_listing_of_their_headers():
+    # simpx/model-inspect's README (commit 50b7650) lists every tensor of the released safetensors files:
+    # "Total Parameters Size: 688,574,839,360 bytes" [cite: model-inspect]. FP8 matrices, F32 scales and router
+    # biases, BF16 for the rest give it to the byte, which checks which matrices carry scales.
+    values = registry.checkpoint("deepseek-v3").values
+    assert deepseek_v3.stored_bytes.count(values) == 688_574_839_360
+
+
+def test_deepseeks_description_of_the_weights():
+    # README_WEIGHTS.md [cite: deepseek-v3-code]: "0.9B for Embedding"; "Activation parameters: 36.7B (including 0.9B
+    # for Embedding and 0.9B for the output Head)"; the MTP module's "11.5B unique parameters, excluding the shared
+    # 0.9B Embedding and 0.9B output Head" and "2.4B" active. Only the first reproduces; the page says so.
+    values = registry.checkpoint("deepseek-v3").values
+    assert round(129_280 * 7_168 / 10**8) == 9
+    assert round(deepseek_v3.ACTIVE["DeepseekV3ForCausalLM"].count(values) / 10**8) == 376  # not 367
+    assert round(deepseek_v3.active_without_embedding.count(values) / 10**8) == 366  # not 367 either
+    assert round(deepseek_v3.mtp_without_copies.count(values) / 10**8) == 116  # not 115
+    assert round(deepseek_v3.mtp_active.count(values) / 10**8) == 25  # not 24

@@ -23,7 +23,7 @@ from . import deepseek_v2
 from ..claims import Rounded
 from ..components import Part, group, leaf, linear, rms_norm, score, task_heads
 from ..readers import deepseek_v3 as reader
-from ..sources import Citation
+from ..sources import Citation, Source, declare
 from ..symbols import C, D, F, F_e, H, L, L_f, R_kv, R_q, V, X, X_a, X_s, d_n, d_r, d_v
 
 
@@ -85,6 +85,11 @@ mtp_module = group(
     rms_norm("shared_head_norm", D, label="its copy of the final RMSNorm (shared_head.norm)"),
     leaf("mtp_head", "its copy of the head (shared_head.head)", D * V, kind="heads"),
     symbol=r"N_{\mathrm{MTP}}")
+mtp_without_copies = leaf("mtp_without_copies", "the MTP module without its copies of the embeddings and head",
+                          mtp_module.total - 2 * V * D)
+# The module's parameters a token uses: its expert layer's chosen experts, the rest whole.
+mtp_active = leaf("mtp_active", "the MTP module active per token, its copies of the embeddings and head included",
+                  mtp_module.total - (X - X_a) * expert.total)
 # Everything the released checkpoint stores: the model, the routers' biases and the MTP module.
 checkpoint_count = leaf("checkpoint_count", "every tensor of the released checkpoint",
                         deepseek_code_count.total + mtp_module.total)
@@ -92,8 +97,8 @@ checkpoint_count = leaf("checkpoint_count", "every tensor of the released checkp
 # The released weights are FP8 with one scale per block of 128 x 128 of every quantized matrix (weight_scale_inv,
 # README_WEIGHTS.md [cite: deepseek-v3-code]): the matrices of the attention and of the feed-forwards and experts;
 # the embeddings, the head, the routers and the norms stay in BF16. A reader of the safetensors files that counts
-# every tensor counts the scales too. (Which matrices carry scales is read from README_WEIGHTS.md, and eh_proj is
-# assumed to stay in BF16: an inference, not checked against the files.)
+# every tensor counts the scales too. (README_WEIGHTS.md does not list which matrices carry scales: the files'
+# bytes, stored_bytes below, check this choice, eh_proj in BF16 included.)
 def _blocks(rows: sympy.Expr, columns: sympy.Expr) -> sympy.Expr:
     return sympy.ceiling(rows / 128) * sympy.ceiling(columns / 128)
 
@@ -107,6 +112,31 @@ fp8_scales = leaf("fp8_scales", "the FP8 block scales of the checkpoint's quanti
                   + L_f * (2 * _blocks(F, D) + _blocks(D, F)))
 stored_tensors = leaf("stored_tensors", "every tensor of the released files: the checkpoint's parameters and the FP8 "
                                         "scales", checkpoint_count.total + fp8_scales.total)
+
+SOURCES = declare(
+    Source("model-inspect", "code", "simpx", "model-inspect: README.md, its listing of the safetensors headers of "
+           "deepseek-ai/DeepSeek-V3 (“Total Parameters Size: 688,574,839,360 bytes”)", "GitHub, simpx/model-inspect",
+           2025, "https://github.com/simpx/model-inspect",
+           revision="https://github.com/simpx/model-inspect/blob/50b76503633c54d72cb7283bb2179d5b505c8e95/README.md",
+           short="simpx/model-inspect"),
+)
+
+# The files' bytes: the quantized matrices in FP8 (1 byte), the scales and the routers' correction biases in F32
+# (4 bytes), everything else in BF16 (2 bytes). The listing of the files' headers that simpx/model-inspect's README
+# printed (688,574,839,360, in the source's title) is this, to the byte (tests/test_deepseek_v3.py).
+fp8_elements = ((L + 1) * (R_q * D + H * (d_n + d_r) * R_q + (R_kv + d_r) * D + H * (d_n + d_v) * R_kv + D * H * d_v)
+                + (L - L_f + 1) * (X + X_s) * 3 * F_e * D + L_f * 3 * F * D)
+_f32_elements = fp8_scales.total + (L - L_f + 1) * X  # the scales, and the biases of the main model's and MTP's routers
+# The same, as the page writes it: B the bytes, N_stored every number the files hold, N_FP8 and N_F32 those in
+# FP8 and in F32.
+_B, _N, _F8, _F32 = sympy.symbols(r"B N_{\mathrm{stored}} N_{\mathrm{FP8}} N_{\mathrm{F32}}")
+STORED_BYTES = {_B: sympy.Add(_F8, 4 * _F32, sympy.Mul(2, sympy.Add(_N, -_F8, -_F32), evaluate=False),
+                              evaluate=False)}
+stored_bytes = leaf("stored_bytes", "the released files' bytes: FP8 matrices, F32 scales and router biases, the rest "
+                                    "in BF16", fp8_elements + 4 * _f32_elements
+                    + 2 * (stored_tensors.total - fp8_elements - _f32_elements))
+assert sympy.expand(STORED_BYTES[_B].subs({_F8: fp8_elements, _F32: _f32_elements, _N: stored_tensors.total})
+                    - stored_bytes.total) == 0
 
 
 
@@ -125,8 +155,24 @@ TOTALS = (
     Rounded("page_total", 685 * 10**9, "DeepSeek-V3 on Hugging Face (model page)", _PAGE, "deepseek-v3",
             (stored_tensors, checkpoint_count), precision=10**9, printed="685B"),
     Rounded("page_mtp", 14 * 10**9, "its MTP module (model page)", _PAGE, "deepseek-v3",
-            (mtp_module, leaf("mtp_without_copies", "the MTP module without its copies of the embeddings and head",
-                              mtp_module.total - 2 * V * D)), precision=10**9, printed="14B"),
+            (mtp_module, mtp_without_copies), precision=10**9, printed="14B"),
+)
+# DeepSeek's description of the released weights (README_WEIGHTS.md), each figure against the count it describes.
+_WEIGHTS = "README_WEIGHTS.md: “{}”"
+WEIGHTS = (
+    Rounded("weights_active", 367 * 10**8, "main model, activation parameters", Citation(
+        "deepseek-v3-code", _WEIGHTS.format("36.7B (including 0.9B for Embedding and 0.9B for the output Head)")),
+        "deepseek-v3", (ACTIVE["DeepseekV3ForCausalLM"],), precision=10**8, printed="36.7B"),
+    Rounded("weights_embedding", 9 * 10**8, "its embedding, and its output head", Citation(
+        "deepseek-v3-code", _WEIGHTS.format("0.9B for Embedding and 0.9B for the output Head")),
+        "deepseek-v3", (leaf("embedding_table", "one table: V D", V * D),), precision=10**8, printed="0.9B"),
+    Rounded("weights_mtp", 115 * 10**8, "MTP module, unique parameters", Citation(
+        "deepseek-v3-code", _WEIGHTS.format("11.5B unique parameters, excluding the shared 0.9B Embedding and 0.9B "
+                                            "output Head")),
+        "deepseek-v3", (mtp_without_copies,), precision=10**8, printed="11.5B"),
+    Rounded("weights_mtp_active", 24 * 10**8, "MTP module, activation parameters", Citation(
+        "deepseek-v3-code", _WEIGHTS.format("2.4B (including the shared 0.9B Embedding and 0.9B output Head)")),
+        "deepseek-v3", (mtp_active,), precision=10**8, printed="2.4B"),
 )
 ACTIVE_CLAIMS = (
     Rounded("paper_active", 37 * 10**9, "DeepSeek-V3, activated per token (paper)", _PAPER, "deepseek-v3",
@@ -153,8 +199,13 @@ FAMILY = Family(
             "V3, per token",
             convention="Active per token: in each expert layer the routed experts the router picks "
             "(num_experts_per_tok), the shared expert, the router and every tensor outside the experts "
-            "whole, the input embedding included (as on the Mixtral page; DeepSeek's 37B leaves it out).",
+            "whole, the input embedding included (as on the Mixtral page and in DeepSeek's description of the "
+            "weights; the paper's 37B is the count without it).",
         ),
+        Headline("stored_tensors", "deepseek-v3", "V3, the released files", label="every tensor of the released files",
+                 unit="numbers stored",
+                 convention="The model page's 685B: the main model, the multi-token-prediction module and the FP8 "
+                 "weights' block scales."),
     ),
     example="deepseek-v3",
     table_symbols=(L, L_f, D, H, R_kv, X, X_a, X_s, F_e, V),
@@ -164,7 +215,8 @@ FAMILY = Family(
         "active_without_embedding": "active, input embedding left out",
         "checkpoint_count": "the released checkpoint",
     },
-    rounded=TOTALS + ACTIVE_CLAIMS,
+    rounded=TOTALS + ACTIVE_CLAIMS + WEIGHTS,
     minimum=deepseek_v2.FAMILY.minimum,
     active=ACTIVE_VARIANTS,
+    sources=SOURCES,
 )

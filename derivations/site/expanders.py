@@ -262,6 +262,22 @@ def expand_notation(ref: Reference, tex: Tex) -> str:
     return _table(["symbol", "meaning", "config.json", "elsewhere"], rows)
 
 
+def expand_sizes(text: str, tex: Tex) -> str:
+    """The sizes a family's counts are written in, each with its meaning and its config field, in the notation
+    page's order: for a page that uses symbols another page introduces."""
+    from .. import registry
+
+    family = registry.families().get(text.strip())
+    if family is None:
+        raise UnknownReference(f"sizes:{text}: no such family")
+    used = set().union(*(part.total.free_symbols for variant in (*family.variants.values(), *family.active.values())
+                         for part in variant.values()))
+    rows = [[_math(tex, render.latex(n.symbol), False), html.escape(n.meaning),
+             ", ".join(f"<code>{f}</code>" for f in n.hf_fields)] for n in symbols.NOTATION if n.symbol in used]
+    return _table(["symbol", "meaning", "config.json"], rows,
+                  'The sizes this page&rsquo;s formulas are written in (all of them: <a href="notation.html">Notation</a>)')
+
+
 def _miscount(ref: Reference) -> Miscount:
     item = resolve(ref).obj
     if not isinstance(item, Miscount):

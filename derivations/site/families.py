@@ -39,8 +39,9 @@ def table() -> str:
             note = f" ({html.escape(headline.note)})" if headline.note else ""
             count = number(Reference(f"{name}.{headline.name}", headline.checkpoint))
             where = f"{name}.html#checkpoint-{headline.checkpoint}"
+            counted = html.escape(headline.label) if headline.label else f"<code>{headline.architecture}</code>"
             rows.append(f'<tr><td><a href="{name}.html">{title}</a>{note}</td><td style="text-align: right">{count}</td>'
-                        f'<td><code>{headline.name.split(".")[-1]}</code> on <a href="{where}"><code>'
+                        f'<td>{counted} on <a href="{where}"><code>'
                         f"{headline.checkpoint}</code></a></td></tr>")
     return ('<table>\n<thead><tr><th>family</th><th style="text-align: right">parameters</th>'
             "<th>class, on checkpoint</th></tr></thead>\n<tbody>\n" + "\n".join(rows) + "\n</tbody></table>")

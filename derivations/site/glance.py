@@ -24,16 +24,16 @@ def render(name: str) -> str:
     family = families[name]
     counts = []
     for headline in family.headlines:
-        cls = headline.architecture
-        what = "active per token" if headline.active else "parameters"
+        what = "active per token" if headline.active else html.escape(headline.unit)
+        counted = html.escape(headline.label) if headline.label else f"<code>{headline.architecture}</code>"
         note = f" ({html.escape(headline.note)})" if headline.note else ""
         convention = f'<p class="dv-glance-convention">{html.escape(headline.convention)}</p>' if headline.convention else ""
         counts.append(
             f'<div class="dv-glance-count"><p class="dv-glance-number">'
             f"{number(Reference(f'{name}.{headline.name}', headline.checkpoint))} <span>{what}</span></p>"
-            f'<p class="dv-glance-what"><code>{cls}</code> on <a href="#checkpoint-{headline.checkpoint}"><code>'
+            f'<p class="dv-glance-what">{counted} on <a href="#checkpoint-{headline.checkpoint}"><code>'
             f"{headline.checkpoint}</code></a>{note}</p>{convention}</div>")
-    first = next(h for h in family.headlines if not h.active)
+    first = next(h for h in family.headlines if not h.active and not h.label)
     part = registry.as_built(family, first.name, first.checkpoint) or family.architectures[first.name]
     row = breakdown.breakdown(part, first.checkpoint)
     return (f'<section class="dv-glance" id="at-a-glance" aria-label="At a glance">'

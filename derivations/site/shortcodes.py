@@ -46,6 +46,7 @@ SHORTCODES: dict[str, Shortcode] = {
     "compute": Shortcode(False, x.expand_compute, "what a family's checkpoints compute"),
     "memory": Shortcode(False, x.expand_memory, "what models hold"),
     "notation": Shortcode(True, x.expand_notation, "the notation table"),
+    "sizes": Shortcode(False, x.expand_sizes, "the sizes a family's formulas are written in"),
     "miscount": Shortcode(True, x.expand_miscount, "a miscount reconciled, term by term"),
     "verdict": Shortcode(True, x.expand_verdict, "the sentence that opens a miscount's entry"),
     "rounded": Shortcode(True, x.expand_rounded, "a rounded figure against what it could mean"),
