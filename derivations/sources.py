@@ -145,6 +145,19 @@ _SOURCES = (
            "Acceleration", "MLSys 2024; arXiv:2306.00978 (2023)", 2024, "https://arxiv.org/abs/2306.00978"),
     _paper("rouhani2023", "Rouhani et al.", "Microscaling Data Formats for Deep Learning", "arXiv:2310.10537", 2023,
            "https://arxiv.org/abs/2310.10537"),
+    _page("bitsandbytes-code", "code", "the bitsandbytes authors", "bitsandbytes: bitsandbytes/optim/optimizer.py "
+          "(8-bit states in blocks of 256, blocksize = 256; fp32 states below min_8bit_size = 4096 elements) and "
+          "CHANGELOG.md (0.44.0: “The block size for all 8-bit optimizers has been reduced from 2048 to 256”)",
+          "GitHub, bitsandbytes-foundation/bitsandbytes", 2026,
+          "https://github.com/bitsandbytes-foundation/bitsandbytes/blob/95f9af309d4d5793847169c39288dcd3fcbdf564/"
+          "bitsandbytes/optim/optimizer.py",
+          revision="https://github.com/bitsandbytes-foundation/bitsandbytes/tree/"
+                   "95f9af309d4d5793847169c39288dcd3fcbdf564", short="bitsandbytes' code"),
+    _page("transformers-quantizers", "code", "Hugging Face", "transformers: src/transformers/quantizers/base.py, "
+          "get_keys_to_not_convert (“we may want to keep the lm_head in full precision”), the modules every "
+          "quantizer of transformers leaves unquantized by default", "GitHub, huggingface/transformers", 2026,
+          "https://github.com/huggingface/transformers/blob/v5.23.0/src/transformers/quantizers/base.py",
+          revision="https://github.com/huggingface/transformers/tree/v5.23.0", short="transformers' quantizers"),
     _page("raschka2024", "paper", "Sebastian Raschka", "Build a Large Language Model (From Scratch)",
           "Manning, 2024; code in rasbt/LLMs-from-scratch", 2024, "https://github.com/rasbt/LLMs-from-scratch"),
     # -- model cards, READMEs and announcements --------------------------------------------------
@@ -301,6 +314,13 @@ _SOURCES = (
             path="pull", opened_by="HaochenYuan"),
     _thread("karpathy/nanoGPT", 322, "MFU calculation", 2023, opened_by="Hannibal046"),
     _thread("huggingface/trl", 6708, "Accounting error in FLOPS calculation", 2026, opened_by="Harindhar10"),
+    _page("flash-attention-benchmark", "code", "Tri Dao and others", "flash-attention: "
+          "benchmarks/benchmark_flash_attention.py (flops: 4 s² d a head, halved when causal; the backward 2.5 times "
+          "the forward, forward and backward 3.5 times)", "GitHub, Dao-AILab/flash-attention", 2026,
+          "https://github.com/Dao-AILab/flash-attention/blob/0251105a2fb19d2957484b7f023cd8c115286ced/benchmarks/"
+          "benchmark_flash_attention.py",
+          revision="https://github.com/Dao-AILab/flash-attention/tree/0251105a2fb19d2957484b7f023cd8c115286ced",
+          short="FlashAttention's benchmark"),
     _thread("Dao-AILab/flash-attention", 594, "why causal model flops divide 2 ?", 2023, opened_by="donghucey"),
     _thread("huggingface/accelerate", 3379, "estimate-memory gives ~64GB for meta-llama/Llama-3.1-70B-Instruct instead "
             "of anticipated ~140GB", 2025, opened_by="dvrogozh"),

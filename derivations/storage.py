@@ -148,7 +148,8 @@ OPTIMIZERS = {o.name: o for o in (
     Optimizer("sgd", "SGD with momentum, fp32", 4, 4, 4),
 )}
 
-# bitsandbytes' 8-bit Adam (Adam8bit): two uint8 states a parameter, quantized in blocks of 256 with an
+# bitsandbytes' 8-bit Adam (Adam8bit, optim/optimizer.py [cite: bitsandbytes-code]; blocks of 2,048 before its 0.44.0):
+# two uint8 states a parameter, quantized in blocks of 256 with an
 # fp32 absmax each, for tensors of at least 4,096 elements (min_8bit_size); smaller tensors keep fp32
 # states. Plus its two 256-entry fp32 quantization maps, one of each shared by all the 8-bit tensors.
 ADAM_8BIT_BLOCK = 256

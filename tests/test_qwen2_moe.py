@@ -12,11 +12,14 @@ from derivations.symbols import D, F_e, L, L_f, X, X_a
 
 
 def test_the_posts_figures():
-    # [cite: qwen15-moe-blog]: "14.3B parameters in total", "2.7 billion activated parameters";
+    # [cite: qwen15-moe-blog]: its table's 14.3 (billion) parameters and 2.7 activated, and "only 2.0 billion
+    # non-embedding parameters" (activated): the exact count truncated, not rounded;
     # [cite: qwen2-blog]: Qwen2-57B-A14B, "57.41B", "56.32B" without embeddings.
     small, large = registry.checkpoint("qwen1.5-moe-a2.7b"), registry.checkpoint("qwen2-57b-a14b")
     assert round(small.total / 10**8) == 143
     assert round(qwen2_moe.ACTIVE["Qwen2MoeForCausalLM"].count(small.values) / 10**8) == 27
+    active_non_embedding = qwen2_moe.ACTIVE["Qwen2MoeForCausalLM"].count(small.values) - 2 * 151_936 * 2_048
+    assert active_non_embedding // 10**8 == 20 and round(active_non_embedding / 10**8) == 21
     assert round(large.total / 10**7) == 5741
     assert round((large.total - 2 * 151_936 * 3_584) / 10**7) == 5632
 

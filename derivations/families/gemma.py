@@ -142,12 +142,13 @@ PAPER = (
     Rounded("paper_7b_non_embedding", 7_751_248_896, "Gemma 7B, non-embedding parameters", _TABLE_2, "gemma-7b",
             (non_embedding,), precision=1, printed="7,751,248,896"),
 )
-# The names: "2B" and "7B" round neither count (Gemma 7B holds 8.54 billion parameters, 7.75 billion without its
-# embeddings; the name truncates the second).
+# The names, from the abstract ("two sizes of models (2 billion and 7 billion parameters)"): the 2B rounds its
+# non-embedding count (1.98 billion), not its total (2.51 billion); "7B" rounds neither (8.54 billion, 7.75 billion
+# without the embeddings: the name truncates the second).
 NAMES = (
-    Rounded("name_2b", 2 * 10**9, "Gemma 2B, the name", Citation("gemma2024", "title and Table 1"), "gemma-2b",
+    Rounded("name_2b", 2 * 10**9, "Gemma 2B, the name", Citation("gemma2024", "abstract: “2 billion and 7 billion parameters”"), "gemma-2b",
             (ARCHITECTURES["GemmaForCausalLM"], non_embedding), precision=10**9, printed="2B"),
-    Rounded("name_7b", 7 * 10**9, "Gemma 7B, the name", Citation("gemma2024", "title and Table 1"), "gemma-7b",
+    Rounded("name_7b", 7 * 10**9, "Gemma 7B, the name", Citation("gemma2024", "abstract: “2 billion and 7 billion parameters”"), "gemma-7b",
             (ARCHITECTURES["GemmaForCausalLM"], non_embedding), precision=10**9, printed="7B"),
 )
 

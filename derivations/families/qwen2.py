@@ -128,8 +128,9 @@ BLOG = (
 )
 
 # Qwen2-7B in the same table: "7.07B" and "5.98B". The released model (untied, 152,064 rows) has 7.62B, and
-# 6.53B without its two tables. Each printed figure is one table of V D (545M) below the exact one: the total
-# as if the head were tied, and the non-embedding count as that total less two tables.
+# 6.53B without its two tables. Each printed figure is exactly one table of V D (545M) below the exact one: the
+# total is the count with one table, and the non-embedding figure that count less two tables. (The post shows no
+# working; that the head was taken as tied is an inference.)
 _table = leaf("table", "one table of V D: the head the total leaves out", V * D)
 _short_total = leaf("short_total", "the count with one table of V D (as if tied)",
                     ARCHITECTURES["Qwen2ForCausalLM"].total - V * D)
@@ -138,8 +139,8 @@ seven_b_total = Miscount(
     ARCHITECTURES["Qwen2ForCausalLM"], terms=(_table,),
     reconstruction=group("claimed", "the post's total, rebuilt", _short_total),
     printed="7.07B", model="Qwen2-7B (<code>qwen2-7b</code>)",
-    cause="the table counts one embedding matrix, as if the head were tied, but Qwen2-7B has a head of its own "
-          "(tie_word_embeddings false)",
+    cause="the figure is exactly the count with one embedding matrix, but Qwen2-7B has a head of its own "
+          "(tie_word_embeddings false); the post shows no working",
 )
 seven_b_non_embedding = Miscount(
     "seven_b_non_embedding", 5_980_624_384, "Qwen2-7B, “Non-Emb Params: 5.98B”", Citation("qwen2-blog", _BLOG),
@@ -148,7 +149,8 @@ seven_b_non_embedding = Miscount(
     reconstruction=group("claimed", "the post's non-embedding count, rebuilt", _short_total,
                          leaf("two_tables", "less two tables of V D", -2 * V * D)),
     printed="5.98B", model="Qwen2-7B without embeddings (<code>qwen2-7b</code>)",
-    cause="two tables are taken from a total that counted only one, so the layers lose a table they do not hold",
+    cause="the figure is exactly the count with one table less two tables, so the layers lose a table they do "
+          "not hold; the post shows no working",
 )
 
 

@@ -143,18 +143,27 @@ active_without_embedding = leaf("active_without_embedding", "active per token, w
 # The "non-embedding" count of the Qwen2 release post: without the embeddings and the (untied) head.
 non_embedding = leaf("non_embedding", "everything but the token embeddings and the head",
                      ARCHITECTURES["Qwen2MoeForCausalLM"].total - 2 * V * D)
+# The Qwen1.5-MoE post's "activated non-embedding" count: the active parameters without the embeddings and the head.
+active_non_embedding = leaf("active_non_embedding", "active per token, without the token embeddings and the head",
+                            ACTIVE["Qwen2MoeForCausalLM"].total - 2 * V * D)
 
 # ---------------------------------------------------------------------------------------------
 # Published counts, reconciled
 # ---------------------------------------------------------------------------------------------
 
-_BLOG_15 = Citation("qwen15-moe-blog", "“Qwen1.5-MoE-A2.7B ... with only 2.7 billion activated parameters”; "
-                                      "“14.3B parameters in total”")
+_BLOG_15 = Citation("qwen15-moe-blog", "its table of sizes, “#Parameters” 14.3 and “#(Activated) Parameters” 2.7; "
+                                      "the model card says the same: “14.3B parameters in total and 2.7B activated "
+                                      "parameters during runtime”")
+_BLOG_15_NON_EMBEDDING = Citation("qwen15-moe-blog", "“Qwen1.5-MoE-A2.7B contains only 2.0 billion non-embedding "
+                                                     "parameters”, and its table's “#(Activated) Non-embedding "
+                                                     "parameters”")
 _BLOG_2 = Citation("qwen2-blog", "table of sizes, Qwen2-57B-A14B, “Params” and “Non-Emb Params”")
 _ACTIVE = (ACTIVE["Qwen2MoeForCausalLM"], active_without_embedding)
 TOTALS = (
     Rounded("a2_7b_total", 14_300_000_000, "Qwen1.5-MoE-A2.7B, total", _BLOG_15, "qwen1.5-moe-a2.7b",
             (ARCHITECTURES["Qwen2MoeForCausalLM"],), precision=10**8, printed="14.3B"),
+    Rounded("a2_7b_active_non_embedding", 2_000_000_000, "Qwen1.5-MoE-A2.7B, activated non-embedding",
+            _BLOG_15_NON_EMBEDDING, "qwen1.5-moe-a2.7b", (active_non_embedding,), precision=10**8, printed="2.0B"),
     Rounded("a14b_total", 57_410_000_000, "Qwen2-57B-A14B, total", _BLOG_2, "qwen2-57b-a14b",
             (ARCHITECTURES["Qwen2MoeForCausalLM"],), precision=10**7, printed="57.41B"),
     Rounded("a14b_non_embedding", 56_320_000_000, "Qwen2-57B-A14B, non-embedding", _BLOG_2, "qwen2-57b-a14b",

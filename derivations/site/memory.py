@@ -14,12 +14,21 @@ from .. import configs, registry
 from ..components import AttentionLayout, attention, evaluate
 from ..families import deepseek_v3, gpt2, llama, t5
 from ..memory import cached, per_token
-from ..storage import (ADAM_8BIT_MIN_SIZE, DECIMAL, OPTIMIZERS, ZERO_EXAMPLE_DEVICES, ZERO_EXAMPLE_PARAMETERS,  # noqa: F401
+from ..storage import (ADAM_8BIT_BLOCK, ADAM_8BIT_MIN_SIZE, DECIMAL, OPTIMIZERS, ZERO_EXAMPLE_DEVICES, ZERO_EXAMPLE_PARAMETERS,  # noqa: F401
                        activations, activations_full, activations_selective, both_units, in_unit, zero)
 from ..symbols import D, F, H, H_r, K, L, b, d_h, d_n, d_r, d_v, s, t
 
 # The sequence the family pages' memory tables evaluate the cache at (or the position table's length, if shorter).
 TABLE_CONTEXT = 4096
+
+# Phi-3-mini-4k: its positions, the window its config gives every layer, and the tokens transformers' cache keeps
+# in each (the window less the current token).
+_PHI3 = configs.load("phi-3-mini-4k")
+PHI3_POSITIONS, PHI3_WINDOW = _PHI3["max_position_embeddings"], _PHI3["sliding_window"]
+PHI3_KEPT = PHI3_WINDOW - 1
+
+# 8-bit Adam's blocks before bitsandbytes 0.44.0, as its changelog gives them [cite: bitsandbytes-code].
+ADAM_8BIT_FIRST_BLOCK = 2048
 
 # ---------------------------------------------------------------------------------------------
 # Activations (Korthikanti et al. 2022, Megatron's GPT layer, 16-bit activations, 1-byte dropout masks)

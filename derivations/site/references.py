@@ -49,6 +49,7 @@ UNITS = {
     "ratio": (1, 1, 8),  # a ratio of two counts, as a fraction: 0.21772649
     "millions": (1, 10**6, 1),  # the count as papers round it: 355.9 (million)
     "billions": (1, 10**9, 1),  # 12.9 (billion)
+    "gib": (1, 2**30, 2),  # bytes in GiB: 60.77
 }
 
 
