@@ -32,3 +32,11 @@ def test_the_card_leaves_the_input_embedding_out_of_the_active_count():
 def test_idle_experts():
     gap = gpt_oss.ARCHITECTURES["GptOssForCausalLM"].total - gpt_oss.ACTIVE["GptOssForCausalLM"].total
     assert sympy.factor(gap - L * (X - X_a) * (3 * D * F + 2 * F + D)) == 0
+
+
+def test_the_cards_checkpoint_size():
+    # The model card's "Checkpoint Size": 60.8 GiB (120b) and 12.8 GiB (20b) [cite: openai2025gptoss]; the config's
+    # quantization_config stores the experts in MXFP4 (4 bits and an 8-bit scale a block of 32), the rest in BF16.
+    for name, gib in (("gpt-oss-120b", 60.8), ("gpt-oss-20b", 12.8)):
+        values = registry.checkpoint(name).values
+        assert round(gpt_oss.checkpoint_bytes.count(values) / 2**30, 1) == gib, name
