@@ -2,7 +2,8 @@
 
 The version, date and title come from CITATION.cff (whose version the tests hold equal to the
 package's). A derivation page is the page of a family module of the package (docs/<name>.md for
-derivations.families.<name>); its box sits under the at-a-glance box, open.
+derivations.families.<name>); its box sits under the at-a-glance box, closed: one line, which a link to
+#cite-this opens (docs/js/anchors.js).
 
 Addresses: a build for publishing sets SITE_URL (and REPO_URL, the repository) in its environment; the
 entry then carries the page's real address, and a SITE_URL on this machine (localhost, 127.0.0.1) fails
@@ -101,7 +102,7 @@ def cite_box(page, title_id: str, config) -> str:
              " This copy was built locally, without the published site's address, so the entry has no URL: "
              "cite the published page.")
     repository = f' Repository: <a href="{html.escape(repo_url)}">{html.escape(repo_url)}</a>.' if repo_url else ""
-    return ('<details class="dv-cite" id="cite-this" open><summary>Cite this page</summary>\n'
+    return ('<details class="dv-cite" id="cite-this"><summary>Cite this page</summary>\n'
             f"<p>Version {html.escape(str(_citation['version']))} ({_citation['date-released']}).{repository}{where} "
             "Every heading, displayed formula, table and checkpoint row has a permanent anchor (the ¶ beside it, "
             "or the checkpoint's name): link to the one you cite.</p>\n"

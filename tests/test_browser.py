@@ -713,6 +713,37 @@ def test_a_wide_table_keeps_its_key_column_on_a_phone(served, chromium):
     context.close()
 
 
+# Where a linked row and its table's headings are, against the sticky header and the window.
+LINKED_ROW = """(id) => {
+  const row = document.getElementById(id), head = row.closest('table').tHead.getBoundingClientRect();
+  const box = row.getBoundingClientRect();
+  return {header: document.querySelector('.md-header').getBoundingClientRect().bottom, head_top: head.top,
+          head_bottom: head.bottom, row_top: box.top, row_bottom: box.bottom, height: window.innerHeight};
+}"""
+
+
+@pytest.mark.parametrize("viewport", [PHONE, {"width": 1280, "height": 800}], ids=["phone", "desktop"])
+def test_a_link_to_a_checkpoint_shows_the_row_and_its_tables_headings(served, chromium, viewport):
+    # A cited row (#checkpoint-llama-3-70b, far down its table) lands on screen with its table's headings above
+    # it, not under the sticky header; a link to the citation opens its box, from the address or from the page.
+    context = chromium.new_context(viewport=viewport)
+    page = context.new_page()
+    page.goto(served + page_url("llama") + "#checkpoint-llama-3-70b", wait_until="load")
+    page.wait_for_timeout(200)  # the script runs after the browser's own scroll to the row
+    seen = page.evaluate(LINKED_ROW, "checkpoint-llama-3-70b")
+    assert seen["header"] <= seen["head_top"] < seen["head_bottom"] <= seen["row_top"], seen
+    assert seen["row_bottom"] <= seen["height"], seen
+    page.goto(served + page_url("deepseek_v3") + "#cite-this", wait_until="load")
+    page.wait_for_timeout(200)
+    assert page.locator("details#cite-this").evaluate("d => d.open")
+    page.goto(served + page_url("gpt2"), wait_until="load")
+    assert not page.locator("details#cite-this").evaluate("d => d.open")
+    page.locator("#at-a-glance a[href$='#cite-this']").click()
+    page.wait_for_timeout(200)
+    assert page.locator("details#cite-this").evaluate("d => d.open")
+    context.close()
+
+
 # Each key cell of a table (its sticky first column) whose text is longer than a few characters: how wide
 # it is, in characters of its own font.
 KEY_CELLS = """() => [...document.querySelectorAll('article table:not([class]) tbody td:first-child')]

@@ -310,6 +310,7 @@ FAMILY = Family(
     first_published="2023-02",
     headlines=(
         Headline("LlamaForCausalLM", "llama-2-7b", "Llama 2, 7B"),
+        Headline("LlamaForCausalLM", "llama-3-8b", "Llama 3, 8B"),
         Headline("LlamaForCausalLM", "llama-3-70b", "Llama 3, 70B"),
     ),
     example="llama-2-7b",
