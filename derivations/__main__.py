@@ -43,9 +43,9 @@ class _Parser(argparse.ArgumentParser):
         raise configs.ConfigError(message)
 
 
-def count(args: argparse.Namespace) -> str:
+def count(args: argparse.Namespace) -> tuple[dict, answers.Table]:
     result, rows = answers.count(configs.load(args.config, args.revision), args.arch)
-    return json.dumps(result, indent=2) if args.json else answers.count_table(result, rows)
+    return result, answers.count_cells(result, rows)
 
 
 def positive(text: str) -> int:
@@ -56,15 +56,15 @@ def positive(text: str) -> int:
         raise argparse.ArgumentTypeError(str(error)) from None
 
 
-def flops(args: argparse.Namespace) -> str:
+def flops(args: argparse.Namespace) -> tuple[dict, answers.Table]:
     result, rows = answers.flops(configs.load(args.config, args.revision), args.arch, args.seq, args.target, args.batch)
-    return json.dumps(result, indent=2) if args.json else answers.flops_table(result, rows)
+    return result, answers.flops_cells(result, rows)
 
 
-def memory(args: argparse.Namespace) -> str:
+def memory(args: argparse.Namespace) -> tuple[dict, answers.Table]:
     result = answers.memory(configs.load(args.config, args.revision), args.arch, args.seq, args.target, args.batch,
                             args.dtype)
-    return json.dumps(result, indent=2) if args.json else answers.memory_table(result)
+    return result, answers.memory_cells(result)
 
 
 def count_arguments(p: argparse.ArgumentParser) -> None:
@@ -101,7 +101,7 @@ def memory_arguments(m: argparse.ArgumentParser) -> None:
     m.add_argument("--json", action="store_true", help="print one JSON object")
 
 
-# Each command: its help line, its arguments, what it prints.
+# Each command: its help line, its arguments, what it answers (--json's object and the table's cells).
 COMMANDS = {
     "count": ("count the parameters of a model, component by component", count_arguments, count),
     "flops": ("the forward FLOPs of a model, component by component, and a training step's", flops_arguments, flops),
@@ -124,14 +124,25 @@ def parser(command: str | None = None) -> argparse.ArgumentParser:
     return top
 
 
-def main(argv: list[str] | None = None) -> int:
-    argv = sys.argv[1:] if argv is None else argv
+def run(argv: list[str]) -> tuple[int, str, answers.Table | None]:
+    """``derivations ARGV``: its exit status, what it prints (on stdout; on stderr, a status other than 0) and the
+    cells of the table it prints (None when it prints JSON or refuses). The config page shows those cells
+    (:mod:`derivations.pasted`)."""
     try:
         args = parser(argv[0] if argv and argv[0] in COMMANDS else None).parse_args(argv)
-        output = COMMANDS[args.command][2](args)
+        result, cells = COMMANDS[args.command][2](args)
     except configs.ConfigError as error:
-        print(f"error: {error}", file=sys.stderr)
-        return EXIT_BAD_INPUT
+        return EXIT_BAD_INPUT, f"error: {error}", None
+    if args.json:
+        return 0, json.dumps(result, indent=2), None
+    return 0, answers.table(*cells), cells
+
+
+def main(argv: list[str] | None = None) -> int:
+    status, output, _ = run(sys.argv[1:] if argv is None else argv)
+    if status != 0:
+        print(output, file=sys.stderr)
+        return status
     try:
         print(output)
         sys.stdout.flush()

@@ -9,6 +9,7 @@ or a question it cannot answer (no such class, a length out of range), is a :cla
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import NamedTuple
 
 from . import compiled, configs, storage
 from .reading import ConfigError
@@ -40,6 +41,17 @@ def context(config: Mapping) -> int:
         if isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= LONGEST:
             return value
     return DEFAULT_CONTEXT
+
+
+class Table(NamedTuple):
+    """A table the command prints, cell by cell, each cell a string as printed: a title (the class), the three
+    columns' heads, the body's rows, the foot's rows. :func:`table` lays it out as text; the config page
+    (:mod:`derivations.pasted`) shows the same cells as an HTML table."""
+
+    title: str
+    head: tuple[str, str, str]
+    body: list[tuple[str, str, str]]
+    foot: list[tuple[str, str, str]]
 
 
 def _positions(values: Mapping[str, int], *lengths: int) -> None:
@@ -88,14 +100,20 @@ def count(config: Mapping, architecture: str | None = None) -> tuple[dict, list[
 
 
 def count_table(result: dict, rows: list[dict]) -> str:
-    """The table ``count`` prints: every component, its formula and its count; the total (and the active count)."""
+    """The table ``count`` prints."""
+    return table(*count_cells(result, rows))
+
+
+def count_cells(result: dict, rows: list[dict]) -> Table:
+    """The cells of the table ``count`` prints: every component, its formula and its count; the total (and the
+    active count)."""
     head = ("component", "formula", "parameters")
     body = [(r["name"], r["formula"], f"{r['count']:,}") for r in rows]
     foot = [("total", "", f"{result['total']:,}")]
     # components.active_per_token: the experts a token uses, everything else whole (embedding included).
     if "active" in result:
         foot.append(("active per token", "X_a of the X experts, the rest whole", f"{result['active']:,}"))
-    return table(result["architecture"], head, body, foot)
+    return Table(result["architecture"], head, body, foot)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -143,8 +161,13 @@ def flops(config: Mapping, architecture: str | None, tokens: int, target: int | 
 
 
 def flops_table(result: dict, rows: list[dict]) -> str:
-    """The table ``flops`` prints: every component's forward FLOPs for the batch, then the forward, its causal half
-    where it differs, the backward, a training step and what recomputation adds."""
+    """The table ``flops`` prints."""
+    return table(*flops_cells(result, rows))
+
+
+def flops_cells(result: dict, rows: list[dict]) -> Table:
+    """The cells of the table ``flops`` prints: every component's forward FLOPs for the batch, then the forward,
+    its causal half where it differs, the backward, a training step and what recomputation adds."""
     batch, forward = result["batch"], result["forward"]
     head = ("component", "formula (one sequence)", "forward FLOPs")
     body = [(r["name"], r["formula"], f"{batch * r['flops']:,}") for r in rows]
@@ -156,7 +179,7 @@ def flops_table(result: dict, rows: list[dict]) -> str:
              ("training step", "forward + backward", f"{result['training_step']:,}"),
              ("+ full recomputation", "the layers' forward again", f"{result['full_recomputation']:,}"),
              ("+ selective recomputation", "attention's products again", f"{result['selective_recomputation']:,}")]
-    return table(result["architecture"], head, body, foot)
+    return Table(result["architecture"], head, body, foot)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -212,8 +235,13 @@ def memory(config: Mapping, architecture: str | None, tokens: int | None, target
 
 
 def memory_table(result: dict) -> str:
-    """The table ``memory`` prints: the weights in every format (the chosen one marked), the key/value cache,
-    training state by optimizer, activations; the parameters."""
+    """The table ``memory`` prints."""
+    return table(*memory_cells(result))
+
+
+def memory_cells(result: dict) -> Table:
+    """The cells of the table ``memory`` prints: the weights in every format (the chosen one marked), the
+    key/value cache, training state by optimizer, activations; the parameters."""
     lengths = f"T = {result['seq']:,}" + (f", T_dec = {result['target']:,}" if "target" in result else "")
     windows = result["kv_cache_windows"]
     body = [(f"weights, {name}", "--dtype" if name == result["dtype"] else "", storage.both_units(value))
@@ -230,7 +258,7 @@ def memory_table(result: dict) -> str:
                  ("  full recomputation", "L sbh 2", storage.both_units(result["activations_full_recomputation_bytes"]))]
     head = ("held", "what", "bytes")
     foot = [("parameters", "each tensor once", f"{result['parameters']:,}")]
-    return table(result["architecture"], head, body, foot)
+    return Table(result["architecture"], head, body, foot)
 
 
 def table(title: str, head: tuple[str, str, str], body: list, foot: list) -> str:

@@ -8,13 +8,12 @@ included, and its compiled families. So a pasted config is read by the same code
 the same numbers and the same one-line errors. There is no reader written a second time in JavaScript. Plain Python (no
 SymPy), like the command line. A count is :mod:`derivations.answers`'s, as the command line's is; ``flops`` and
 ``memory`` run the command line itself on the arguments the page shows (:func:`command`), its parser's refusals
-included.
+included, and the page shows the cells of the table it prints as an HTML table.
 """
 
 from __future__ import annotations
 
 import contextlib
-import io
 import json
 import os
 import tempfile
@@ -96,14 +95,15 @@ def formats() -> dict:
 
 def command(argv: list[str], text: str | None = None) -> str:
     """What ``derivations ARGV`` prints when config.json holds ``text`` (None: the file as :func:`folder` holds it),
-    ARGV naming config.json: ``{"status": exit status, "output": what it printed on stdout, or else on stderr}``.
-    For ``flops`` and ``memory`` on the page, run as the command line runs (its own parser, its own lines)."""
+    ARGV naming config.json: ``{"status": exit status, "output": what it prints on stdout, or else on stderr,
+    "table": the cells of the table it prints}``, the cells as :class:`derivations.answers.Table`'s fields
+    (``title``, ``head``, ``body``, ``foot``; None when it prints JSON or refuses). For ``flops`` and ``memory`` on
+    the page, run as the command line runs (its own parser, its own lines, its own table)."""
     argv = [str(arg) for arg in argv]  # from the page: a JavaScript array
     if _bundle is not None and argv and argv[0] in compiled.SECTIONS and argv[0] not in _installed:
         install(_bundle, argv[0])
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.chdir(folder()), contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+    with contextlib.chdir(folder()):
         _write(text)
-        status = cli.main(argv)
-    return json.dumps({"status": status, "output": (out.getvalue() or err.getvalue()).rstrip("\n")})
+        status, output, cells = cli.run(argv)
+    return json.dumps({"status": status, "output": output, "table": None if cells is None else cells._asdict()})
 

@@ -14,7 +14,7 @@ import pytest
 
 import browser  # skips this module without Chromium or Playwright (fails under CI)
 import in_process
-from derivations import configs, registry
+from derivations import answers, configs, registry
 from site_build import DOCS, LOCAL_HOSTS, RAW_TEX, html_files, page_url
 
 
@@ -918,21 +918,85 @@ def test_the_config_page_fits_a_phone_after_a_count(config_page):
     assert overflow <= 0 and select["x"] + select["width"] <= PHONE["width"], (overflow, select)
 
 
+DESKTOP = {"width": 1280, "height": 800}
+
+# Where the config page's boxes of output sit: the page's width and the window's, the article's column, the
+# table of contents' left edge where it shows, and each box (the count's table, its text and JSON, FLOPs and
+# memory): its edges, its width and its content's, and whether it scrolls sideways.
+FITS = """() => {
+  const edges = (element) => { const r = element.getBoundingClientRect(); return {left: r.left, right: r.right}; };
+  const toc = document.querySelector('.md-sidebar--secondary');
+  const shown = toc && toc.getBoundingClientRect().width > 0 && getComputedStyle(toc).visibility !== 'hidden';
+  const form = document.querySelector('form.dv-paste');
+  const boxes = {count: form.querySelector('.dv-paste-result > .dv-calc-scroll'),
+                 'count text': form.querySelector('pre.dv-paste-table'),
+                 'count json': form.querySelector('pre.dv-paste-json'),
+                 memory: form.querySelector('.dv-paste-memory'), flops: form.querySelector('.dv-paste-flops')};
+  for (const name of ['memory', 'flops']) boxes[name] = boxes[name].closest('.dv-calc-scroll') || boxes[name];
+  return {page: document.documentElement.scrollWidth, window: document.documentElement.clientWidth,
+          article: edges(document.querySelector('article')), toc: shown ? toc.getBoundingClientRect().left : null,
+          boxes: Object.entries(boxes).filter(([, box]) => box).map(([name, box]) => ({
+            name, ...edges(box), width: box.clientWidth, content: box.scrollWidth,
+            scrolls: ['auto', 'scroll'].includes(getComputedStyle(box).overflowX)}))};
+}"""
+
+
+def test_flops_and_memory_on_the_config_page_fit_a_desktop_and_a_phone(config_page):
+    # What the command line prints is wider than a phone, and than the column beside the table of contents. Each
+    # table sits in a box of its own within the article's column, and what is wider than its box scrolls in it:
+    # the page never scrolls sideways. The count's text and JSON too (their <details>, opened). DeepSeek-V3 has
+    # the longest names and, at its context, among the longest numbers.
+    page = config_page.page
+    before = page.viewport_size
+    measured = {}
+    try:
+        for viewport in (DESKTOP, PHONE):
+            page.set_viewport_size(viewport)
+            form = page.locator("form.dv-paste")
+            form.locator("textarea").fill((Path(configs.CHECKPOINTS_DIR) / "deepseek-v3.json").read_text())
+            form.locator(".dv-paste-count").click()
+            counted(form)
+            form.locator("input[name=seq]").fill("")
+            form.locator(".dv-paste-run").click()
+            assert computed(form)["shown"]
+            form.evaluate("form => form.querySelectorAll('details').forEach(d => { d.open = true; })")
+            measured[viewport["width"]] = page.evaluate(FITS)
+    finally:
+        page.set_viewport_size(before)
+    for width, fits in measured.items():
+        assert fits["page"] <= fits["window"], (width, fits)
+        assert [box["name"] for box in fits["boxes"]] == ["count", "count text", "count json", "memory", "flops"], fits
+        column = fits["article"]
+        for box in fits["boxes"]:
+            assert column["left"] <= box["left"] and box["right"] <= column["right"], (width, box, column)
+            assert fits["toc"] is None or box["right"] <= fits["toc"], (width, box, fits["toc"])
+            # What is wider than its box scrolls in it (it is not drawn past it).
+            assert box["content"] <= box["width"] or box["scrolls"], (width, box)
+    # On a desktop, the FLOPs and memory fit their boxes whole: every column in view, GB and GiB included.
+    desktop = measured[DESKTOP["width"]]
+    assert desktop["toc"] is not None, "the table of contents is not beside the article: nothing to check"
+    assert all(box["content"] <= box["width"] for box in desktop["boxes"] if box["name"] in ("memory", "flops")), desktop
+
+
 def command_line_output(*argv: str) -> str:
     """What ``derivations ARGV`` prints, in this process: stdout, or else stderr."""
     return in_process.printed(*argv)[1]
 
 
 def computed(form) -> dict:
-    """What the form shows once FLOPs and memory are computed."""
+    """What the form shows once FLOPs and memory are computed: for each, the command line shown and the cells of
+    its table (its caption, heads, body and foot, as ``answers.table`` takes them)."""
     form.page.wait_for_function("() => !document.querySelector('.dv-paste-run').disabled", timeout=60_000)
     return form.evaluate("""form => {
       const message = form.querySelector('.dv-paste-compute-message');
       const text = (selector) => form.querySelector(selector).textContent;
+      const rows = (section) => section ? [...section.rows].map(tr => [...tr.cells].map(td => td.textContent)) : [];
+      const cells = (table) => table && [table.caption ? table.caption.textContent : null,
+                                         ...rows(table.tHead), rows(table.tBodies[0]), rows(table.tFoot)];
       return {message: message.hidden ? null : message.textContent,
               shown: !form.querySelector('.dv-paste-outputs').hidden,
-              memory: [text('.dv-paste-memory-command'), text('.dv-paste-memory')],
-              flops: [text('.dv-paste-flops-command'), text('.dv-paste-flops')]};
+              memory: [text('.dv-paste-memory-command'), cells(form.querySelector('table.dv-paste-memory'))],
+              flops: [text('.dv-paste-flops-command'), cells(form.querySelector('table.dv-paste-flops'))]};
     }""")
 
 
@@ -958,9 +1022,22 @@ def test_flops_and_memory_on_the_config_page_are_the_command_lines(config_page, 
         shown = computed(form)
         assert shown["message"] is None and shown["shown"], (name, shown)
         for command in ("memory", "flops"):
-            line, output = shown[command]
-            assert line.startswith(f"$ derivations {command} config.json ")
-            assert output == command_line_output(*line.split()[2:]), (name, command, line)
+            line, table = shown[command]
+            assert line.startswith(f"$ derivations {command} config.json ") and table, (name, command, table)
+            title, head, body, foot = table
+            # The tables' cells, laid out as the command line lays them out, are what it prints ...
+            printed = command_line_output(*line.split()[2:])
+            assert answers.table(title, head, body, foot) == printed, (name, command, line)
+            # ... and their numbers are its --json's.
+            result = json.loads(command_line_output(*line.split()[2:], "--json"))
+            if command == "memory":
+                assert foot == [["parameters", "each tensor once", f"{result['parameters']:,}"]], name
+                assert [cells[2].split(" bytes")[0] for cells in body[:len(result["weights_bytes_by_dtype"])]] == [
+                    f"{value:,}" for value in result["weights_bytes_by_dtype"].values()], name
+            else:
+                assert [[cells[0], cells[2]] for cells in body] == [
+                    [c["name"], f"{c['flops']:,}"] for c in result["components"]], name
+                assert foot[0][2] == f"{result['forward']:,}", name
         # The command lines are the form's: its tokens (else the config's context), batch and data type.
         tokens = seq or str(configs.load("config.json").get("n_positions", ""))
         assert f"--seq {tokens} --batch {batch}" in shown["flops"][0] and f"--dtype {dtype}" in shown["memory"][0]

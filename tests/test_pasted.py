@@ -16,7 +16,7 @@ import pytest
 import site_build
 
 from derivations import __main__ as cli
-from derivations import configs, pasted
+from derivations import answers, configs, pasted
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -110,13 +110,14 @@ assert derivations.__file__.startswith({str(tmp_path / "bundle")!r}), derivation
 """
     result = subprocess.run([sys.executable, "-I", "-c", code], capture_output=True, text=True, cwd=tmp_path)
     assert result.returncode == 0, result.stderr[-3000:]
-    answers = json.loads(result.stdout)
+    answered = json.loads(result.stdout)
     for name in names:
         path = str(Path(configs.CHECKPOINTS_DIR) / f"{name}.json")
-        counted, flops, memory = answers[name]
+        counted, flops, memory = answered[name]
         assert counted + "\n" == command_line(Path(path), "--json")[1], name
         assert [flops["status"], flops["output"]] == list(in_process.printed("flops", path, "--seq", SEQ, "--json")), name
         assert [memory["status"], memory["output"]] == list(in_process.printed("memory", path, "--seq", SEQ)), name
+        assert answers.table(**memory["table"]) == memory["output"], name  # the cells the page's table shows
 
 
 @pytest.mark.parametrize("argv", [["flops", "config.json", "--seq", "2048"], ["flops", "config.json"],
@@ -126,7 +127,21 @@ assert derivations.__file__.startswith({str(tmp_path / "bundle")!r}), derivation
 def test_a_command_on_the_page_prints_what_the_command_line_prints(argv, in_tmp):
     text = (Path(configs.CHECKPOINTS_DIR) / "gpt2.json").read_text()
     (in_tmp / "config.json").write_text(text)
-    assert json.loads(pasted.command(argv, text)) == dict(zip(("status", "output"), in_process.printed(*argv)))
+    answer = json.loads(pasted.command(argv, text))
+    status, printed = in_process.printed(*argv)
+    assert (answer["status"], answer["output"]) == (status, printed)
+    # The cells the page makes its table of: laid out as the command line lays them out, what it prints.
+    if status == 0:
+        assert answers.table(**answer["table"]) == printed
+    else:
+        assert answer["table"] is None
+
+
+def test_a_command_that_prints_json_has_no_table(in_tmp):
+    text = (Path(configs.CHECKPOINTS_DIR) / "gpt2.json").read_text()
+    (in_tmp / "config.json").write_text(text)
+    answer = json.loads(pasted.command(["memory", "config.json", "--json"], text))
+    assert answer["status"] == 0 and json.loads(answer["output"])["parameters"] and answer["table"] is None
 
 
 def test_none_counts_the_file_as_written(in_tmp):

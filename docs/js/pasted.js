@@ -42,6 +42,41 @@
   function row(section, cells) {
     const tr = section.insertRow();
     cells.forEach(([text, className]) => tr.appendChild(cell("td", text, className)));
+    return tr;
+  }
+
+  // Where a narrow screen may break a cell, its text unchanged: a dotted name after each dot (a <wbr>, which holds
+  // no text), a size in bytes and its units before each " = " (each part whole; site.css says when they break).
+  function breakable(name, number) {
+    if (/^[^\s.]+(\.[^\s.]+)+$/.test(name.textContent)) {
+      const parts = name.textContent.split(".");
+      name.replaceChildren(parts[0]);
+      for (const part of parts.slice(1)) name.append(".", document.createElement("wbr"), part);
+    }
+    if (number.textContent.includes(" = ")) {
+      const parts = number.textContent.split(" = ");
+      number.replaceChildren(cell("span", parts[0], "dv-paste-part"));
+      for (const part of parts.slice(1)) number.append(" ", cell("span", `= ${part}`, "dv-paste-part"));
+    }
+  }
+
+  // A table the command line prints, from its cells (derivations.answers.Table, as derivations/pasted.py answers
+  // them): the title (the class) as its caption, the columns' heads, the body and the foot, each cell as printed.
+  // The numbers are the last column; with ``formulas``, the body's middle column holds formulas (flops').
+  function fill(table, cells, formulas) {
+    table.replaceChildren();
+    table.createCaption().textContent = cells.title;
+    const head = table.createTHead().insertRow();
+    cells.head.forEach((text, i) => head.appendChild(cell("th", text, i === 2 ? "dv-calc-count" : "")));
+    const body = table.createTBody();
+    const foot = table.createTFoot();
+    for (const [section, rows] of [[body, cells.body], [foot, cells.foot]]) {
+      for (const [name, middle, number] of rows) {
+        const formula = formulas && section === body ? "dv-paste-formula" : "";
+        const tr = row(section, [[name], [middle, formula], [number, "dv-calc-count"]]);
+        breakable(tr.cells[0], tr.cells[2]);
+      }
+    }
   }
 
   function show(form, answer) {
@@ -100,7 +135,7 @@
   }
 
   // The command line's memory, then its flops over the same tokens (memory's, where none are given: the
-  // config's context), each shown with the command it equals.
+  // config's context), each shown as a table of the cells it prints, under the command it equals.
   async function compute(form) {
     const button = form.querySelector(".dv-paste-run");
     const message = form.querySelector(".dv-paste-compute-message");
@@ -125,7 +160,7 @@
         if (!answer) {
           for (const [name, argv] of [["memory", memory], ["flops", flops]]) {
             form.querySelector(`.dv-paste-${name}-command`).textContent = `$ derivations ${argv.join(" ")}`;
-            form.querySelector(`.dv-paste-${name}`).textContent = shown[name].output;
+            fill(form.querySelector(`.dv-paste-${name}`), shown[name].table, name === "flops");
           }
         }
       }
