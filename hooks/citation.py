@@ -79,12 +79,12 @@ def bibtex(page, title_id: str, site_url: str | None, repo_url: str | None, acce
     key = "transformer_parameter_counts_" + re.sub(r"\W+", "_", page.file.src_uri.removesuffix(".md"))
     authors = " and ".join(f"{{{a['name']}}}" if "name" in a else f"{a['family-names']}, {a['given-names']}"
                            for a in _citation["authors"])
-    note = f"Version {_citation['version']}" + (f", repository {repo_url}" if repo_url else "")
+    # The version has its own field: the note, where there is one, gives the repository.
+    note = f"Repository: \\url{{{repo_url}}}" if repo_url else ""
     lines = [f"  title   = {{{{{_citation['title']}: {page.title}}}}},",
              f"  author  = {{{authors}}},",
              f"  year    = {{{year}}},",
-             f"  version = {{{_citation['version']}}},",
-             f"  note    = {{{note}}},"]
+             f"  version = {{{_citation['version']}}},"] + ([f"  note    = {{{note}}},"] if note else [])
     if site_url:
         lines.append(f"  url     = {{{site_url.rstrip('/')}/{page.url}#{title_id}}},")
     lines.append(f"  urldate = {{{accessed}}},")

@@ -357,7 +357,9 @@ def test_a_published_entry_carries_the_page_address_and_the_repository():
 
     entry = citation.bibtex(Page(), "llama", "https://example.org/counts/", "https://github.com/o/r", "2026-11-24")
     assert "url     = {https://example.org/counts/llama.html#llama}" in entry, entry
-    assert "repository https://github.com/o/r" in entry and "urldate = {2026-11-24}" in entry, entry
+    assert r"note    = {Repository: \url{https://github.com/o/r}}" in entry and "urldate = {2026-11-24}" in entry, entry
+    # The version is its own field, said once; the author a group, in braces (BibTeX would read a person's name).
+    assert entry.count(versions()["pyproject"]) == 1 and re.search(r"author  = \{\{[^{}]+\}\}", entry), entry
 
 
 def test_every_displayed_formula_has_a_permanent_anchor(site):
