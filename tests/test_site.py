@@ -322,7 +322,7 @@ def test_derivation_pages_can_be_cited(site):
         assert box is not None and not box.has_attr("open"), f"{name}: no closed cite box"
         assert box.find_previous_sibling() is page.select_one("#at-a-glance"), f"{name}: the cite box is not under the glance"
         entry = box.select_one("code").get_text()
-        assert f"Version {version}" in entry and re.search(r"year\s*=\s*\{\d{4}\}", entry), entry
+        assert f"version = {{{version}}}" in entry and re.search(r"year\s*=\s*\{\d{4}\}", entry), entry
         assert re.search(r"urldate\s*=\s*\{\d{4}-\d\d-\d\d\}", entry) and "url     =" not in entry, entry
 
 

@@ -274,8 +274,10 @@ def expand_sizes(text: str, tex: Tex) -> str:
                          for part in variant.values()))
     rows = [[_math(tex, render.latex(n.symbol), False), html.escape(n.meaning),
              ", ".join(f"<code>{f}</code>" for f in n.hf_fields)] for n in symbols.NOTATION if n.symbol in used]
-    return _table(["symbol", "meaning", "config.json"], rows,
-                  'The sizes this page&rsquo;s formulas are written in (all of them: <a href="notation.html">Notation</a>)')
+    table = _table(["symbol", "meaning", "config.json"], rows,
+                   'The sizes this page&rsquo;s formulas are written in (all of them: <a href="notation.html">Notation</a>)')
+    # The notation page's rows again: search finds them there, not on every page that repeats them.
+    return f"<div data-search-exclude>{table}</div>"
 
 
 def _miscount(ref: Reference) -> Miscount:
