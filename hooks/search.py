@@ -9,6 +9,10 @@ none, and the page given back has them in place.
 - A family's page outranks its notebook and the common mistakes page for its own terms: the families'
   pages (``hooks/families.py``, from the package) get ``search: boost:`` in their meta, as front matter
   would set it, so that a new family has it without an edit; notebooks and the mistakes page get less.
+  The sections every family page has (Compute, Memory, Calculator: the same prose, captions and column
+  heads on each) are the template's words, not the family's: their entries lose the boost once the
+  plugin has made them, so that "bf16" lists the Memory page, which explains it, before the family
+  pages that repeat it.
 - A notebook's code cells, input and output, are left out of the copy: the index keeps a notebook's
   prose and headings, not its Python. (Material's ``data-search-exclude`` cannot say it: its parser
   ends an exclusion at the first closing tag of the same name, and a cell is divs within divs.)
@@ -52,6 +56,7 @@ RUN_TOGETHER = re.compile(r"(</t[dhr]>|</caption>|</li>|</p>|</div>|<br\s*/?>)(?
 # again in the tables and the at-a-glance box's legend), option lists, lone anchors.
 EXCLUDED = re.compile(r'<(svg|select)\b|<figure class="dv-figure[^"]*"|<div class="dv-bar"|<a class="(headerlink|anchor-link)"')
 _boosts: dict[str, float] = {}  # source path -> boost
+_shared: set[str] = set()  # the titles of the sections every family page has
 _pages: dict[str, str] = {}  # page URL -> its content, while the search plugin reads the copy
 
 
@@ -62,7 +67,15 @@ def on_config(config):
     for family in listing.families():
         _boosts[listing.NAV_SECTIONS["Families"].format(**family)] = FAMILY_BOOST
         _boosts[listing.NAV_SECTIONS["Notebooks"].format(**family)] = NOTEBOOK_BOOST
+    _shared.clear()
+    _shared.update(set.intersection(*(_headings(family["name"]) for family in listing.families())))
     return config
+
+
+def _headings(name: str) -> set[str]:
+    """The second-level headings of a family's page, as written ("## Memory" is "Memory")."""
+    text = (listing.DOCS / listing.NAV_SECTIONS["Families"].format(name=name)).read_text(encoding="utf-8")
+    return {line[3:].strip() for line in text.splitlines() if line.startswith("## ")}
 
 
 def _formula_text(match: re.Match) -> str:
@@ -94,6 +107,13 @@ def _before_search(context, page, config, nav):
 @event_priority(-50)  # after the search plugin; what changed the page in between changed the copy
 def _after_search(context, page, config, nav):
     page.content = _pages.pop(page.url)
+    if _boosts.get(page.file.src_uri) == FAMILY_BOOST:
+        # The plugin has just appended this page's entries (one a section) to its index.
+        for entry in reversed(config.plugins["material/search"].search_index.entries):
+            if entry["location"].split("#")[0] != page.url:
+                break
+            if entry["title"] in _shared:
+                entry.pop("boost", None)
     return context
 
 

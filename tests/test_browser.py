@@ -599,6 +599,18 @@ def test_search_lists_first_the_page_that_explains_an_abbreviation(served, watch
     assert not watched.errors and not watched.foreign()
 
 
+# Words that many pages write, each with the page that explains it: every family page's Memory section repeats "bf16"
+# and "int4" (hooks/search.py takes the family's boost off those sections).
+EXPLAINED = {"bf16": "memory.html", "int4": "memory.html"}
+
+
+def test_search_lists_first_the_page_that_explains_a_term_that_many_pages_repeat(served, watched):
+    watched.page.goto(served, wait_until="networkidle")
+    first = {text: (search(watched.page, text) or ["nothing"])[0] for text in EXPLAINED}
+    assert first == EXPLAINED
+    assert not watched.errors and not watched.foreign()
+
+
 def test_search_lists_a_family_page_before_its_notebook_and_the_mistakes_page(served, watched):
     # For the family's name (its page's title; its notebook's title starts with it too), and for a term
     # of its own that its notebook and its page of common mistakes also write (Mixtral's router).
