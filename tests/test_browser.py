@@ -611,6 +611,28 @@ def test_search_lists_first_the_page_that_explains_a_term_that_many_pages_repeat
     assert not watched.errors and not watched.foreign()
 
 
+# The text each result shows under its page's or section's title, by the page it leads to.
+SNIPPETS = """() => [...document.querySelectorAll('.md-search-result__link')].map(link => {
+  const article = link.querySelector('article').cloneNode(true);
+  article.querySelectorAll('h1, h2, .md-search-result__icon').forEach(el => el.remove());
+  return [new URL(link.href).pathname.split('/').pop(), article.textContent.trim()];
+})"""
+
+
+def test_a_search_result_shows_the_list_item_or_the_table_row_that_matched(served, watched):
+    # Not the whole list of sources, nor a run of the notation table cut where its code starts (hooks/search.py).
+    page = watched.page
+    page.goto(served, wait_until="networkidle")
+    search(page, "devlin2019")
+    shown = [text for where, text in page.evaluate(SNIPPETS) if where == "sources.html" and text]
+    assert len(shown) == 1 and shown[0].startswith("devlin2019") and "vaswani2017" not in shown[0], shown
+    search(page, "ffn_dim_multiplier")
+    shown = [text for where, text in page.evaluate(SNIPPETS) if where == "notation.html" and text]
+    # The row of r, the factor; not the row before it, of M (multiple_of, 256).
+    assert len(shown) == 1 and "ffn_dim_multiplier" in shown[0] and "multiple_of" not in shown[0], shown
+    assert not watched.errors and not watched.foreign()
+
+
 def test_search_lists_a_family_page_before_its_notebook_and_the_mistakes_page(served, watched):
     # For the family's name (its page's title; its notebook's title starts with it too), and for a term
     # of its own that its notebook and its page of common mistakes also write (Mixtral's router).

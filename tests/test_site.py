@@ -774,6 +774,27 @@ def test_every_word_of_the_search_index_can_be_found(site):
     assert found["words"] > 1000 and not found["phantom"] and not found["lost"], found
 
 
+def test_the_search_index_makes_each_list_item_and_table_row_a_block(site):
+    # Material's snippet is the blocks of a section that hold a match, a block an element at the top of the text it
+    # indexes: a list whole (the sources page's, a version's changes) was one block, and a table's text was loose text
+    # cut at its code (hooks/search.py). Each item and row is a paragraph instead; the sources are one each.
+    import html
+    import json
+
+    from derivations import sources
+
+    docs = json.loads((site / "search" / "search_index.json").read_text(encoding="utf-8"))["docs"]
+    assert not [entry["location"] for entry in docs if re.search(r"<(ul|ol|li)\b", entry["text"])]
+    listed = " ".join(entry["text"] for entry in docs if entry["location"].startswith("sources.html"))
+    assert all(f"<p><code>{key}</code>: " in listed for key in sources.SOURCES)
+    rows = soup(built_page(site, "notation")).select("article table tbody tr")
+    notation = next(entry["text"] for entry in docs if entry["location"] == "notation.html")
+    assert len(rows) > 10
+    for row in rows:  # its symbol (a formula, written out), then its meaning, in a paragraph of its own
+        meaning = words(row.select("td")[1].get_text())[:40]
+        assert re.search(rf"<p>[^<]{{1,12}} {re.escape(html.escape(meaning, quote=False))}", notation), meaning
+
+
 def test_katex_kern_classes_are_styled(site):
     # hooks/minify.py replaces KaTeX's inline kerns by classes: each one must be in site.css with its value, and no
     # kern left inline should be a listed one.
