@@ -795,6 +795,24 @@ def test_the_search_index_makes_each_list_item_and_table_row_a_block(site):
         assert re.search(rf"<p>[^<]{{1,12}} {re.escape(html.escape(meaning, quote=False))}", notation), meaning
 
 
+def test_the_coverage_page_lists_the_model_types_derived_and_those_not(site):
+    # What the package reads, from the package (the command line's list of model_types), each with its family's page;
+    # then the model types readers ask about that no family reads (none that one does). Reached from the navigation,
+    # and searched.
+    from derivations import configs, registry
+    from derivations.site.families import NOT_DERIVED
+
+    page = soup(built_page(site, "coverage"))
+    rows = [(row.select_one("td code").get_text(), row.select_one("a")["href"]) for row in page.select("article tbody tr")]
+    assert rows == [(family.model_type, f"{name}.html") for name, family in registry.families().items()]
+    assert {model_type for model_type, _ in rows} == set(configs.READERS)
+    listed = [item.select_one("code").get_text() for item in page.select("article li")]
+    assert listed == [model_type for model_type in NOT_DERIVED if model_type not in configs.READERS] and listed
+    nav = [a["href"] for a in soup(built_page(site, "index")).select("nav.md-nav--primary a.md-nav__link[href]")]
+    assert "coverage.html" in nav
+    assert all(model_type in indexed_text(site)["coverage.html"] for model_type in listed)
+
+
 def test_katex_kern_classes_are_styled(site):
     # hooks/minify.py replaces KaTeX's inline kerns by classes: each one must be in site.css with its value, and no
     # kern left inline should be a listed one.
