@@ -503,7 +503,7 @@ def test_calculator_address_under_instant_navigation(served, watched):
     page.locator("nav.md-nav--primary a.md-nav__link[href$='mixtral.html']").first.click()
     page.wait_for_url("**/mixtral.html")
     form = page.locator("form.dv-calculator")
-    form.wait_for()
+    page.locator("form.dv-calculator[data-ready]").wait_for()  # wired once its arithmetic has loaded
     form.locator("input[name='X_a']").fill("3")
     shown = form.evaluate(READ)
     assert page.evaluate("() => window.__loaded_once === true"), "the click reloaded the page"
@@ -649,6 +649,27 @@ def test_search_lists_a_family_page_before_its_notebook_and_the_mistakes_page(se
     assert listed.index("mixtral.html") < min(listed.index("notebooks/mixtral.html"),
                                               listed.index("mistakes-mixtral.html")), listed
     assert not watched.errors and not watched.foreign()
+
+
+def test_only_a_page_with_a_calculator_requests_its_arithmetic(served, watched):
+    # js/calculators.js, a page with a calculator's alone, also under instant navigation: not on the way through
+    # pages without one, and on arriving at one, whose calculator then counts.
+    page = watched.page
+
+    def arithmetic() -> list[str]:
+        return [url for url in watched.requests if urlsplit(url).path.endswith("/js/calculators.js")]
+
+    page.goto(served + page_url("notation"), wait_until="networkidle")
+    page.locator("nav.md-nav--primary a.md-nav__link[href$='memory.html']").first.click()
+    page.wait_for_url("**/memory.html")
+    page.locator("article h1#memory").wait_for()
+    assert not arithmetic(), arithmetic()
+    page.locator("nav.md-nav--primary a.md-nav__link[href$='gpt2.html']").first.click()
+    page.wait_for_url("**/gpt2.html")
+    page.locator("form.dv-calculator[data-ready]").wait_for()
+    assert len(arithmetic()) == 1
+    assert page.locator("form.dv-calculator").evaluate(READ)["total"] == "124,439,808"  # [cite: transformers-14960]
+    assert not watched.errors and not watched.foreign() and not watched.failures
 
 
 def test_the_site_works_from_disk(site, watched):

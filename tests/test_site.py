@@ -813,6 +813,18 @@ def test_the_coverage_page_lists_the_model_types_derived_and_those_not(site):
     assert all(model_type in indexed_text(site)["coverage.html"] for model_type in listed)
 
 
+def test_only_the_pages_with_a_calculator_load_its_arithmetic(site):
+    # js/calculators.js is the site's heaviest script: a page loads it only to run a calculator.
+    for path in html_files(site):
+        page = soup(path)
+        scripts = [tag["src"] for tag in page.select("script[src]") if tag["src"].endswith("calculators.js")]
+        calculators = page.select("form.dv-calculator")
+        assert len(scripts) == (1 if calculators else 0), path.relative_to(site)
+        if calculators:  # in the content, which instant navigation swaps in with its scripts
+            assert page.select_one("article script[src$='calculators.js']"), path.relative_to(site)
+            assert (path.parent / scripts[0]).resolve() == (site / "js" / "calculators.js").resolve()
+
+
 def test_katex_kern_classes_are_styled(site):
     # hooks/minify.py replaces KaTeX's inline kerns by classes: each one must be in site.css with its value, and no
     # kern left inline should be a listed one.
