@@ -141,8 +141,8 @@ def test_a_page_of_each_kind_is_served():
 @pytest.mark.parametrize("page", served_pages())
 def test_every_page_served(served, tab, page):
     # Each family page of a kind is checked where its calculator is (test_each_kind_of_family_page_and_its_...):
-    # a page load each. What a page fetches after it has loaded (the sitemap, the search index and its worker) is
-    # the same for every page: the home page waits for it, the others for their own load.
+    # a page load each. What a page fetches after it has loaded (the sitemap, the search worker) is the same for
+    # every page: the home page waits for it, the others for their own load.
     load_sound(tab, served + page, "networkidle" if page == "index.html" else "load")
 
 
@@ -651,6 +651,21 @@ def test_search_lists_a_family_page_before_its_notebook_and_the_mistakes_page(se
     assert not watched.errors and not watched.foreign()
 
 
+def test_the_search_index_loads_when_search_is_opened(served, watched):
+    # The index is the site's heaviest file: a page loads without it (js/search-on-open.js holds Material's request
+    # until search opens), and opening search loads it, once.
+    page = watched.page
+
+    def index() -> list[str]:
+        return [urlsplit(url).path for url in watched.requests if "/search/search_index" in url]
+
+    page.goto(served + page_url("notation"), wait_until="networkidle")
+    assert not index()
+    assert search(page, "whisper")[0] == "coverage.html"
+    assert index() == ["/search/search_index.json"]
+    assert not watched.errors and not watched.foreign() and not watched.failures
+
+
 def test_only_a_page_with_a_calculator_requests_its_arithmetic(served, watched):
     # js/calculators.js, a page with a calculator's alone, also under instant navigation: not on the way through
     # pages without one, and on arriving at one, whose calculator then counts.
@@ -691,7 +706,10 @@ def test_the_site_works_from_disk(site, watched):
         assert state["formulas"] and state["untypeset"] == 0 and state["errors"] == 0, (kind, state)
         assert not [tex for tex in RAW_TEX if tex in state["text"]], kind
     page.goto(home, wait_until="load")
+    # The index loads when search opens (Material's way from disk), as a script.
+    assert not [url for url in watched.requests if "/search/search_index" in url]
     assert "bert.html" in search(page, "pooler")
+    assert [url for url in watched.requests if "/search/search_index" in url][-1].endswith("/search/search_index.js")
     assert "llama.html" in search(page, "grouped-query")
     assert search(page, "GQA")[0] == "llama.html"  # the index from disk is the served one (test_site)
     page.goto((site / "gpt2.html").as_uri(), wait_until="load")
