@@ -9,6 +9,10 @@ none, and the page given back has them in place.
 - A family's page outranks its notebook and the common mistakes page for its own terms: the families'
   pages (``hooks/families.py``, from the package) get ``search: boost:`` in their meta, as front matter
   would set it, so that a new family has it without an edit; notebooks and the mistakes page get less.
+  The sections every family page has (Compute, Memory, Calculator: the same prose, captions and column
+  heads on each) are the template's words, not the family's: their entries lose the boost once the
+  plugin has made them, so that "bf16" lists the Memory page, which explains it, before the family
+  pages that repeat it.
 - A notebook's code cells, input and output, are left out of the copy: the index keeps a notebook's
   prose and headings, not its Python. (Material's ``data-search-exclude`` cannot say it: its parser
   ends an exclusion at the first closing tag of the same name, and a cell is divs within divs.)
@@ -17,6 +21,11 @@ none, and the page given back has them in place.
 - Table cells, list items, paragraphs and lines broken with ``<br>`` are separated by a space: the
   parser keeps the text of a cell, not the cell, and the shortcodes' tables have nothing between their
   cells, so a snippet read "RMSNorm before attention8,192".
+- Each table row, caption and list item is a paragraph of its own in the copy. Material's snippet is
+  the blocks of a section that hold a match (two at most), a block being an element at the top of the
+  text it indexes; it drops the tags of tables and keeps those of lists, so a match in a table (the
+  notation's) gave loose text cut at its code, and a match in a list (the sources', a version's changes)
+  the whole list. Now it is the row, or the item, that matched.
 - Pictures (an SVG's ticks, labels and metadata; a family's bars and their numbers), the calculators' lists of options and the anchor
   links of formulas and notebook headings (a lone "¶") carry ``data-search-exclude``, which holds for
   them: none holds an element of its own name.
@@ -51,7 +60,12 @@ RUN_TOGETHER = re.compile(r"(</t[dhr]>|</caption>|</li>|</p>|</div>|<br\s*/?>)(?
 # Opening tags of what a reader never searches for: pictures (a family's bars and their numbers, drawn
 # again in the tables and the at-a-glance box's legend), option lists, lone anchors.
 EXCLUDED = re.compile(r'<(svg|select)\b|<figure class="dv-figure[^"]*"|<div class="dv-bar"|<a class="(headerlink|anchor-link)"')
+# A row, caption or list item opens or closes a paragraph; a list itself goes (its items are paragraphs).
+ROW_OR_ITEM = re.compile(r"<(/?)(?:tr|caption|li)\b[^>]*>")
+LIST = re.compile(r"</?(?:ul|ol)\b[^>]*>")
+DOUBLED = re.compile(r"<p>(\s*)<p>|</p>(\s*)</p>")  # an item that held a paragraph: one paragraph
 _boosts: dict[str, float] = {}  # source path -> boost
+_shared: set[str] = set()  # the titles of the sections every family page has
 _pages: dict[str, str] = {}  # page URL -> its content, while the search plugin reads the copy
 
 
@@ -62,7 +76,15 @@ def on_config(config):
     for family in listing.families():
         _boosts[listing.NAV_SECTIONS["Families"].format(**family)] = FAMILY_BOOST
         _boosts[listing.NAV_SECTIONS["Notebooks"].format(**family)] = NOTEBOOK_BOOST
+    _shared.clear()
+    _shared.update(set.intersection(*(_headings(family["name"]) for family in listing.families())))
     return config
+
+
+def _headings(name: str) -> set[str]:
+    """The second-level headings of a family's page, as written ("## Memory" is "Memory")."""
+    text = (listing.DOCS / listing.NAV_SECTIONS["Families"].format(name=name)).read_text(encoding="utf-8")
+    return {line[3:].strip() for line in text.splitlines() if line.startswith("## ")}
 
 
 def _formula_text(match: re.Match) -> str:
@@ -79,6 +101,8 @@ def indexed(content: str) -> str:
     content = "".join(pieces) + content[at:]
     content = INLINE_FORMULA.sub(_formula_text, content)
     content = RUN_TOGETHER.sub(r"\1 ", content)
+    content = LIST.sub("", ROW_OR_ITEM.sub(r"<\1p>", content))
+    content = DOUBLED.sub(lambda m: f"{m[1]}<p>" if m[0].startswith("<p>") else f"</p>{m[2]}", content)
     return EXCLUDED.sub(lambda m: m[0] + " data-search-exclude", content)
 
 
@@ -94,6 +118,13 @@ def _before_search(context, page, config, nav):
 @event_priority(-50)  # after the search plugin; what changed the page in between changed the copy
 def _after_search(context, page, config, nav):
     page.content = _pages.pop(page.url)
+    if _boosts.get(page.file.src_uri) == FAMILY_BOOST:
+        # The plugin has just appended this page's entries (one a section) to its index.
+        for entry in reversed(config.plugins["material/search"].search_index.entries):
+            if entry["location"].split("#")[0] != page.url:
+                break
+            if entry["title"] in _shared:
+                entry.pop("boost", None)
     return context
 
 

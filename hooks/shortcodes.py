@@ -14,7 +14,8 @@ between builds (``build_cache.Memo``), so a rebuild with none of them changed ev
 draws no picture and typesets nothing.
 
 The hook also ships KaTeX's CSS and woff2 fonts with the site (from node_modules, never
-committed) and stops the node renderer when the build ends.
+committed) and the calculators' arithmetic (``js/calculators.js``), which only a page with a calculator
+loads, and stops the node renderer when the build ends.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from pathlib import Path
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import event_priority
 from mkdocs.structure.files import File, Files
+from mkdocs.utils import get_relative_url
 
 import build_cache  # sibling modules: MkDocs puts this folder on sys.path while loading a hook
 import katex_render
@@ -38,7 +40,8 @@ BLOCK_HTML = re.compile(r"\s*<(?:div|table|figure|p|ul|ol|dl|pre|blockquote|sect
 ELEMENT_ID = re.compile(r"""\sid=["']([^"']+)["']""")
 
 KATEX_CSS = "css/katex/katex.min.css"  # site path; listed in mkdocs.yml extra_css
-CALCULATORS_JS = "js/calculators.js"  # site path; listed in mkdocs.yml extra_javascript
+CALCULATORS_JS = "js/calculators.js"  # site path; a page with a calculator loads it (on_page_content)
+CALCULATOR_FORM = '<form class="dv-calculator"'  # derivations/site/expanders.py writes each calculator so
 
 _expanded: dict[str, tuple[str, str]] = {}  # placeholder -> (shortcode, html)
 _anchors: dict[str, int] = {}  # formula anchor -> times used on the page being built
@@ -108,7 +111,7 @@ def on_files(files: Files, config) -> Files:
     if not fonts or any(not f.endswith(".woff2") for f in fonts):
         raise PluginError(f"unexpected font sources in KaTeX's katex.min.css: {sorted(set(fonts))}")
     files.append(File.generated(config, KATEX_CSS, content=css))
-    # The calculators' arithmetic, generated from the derivations (listed in mkdocs.yml extra_javascript).
+    # The calculators' arithmetic, generated from the derivations.
     script = _memo.get(CALCULATORS_JS, _calculators)
     files.append(File.generated(config, CALCULATORS_JS, content=script))
     css_dir = Path(KATEX_CSS).parent
@@ -198,6 +201,12 @@ def on_page_content(html: str, page, config, files):
         if page.present_anchor_ids is not None:
             page.present_anchor_ids.update(ELEMENT_ID.findall(result))
     _expanded.clear()
+
+    if CALCULATOR_FORM in html:
+        # The arithmetic, the site's heaviest script, for the pages that use it alone: a script in the content,
+        # which runs before js/calculator.js on a page's load, and which Material runs again when instant
+        # navigation brings the page (js/calculator.js then waits for it).
+        html += f'<script src="{get_relative_url(CALCULATORS_JS, page.url)}"></script>'
 
     if m := PLACEHOLDER.search(html):
         raise _fail(page, f"unknown placeholder {m[0]} left in the page")

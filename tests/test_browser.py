@@ -141,8 +141,8 @@ def test_a_page_of_each_kind_is_served():
 @pytest.mark.parametrize("page", served_pages())
 def test_every_page_served(served, tab, page):
     # Each family page of a kind is checked where its calculator is (test_each_kind_of_family_page_and_its_...):
-    # a page load each. What a page fetches after it has loaded (the sitemap, the search index and its worker) is
-    # the same for every page: the home page waits for it, the others for their own load.
+    # a page load each. What a page fetches after it has loaded (the sitemap, the search worker) is the same for
+    # every page: the home page waits for it, the others for their own load.
     load_sound(tab, served + page, "networkidle" if page == "index.html" else "load")
 
 
@@ -503,7 +503,7 @@ def test_calculator_address_under_instant_navigation(served, watched):
     page.locator("nav.md-nav--primary a.md-nav__link[href$='mixtral.html']").first.click()
     page.wait_for_url("**/mixtral.html")
     form = page.locator("form.dv-calculator")
-    form.wait_for()
+    page.locator("form.dv-calculator[data-ready]").wait_for()  # wired once its arithmetic has loaded
     form.locator("input[name='X_a']").fill("3")
     shown = form.evaluate(READ)
     assert page.evaluate("() => window.__loaded_once === true"), "the click reloaded the page"
@@ -599,6 +599,41 @@ def test_search_lists_first_the_page_that_explains_an_abbreviation(served, watch
     assert not watched.errors and not watched.foreign()
 
 
+# Words that many pages write, each with the page that explains it: every family page's Memory section repeats "bf16"
+# and "int4" (hooks/search.py takes the family's boost off those sections); and a model no family derives, which the
+# coverage page names.
+EXPLAINED = {"bf16": "memory.html", "int4": "memory.html", "whisper": "coverage.html"}
+
+
+def test_search_lists_first_the_page_that_explains_a_term_that_many_pages_repeat(served, watched):
+    watched.page.goto(served, wait_until="networkidle")
+    first = {text: (search(watched.page, text) or ["nothing"])[0] for text in EXPLAINED}
+    assert first == EXPLAINED
+    assert not watched.errors and not watched.foreign()
+
+
+# The text each result shows under its page's or section's title, by the page it leads to.
+SNIPPETS = """() => [...document.querySelectorAll('.md-search-result__link')].map(link => {
+  const article = link.querySelector('article').cloneNode(true);
+  article.querySelectorAll('h1, h2, .md-search-result__icon').forEach(el => el.remove());
+  return [new URL(link.href).pathname.split('/').pop(), article.textContent.trim()];
+})"""
+
+
+def test_a_search_result_shows_the_list_item_or_the_table_row_that_matched(served, watched):
+    # Not the whole list of sources, nor a run of the notation table cut where its code starts (hooks/search.py).
+    page = watched.page
+    page.goto(served, wait_until="networkidle")
+    search(page, "devlin2019")
+    shown = [text for where, text in page.evaluate(SNIPPETS) if where == "sources.html" and text]
+    assert len(shown) == 1 and shown[0].startswith("devlin2019") and "vaswani2017" not in shown[0], shown
+    search(page, "ffn_dim_multiplier")
+    shown = [text for where, text in page.evaluate(SNIPPETS) if where == "notation.html" and text]
+    # The row of r, the factor; not the row before it, of M (multiple_of, 256).
+    assert len(shown) == 1 and "ffn_dim_multiplier" in shown[0] and "multiple_of" not in shown[0], shown
+    assert not watched.errors and not watched.foreign()
+
+
 def test_search_lists_a_family_page_before_its_notebook_and_the_mistakes_page(served, watched):
     # For the family's name (its page's title; its notebook's title starts with it too), and for a term
     # of its own that its notebook and its page of common mistakes also write (Mixtral's router).
@@ -614,6 +649,42 @@ def test_search_lists_a_family_page_before_its_notebook_and_the_mistakes_page(se
     assert listed.index("mixtral.html") < min(listed.index("notebooks/mixtral.html"),
                                               listed.index("mistakes-mixtral.html")), listed
     assert not watched.errors and not watched.foreign()
+
+
+def test_the_search_index_loads_when_search_is_opened(served, watched):
+    # The index is the site's heaviest file: a page loads without it (js/search-on-open.js holds Material's request
+    # until search opens), and opening search loads it, once.
+    page = watched.page
+
+    def index() -> list[str]:
+        return [urlsplit(url).path for url in watched.requests if "/search/search_index" in url]
+
+    page.goto(served + page_url("notation"), wait_until="networkidle")
+    assert not index()
+    assert search(page, "whisper")[0] == "coverage.html"
+    assert index() == ["/search/search_index.json"]
+    assert not watched.errors and not watched.foreign() and not watched.failures
+
+
+def test_only_a_page_with_a_calculator_requests_its_arithmetic(served, watched):
+    # js/calculators.js, a page with a calculator's alone, also under instant navigation: not on the way through
+    # pages without one, and on arriving at one, whose calculator then counts.
+    page = watched.page
+
+    def arithmetic() -> list[str]:
+        return [url for url in watched.requests if urlsplit(url).path.endswith("/js/calculators.js")]
+
+    page.goto(served + page_url("notation"), wait_until="networkidle")
+    page.locator("nav.md-nav--primary a.md-nav__link[href$='memory.html']").first.click()
+    page.wait_for_url("**/memory.html")
+    page.locator("article h1#memory").wait_for()
+    assert not arithmetic(), arithmetic()
+    page.locator("nav.md-nav--primary a.md-nav__link[href$='gpt2.html']").first.click()
+    page.wait_for_url("**/gpt2.html")
+    page.locator("form.dv-calculator[data-ready]").wait_for()
+    assert len(arithmetic()) == 1
+    assert page.locator("form.dv-calculator").evaluate(READ)["total"] == "124,439,808"  # [cite: transformers-14960]
+    assert not watched.errors and not watched.foreign() and not watched.failures
 
 
 def test_the_site_works_from_disk(site, watched):
@@ -635,7 +706,10 @@ def test_the_site_works_from_disk(site, watched):
         assert state["formulas"] and state["untypeset"] == 0 and state["errors"] == 0, (kind, state)
         assert not [tex for tex in RAW_TEX if tex in state["text"]], kind
     page.goto(home, wait_until="load")
+    # The index loads when search opens (Material's way from disk), as a script.
+    assert not [url for url in watched.requests if "/search/search_index" in url]
     assert "bert.html" in search(page, "pooler")
+    assert [url for url in watched.requests if "/search/search_index" in url][-1].endswith("/search/search_index.js")
     assert "llama.html" in search(page, "grouped-query")
     assert search(page, "GQA")[0] == "llama.html"  # the index from disk is the served one (test_site)
     page.goto((site / "gpt2.html").as_uri(), wait_until="load")

@@ -51,6 +51,16 @@ def test_every_family_has_a_spec():
     assert set(SPECS) == set(FAMILIES), "a family without a spec (tests/specs/<family>.py), or a spec without a family"
 
 
+def test_the_model_types_said_not_derived_are_transformers_own():
+    # The coverage page's list (derivations/site/families.py): each a model_type transformers builds, as a config
+    # names it.
+    from transformers.models.auto.configuration_auto import CONFIG_MAPPING_NAMES
+
+    from derivations.site.families import NOT_DERIVED
+
+    assert set(NOT_DERIVED) <= set(CONFIG_MAPPING_NAMES), set(NOT_DERIVED) - set(CONFIG_MAPPING_NAMES)
+
+
 def checkpoint_classes(spec: Spec, checkpoint: str) -> list[str]:
     """The classes a checkpoint is checked with: its own; every class, where the spec asks for it (in `make test`,
     on the family's example checkpoint alone)."""

@@ -777,6 +777,57 @@ def test_every_word_of_the_search_index_can_be_found(site):
     assert found["words"] > 1000 and not found["phantom"] and not found["lost"], found
 
 
+def test_the_search_index_makes_each_list_item_and_table_row_a_block(site):
+    # Material's snippet is the blocks of a section that hold a match, a block an element at the top of the text it
+    # indexes: a list whole (the sources page's, a version's changes) was one block, and a table's text was loose text
+    # cut at its code (hooks/search.py). Each item and row is a paragraph instead; the sources are one each.
+    import html
+    import json
+
+    from derivations import sources
+
+    docs = json.loads((site / "search" / "search_index.json").read_text(encoding="utf-8"))["docs"]
+    assert not [entry["location"] for entry in docs if re.search(r"<(ul|ol|li)\b", entry["text"])]
+    listed = " ".join(entry["text"] for entry in docs if entry["location"].startswith("sources.html"))
+    assert all(f"<p><code>{key}</code>: " in listed for key in sources.SOURCES)
+    rows = soup(built_page(site, "notation")).select("article table tbody tr")
+    notation = next(entry["text"] for entry in docs if entry["location"] == "notation.html")
+    assert len(rows) > 10
+    for row in rows:  # its symbol (a formula, written out), then its meaning, in a paragraph of its own
+        meaning = words(row.select("td")[1].get_text())[:40]
+        assert re.search(rf"<p>[^<]{{1,12}} {re.escape(html.escape(meaning, quote=False))}", notation), meaning
+
+
+def test_the_coverage_page_lists_the_model_types_derived_and_those_not(site):
+    # What the package reads, from the package (the command line's list of model_types), each with its family's page;
+    # then the model types readers ask about that no family reads (none that one does). Reached from the navigation,
+    # and searched.
+    from derivations import configs, registry
+    from derivations.site.families import NOT_DERIVED
+
+    page = soup(built_page(site, "coverage"))
+    rows = [(row.select_one("td code").get_text(), row.select_one("a")["href"]) for row in page.select("article tbody tr")]
+    assert rows == [(family.model_type, f"{name}.html") for name, family in registry.families().items()]
+    assert {model_type for model_type, _ in rows} == set(configs.READERS)
+    listed = [item.select_one("code").get_text() for item in page.select("article li")]
+    assert listed == [model_type for model_type in NOT_DERIVED if model_type not in configs.READERS] and listed
+    nav = [a["href"] for a in soup(built_page(site, "index")).select("nav.md-nav--primary a.md-nav__link[href]")]
+    assert "coverage.html" in nav
+    assert all(model_type in indexed_text(site)["coverage.html"] for model_type in listed)
+
+
+def test_only_the_pages_with_a_calculator_load_its_arithmetic(site):
+    # js/calculators.js is the site's heaviest script: a page loads it only to run a calculator.
+    for path in html_files(site):
+        page = soup(path)
+        scripts = [tag["src"] for tag in page.select("script[src]") if tag["src"].endswith("calculators.js")]
+        calculators = page.select("form.dv-calculator")
+        assert len(scripts) == (1 if calculators else 0), path.relative_to(site)
+        if calculators:  # in the content, which instant navigation swaps in with its scripts
+            assert page.select_one("article script[src$='calculators.js']"), path.relative_to(site)
+            assert (path.parent / scripts[0]).resolve() == (site / "js" / "calculators.js").resolve()
+
+
 def test_katex_kern_classes_are_styled(site):
     # hooks/minify.py replaces KaTeX's inline kerns by classes: each one must be in site.css with its value, and no
     # kern left inline should be a listed one.

@@ -1,5 +1,6 @@
 """The families as the site lists them: each page's title, the home page's table of the counts each family is known
-by, and the common-mistakes page's summary of every family's miscounts with a link to the entry that details it.
+by, the common-mistakes page's summary of every family's miscounts with a link to the entry that details it, and
+the coverage page's lists: the model_types derived, and those readers ask about that are not.
 
 A family is a record of :mod:`derivations.registry` with a page ``docs/<name>.md`` (its title is the page's first
 heading). Reading titles and entries needs no SymPy (the hooks call them on every build); the tables do.
@@ -45,6 +46,52 @@ def table() -> str:
                         f"{headline.checkpoint}</code></a></td></tr>")
     return ('<table>\n<thead><tr><th>family</th><th style="text-align: right">parameters</th>'
             "<th>class, on checkpoint</th></tr></thead>\n<tbody>\n" + "\n".join(rows) + "\n</tbody></table>")
+
+
+# Model types readers ask about that no family derives yet, each with what it is: the coverage page lists them,
+# with no number. One that a family comes to read leaves that list by itself (a new family edits nothing here).
+NOT_DERIVED = {
+    "whisper": "Whisper: speech recognition, an audio encoder and a text decoder",
+    "vit": "ViT: an image cut into patches, read by an encoder",
+    "clip": "CLIP: an image encoder and a text encoder, trained to match",
+    "llava": "LLaVA: a vision encoder joined to a language model by a projection",
+    "gemma3": "Gemma 3 with its vision encoder (the text model alone, gemma3_text, is derived)",
+    "qwen2_vl": "Qwen2-VL: a vision encoder joined to Qwen2's decoder",
+    "bart": "BART: an encoder-decoder with learned positions",
+    "xlm-roberta": "XLM-RoBERTa: RoBERTa's layout, trained on many languages",
+    "electra": "ELECTRA: an encoder trained to spot replaced tokens",
+    "deberta-v2": "DeBERTa-v2 and v3: an encoder whose attention keeps content and relative position apart",
+    "falcon": "Falcon: a decoder with multi-query or grouped attention, attention and feed-forward side by side",
+    "mpt": "MPT: a decoder with ALiBi in place of position embeddings",
+    "bloom": "BLOOM: a decoder with ALiBi, and a norm after the embeddings",
+    "opt": "OPT: a decoder with learned positions",
+    "gptj": "GPT-J: a decoder with rotary positions, attention and feed-forward side by side",
+    "mamba": "Mamba: a state-space model, with no attention",
+}
+
+
+def derived() -> str:
+    """``<!-- families:derived -->``, the coverage page's table: every family with the model_type of the configs it
+    counts, the number of classes derived and the checkpoints bundled, linked to its page."""
+    from .. import registry
+
+    rows = []
+    for name, family in registry.families().items():
+        checkpoints = ", ".join(f"<code>{html.escape(c)}</code>" for c in family.checkpoints)
+        rows.append(f"<tr><td><code>{html.escape(family.model_type)}</code></td>"
+                    f'<td><a href="{name}.html">{html.escape(page_title(name))}</a></td>'
+                    f'<td style="text-align: right">{len(family.architectures)}</td><td>{checkpoints}</td></tr>')
+    return ('<table>\n<thead><tr><th>model_type</th><th>family</th><th style="text-align: right">classes</th>'
+            "<th>checkpoints bundled</th></tr></thead>\n<tbody>\n" + "\n".join(rows) + "\n</tbody></table>")
+
+
+def not_derived() -> str:
+    """``<!-- families:not-derived -->``: the model types of :data:`NOT_DERIVED` that no family reads, a list."""
+    from .. import configs
+
+    items = "\n".join(f"<li><code>{html.escape(t)}</code>: {html.escape(what)}</li>"
+                      for t, what in NOT_DERIVED.items() if t not in configs.READERS)
+    return f"<ul>\n{items}\n</ul>"
 
 
 # A heading of a page (ATX: "## Title"), and the fence of a code block, in which neither counts.

@@ -28,7 +28,8 @@ class Shortcode(NamedTuple):
 
 
 def _families(text: str, tex: Tex) -> str:
-    listed = {"table": families.table, "mistakes": families.mistakes}
+    listed = {"table": families.table, "mistakes": families.mistakes, "derived": families.derived,
+              "not-derived": families.not_derived}
     if text.strip() not in listed:
         raise UnknownReference(f"families:{text}: no such list (known: {', '.join(listed)})")
     return listed[text.strip()]()
@@ -57,7 +58,8 @@ SHORTCODES: dict[str, Shortcode] = {
     "sources": Shortcode(False, x.expand_sources, "the sources page's list"),
     "figure": Shortcode(False, lambda text, tex: figures.render_figure(text), "a picture"),
     "glance": Shortcode(False, lambda text, tex: glance.render(text.strip()), "a family page's at-a-glance box"),
-    "families": Shortcode(False, _families, "the home page's table, or the mistakes page's summary"),
+    "families": Shortcode(False, _families,
+                          "the home page's table, the mistakes page's summary, or the coverage page's lists"),
 }
 
 

@@ -1,8 +1,9 @@
 // The in-page calculators: wires each <form class="dv-calculator"> to its family's arithmetic in
-// js/calculators.js (generated at build time from the SymPy derivations; BigInt throughout). No count
-// is computed here: only the sum of the components, their shares of it and their bytes in the chosen data
-// type (its bits are the form's, from derivations.storage), and the cache's bytes. Runs on
-// every page Material shows, instant navigation included, and from disk.
+// js/calculators.js (generated at build time from the SymPy derivations; BigInt throughout), which only a
+// page with a calculator loads (hooks/shortcodes.py). No count is computed here: only the sum of the
+// components, their shares of it and their bytes in the chosen data type (its bits are the form's, from
+// derivations.storage), and the cache's bytes. Runs on every page Material shows, instant navigation
+// included, and from disk.
 (function () {
   "use strict";
   const LARGEST = 9223372036854775807n; // a tensor size is an int64, as the command line checks
@@ -262,7 +263,16 @@
   }
 
   function init() {
-    document.querySelectorAll("form.dv-calculator").forEach(setup); // setup() sets a form up once
+    const forms = document.querySelectorAll("form.dv-calculator");
+    if (!forms.length) return;
+    if (window.DV_CALCULATORS) {
+      forms.forEach(setup); // setup() sets a form up once
+      return;
+    }
+    // Reached by instant navigation from a page without a calculator: Material has put the page's script of
+    // arithmetic back in, and tells of the page (document$) without waiting for it to run.
+    const arithmetic = document.querySelector('script[src$="js/calculators.js"]');
+    if (arithmetic) arithmetic.addEventListener("load", () => forms.forEach(setup), { once: true });
   }
   // Material's document$ gives each page that instant navigation loads; from disk (file://), where
   // instant navigation is off, it gives none, so the page that loads is set up on its own as well.
