@@ -47,7 +47,9 @@ FAMILY_BOOST = 2.0
 NOTEBOOK_BOOST = 0.5
 # The common mistakes pages tell of the families, and the changelog names what each version explained:
 # below the page that explains a term.
-OTHER_BOOSTS = {"mistakes.md": 0.5, "changelog.md": 0.5}
+# The memory page explains the data types (bf16, int4) that every family's memory table and some families' notes
+# on their released files name: it outranks them, as a family's page does for its own terms.
+OTHER_BOOSTS = {"mistakes.md": 0.5, "changelog.md": 0.5, "memory.md": FAMILY_BOOST}
 MISTAKES_PAGES = "mistakes-*.md"  # a family's entries of the common mistakes (docs/), as mistakes.md
 
 CODE_CELL = re.compile(r'<div class="[^"]*\bjp-CodeCell\b[^"]*"')
