@@ -200,7 +200,7 @@ FAMILY = Family(
             convention="Active per token: in each expert layer the routed experts the router picks "
             "(num_experts_per_tok), the shared expert, the router and every tensor outside the experts "
             "whole, the input embedding included (as on the Mixtral page and in DeepSeek's description of the "
-            "weights; the paper's 37B is the count without it).",
+            "weights; the paper's 37B rounds the count without it).",
         ),
         Headline("stored_tensors", "deepseek-v3", "V3, the released files", label="every tensor of the released files",
                  unit="numbers stored",
