@@ -96,8 +96,9 @@ def memory_arguments(m: argparse.ArgumentParser) -> None:
                    help="tokens in a sequence (default: the config's max_position_embeddings, else 2048)")
     m.add_argument("--target", metavar="T", type=positive, help="an encoder-decoder's target length (default: --seq)")
     m.add_argument("--batch", metavar="B", type=positive, default=1, help="sequences in the batch (default 1)")
-    m.add_argument("--dtype", metavar="DTYPE", choices=list(storage.FORMATS), default=answers.DEFAULT_DTYPE,
-                   help="the weights' data type: " + ", ".join(storage.FORMATS) + f" (default {answers.DEFAULT_DTYPE})")
+    m.add_argument("--dtype", metavar="DTYPE", default=answers.DEFAULT_DTYPE,
+                   help="the weights' data type: " + ", ".join(storage.FORMATS) + ", or torch's name (bfloat16, "
+                        f"float16, float32) (default {answers.DEFAULT_DTYPE})")
     m.add_argument("--json", action="store_true", help="print one JSON object")
 
 

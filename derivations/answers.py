@@ -8,6 +8,7 @@ or a question it cannot answer (no such class, a length out of range), is a :cla
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Mapping
 from typing import NamedTuple
 
@@ -190,8 +191,10 @@ def memory(config: Mapping, architecture: str | None, tokens: int | None, target
            dtype: str = DEFAULT_DTYPE) -> dict:
     """What the model holds, in bytes (derivations.memory, on the compiled polynomials): the weights in every
     format, the key/value cache, training state for each optimizer, and activations."""
-    if dtype not in storage.FORMATS:
-        raise ConfigError(f"unknown dtype {dtype!r} (known: {', '.join(storage.FORMATS)})")
+    if storage.format_name(dtype) is None:
+        raise ConfigError(f"unknown dtype {dtype!r} (known: {', '.join(storage.FORMATS)}, "
+                          f"or torch's names: {', '.join(storage.DTYPE_ALIASES)})")
+    dtype = storage.format_name(dtype)
     chosen = configs.select(config, architecture, parameter_symbols, base)
     held = compiled.section(chosen.model_type, "memory")["memory"][chosen.layout][chosen.architecture]
     values = dict(chosen.values)
@@ -261,12 +264,25 @@ def memory_cells(result: dict) -> Table:
     return Table(result["architecture"], head, body, foot)
 
 
-def table(title: str, head: tuple[str, str, str], body: list, foot: list) -> str:
-    """Three columns under a title, the last right-aligned, a rule above and below the body."""
-    widths = [max(len(line[i]) for line in (head, *body, *foot)) for i in range(3)]
+# The printed tables fit a terminal of this many columns: the middle column (a formula, what a figure holds)
+# wraps onto lines of its own below its row where the row would be wider.
+COLUMNS = 100
+NARROWEST = 16  # the middle column is never squeezed below this
 
-    def line(cells: tuple[str, str, str]) -> str:
-        return f"{cells[0]:<{widths[0]}}  {cells[1]:<{widths[1]}}  {cells[2]:>{widths[2]}}".rstrip()
+
+def table(title: str, head: tuple[str, str, str], body: list, foot: list) -> str:
+    """Three columns under a title, the last right-aligned, a rule above and below the body; at most
+    :data:`COLUMNS` wide where the first and last columns leave the middle one :data:`NARROWEST` columns."""
+    rows = (head, *body, *foot)
+    widths = [max(len(line[i]) for line in rows) for i in range(3)]
+    widths[1] = min(widths[1], max(NARROWEST, COLUMNS - widths[0] - widths[2] - 4))
+
+    def lines(cells: tuple[str, str, str]) -> list[str]:
+        # Break between words only: a formula's terms stay whole.
+        middle = textwrap.wrap(cells[1], widths[1], break_long_words=False, break_on_hyphens=False) or [""]
+        first = f"{cells[0]:<{widths[0]}}  {middle[0]:<{widths[1]}}  {cells[2]:>{widths[2]}}".rstrip()
+        return [first] + [f"{'':<{widths[0]}}  {more}".rstrip() for more in middle[1:]]
 
     rule = "-" * (sum(widths) + 4)
-    return "\n".join([title, line(head), rule, *map(line, body), rule, *map(line, foot)])
+    return "\n".join([title, *lines(head), rule, *(l for row in body for l in lines(row)), rule,
+                      *(l for row in foot for l in lines(row))])

@@ -76,6 +76,18 @@ FORMATS = {f.name: f for f in (
     Format("mxfp4", "4-bit float, blocks of 32 sharing an 8-bit exponent (OCP MXFP4)", 4, block=32, scale_bits=8),
 )}
 
+# torch's names of the data types, as a config's torch_dtype spells them, for the formats that are those types.
+DTYPE_ALIASES = {"float32": "fp32", "float": "fp32", "bfloat16": "bf16", "float16": "fp16", "half": "fp16",
+                 "float8_e4m3fn": "fp8", "float8_e5m2": "fp8"}
+
+
+def format_name(text: str) -> str | None:
+    """The format a name means (``bf16``, ``bfloat16``, ``BF16``: ``bf16``), None for no format."""
+    name = text.strip().lower()
+    name = DTYPE_ALIASES.get(name, name)
+    return name if name in FORMATS else None
+
+
 def weight_bytes(items: Sequence[tuple[int, int, bool]], fmt: Format) -> int:
     """The bytes of the weights in ``fmt``, from (size, copies, quantizable) of every tensor."""
     return sum(copies * fmt.tensor_bytes(size, quantizable) for size, copies, quantizable in items)

@@ -6,6 +6,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import in_process
 import pytest
 
 from derivations import answers, compiled, configs, registry, storage
@@ -482,11 +483,18 @@ def test_memory_table():
     assert " MiB" in result.stdout and " MB" in result.stdout
 
 
+def test_memory_takes_torchs_names_of_the_data_types():
+    # A config's torch_dtype ("bfloat16", "float16", "float32"), as every config.json spells it.
+    for torch_name, name in (("bfloat16", "bf16"), ("float16", "fp16"), ("float32", "fp32"), ("BF16", "bf16")):
+        out = memory_json("gpt2", "--dtype", torch_name)
+        assert out["dtype"] == name and out["weights_bytes"] == out["weights_bytes_by_dtype"][name], torch_name
+
+
 @pytest.mark.parametrize("args, message", [
     (("gpt2", "--seq", "0"), "from 1 to"),
     (("gpt2", "--seq", "2048"), "at most 1,024 tokens"),
     (("gpt2", "--batch", "-1"), "from 1 to"),
-    (("gpt2", "--dtype", "fp5"), "invalid choice"),
+    (("gpt2", "--dtype", "fp5"), "unknown dtype 'fp5'"),
     (("no-such-model",), "no-such-model"),
 ], ids=["zero", "past-positions", "batch-negative", "dtype", "unknown"])
 def test_memory_bad_input_is_one_line_and_exit_2(args, message):
@@ -520,3 +528,15 @@ def test_a_path_is_read_as_pathlib_reads_it(tmp_path):
     (tmp_path / "b").symlink_to(tmp_path / "a")
     result = run("count", str(tmp_path / "a"))
     assert result.returncode == 2 and ": no such file" in result.stderr, result.stderr
+
+
+def test_the_tables_fit_a_terminal_of_100_columns():
+    # Every bundled config's count, flops and memory tables (their middle column wraps); the memory table was
+    # 126 columns wide for Qwen2.5-7B.
+    widest = {}
+    for name in configs.bundled():
+        for argv in (["count", name], ["flops", name, "--seq", "4096"], ["memory", name, "--seq", "4096"]):
+            status, output = in_process.printed(*argv)
+            if status == 0:
+                widest[" ".join(argv)] = max(map(len, output.splitlines()))
+    assert len(widest) > 200 and max(widest.values()) <= answers.COLUMNS, max(widest.items(), key=lambda kv: kv[1])
