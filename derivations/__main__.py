@@ -14,6 +14,7 @@ import argparse
 import json
 import os
 import sys
+from typing import NamedTuple
 
 from . import answers, configs, storage
 
@@ -125,25 +126,41 @@ def parser(command: str | None = None) -> argparse.ArgumentParser:
     return top
 
 
-def run(argv: list[str]) -> tuple[int, str, answers.Table | None]:
-    """``derivations ARGV``: its exit status, what it prints (on stdout; on stderr, a status other than 0) and the
-    cells of the table it prints (None when it prints JSON or refuses). The config page shows those cells
+class Ran(NamedTuple):
+    """What ``derivations ARGV`` did: its exit status, what it prints (on stdout; on stderr, a status other than
+    0), the cells of the table it prints (None when it prints JSON or refuses) and the lines it adds on stderr
+    while answering (a length past the model's context). The config page shows the cells and the notes
     (:mod:`derivations.pasted`)."""
+
+    status: int
+    output: str
+    cells: answers.Table | None
+    notes: tuple[str, ...] = ()
+
+
+def run(argv: list[str]) -> Ran:
+    """``derivations ARGV``, without printing."""
     try:
         args = parser(argv[0] if argv and argv[0] in COMMANDS else None).parse_args(argv)
         result, cells = COMMANDS[args.command][2](args)
     except configs.ConfigError as error:
-        return EXIT_BAD_INPUT, f"error: {error}", None
+        return Ran(EXIT_BAD_INPUT, f"error: {error}", None)
+    notes = ()
+    if getattr(args, "seq", None) is not None:
+        note = answers.beyond_context(configs.load(args.config, args.revision), args.seq)
+        notes = (note,) if note else ()
     if args.json:
-        return 0, json.dumps(result, indent=2), None
-    return 0, answers.table(*cells), cells
+        return Ran(0, json.dumps(result, indent=2), None, notes)
+    return Ran(0, answers.table(*cells), cells, notes)
 
 
 def main(argv: list[str] | None = None) -> int:
-    status, output, _ = run(sys.argv[1:] if argv is None else argv)
+    status, output, _, notes = run(sys.argv[1:] if argv is None else argv)
     if status != 0:
         print(output, file=sys.stderr)
         return status
+    for note in notes:
+        print(note, file=sys.stderr)
     try:
         print(output)
         sys.stdout.flush()

@@ -44,6 +44,17 @@ def context(config: Mapping) -> int:
     return DEFAULT_CONTEXT
 
 
+def beyond_context(config: Mapping, tokens: int) -> str | None:
+    """A line to say that ``tokens`` is past the context a config declares (a rotary model still answers: its
+    sizes do not depend on the length), None otherwise."""
+    declared = next((config[f] for f in CONTEXT_FIELDS if isinstance(config.get(f), int)
+                     and not isinstance(config.get(f), bool)), None)
+    if declared is not None and tokens > declared:
+        field = next(f for f in CONTEXT_FIELDS if config.get(f) == declared)
+        return f"note: {tokens:,} tokens is past the model's context ({field} {declared:,}); answered anyway"
+    return None
+
+
 class Table(NamedTuple):
     """A table the command prints, cell by cell, each cell a string as printed: a title (the class), the three
     columns' heads, the body's rows, the foot's rows. :func:`table` lays it out as text; the config page
@@ -267,7 +278,7 @@ def memory_cells(result: dict) -> Table:
 # The printed tables fit a terminal of this many columns: the middle column (a formula, what a figure holds)
 # wraps onto lines of its own below its row where the row would be wider.
 COLUMNS = 100
-NARROWEST = 16  # the middle column is never squeezed below this
+NARROWEST = 12  # the middle column is never squeezed below this
 
 
 def table(title: str, head: tuple[str, str, str], body: list, foot: list) -> str:

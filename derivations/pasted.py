@@ -96,7 +96,8 @@ def formats() -> dict:
 def command(argv: list[str], text: str | None = None) -> str:
     """What ``derivations ARGV`` prints when config.json holds ``text`` (None: the file as :func:`folder` holds it),
     ARGV naming config.json: ``{"status": exit status, "output": what it prints on stdout, or else on stderr,
-    "table": the cells of the table it prints}``, the cells as :class:`derivations.answers.Table`'s fields
+    "table": the cells of the table it prints, "notes": the lines it adds on stderr}``, the cells as
+    :class:`derivations.answers.Table`'s fields
     (``title``, ``head``, ``body``, ``foot``; None when it prints JSON or refuses). For ``flops`` and ``memory`` on
     the page, run as the command line runs (its own parser, its own lines, its own table)."""
     argv = [str(arg) for arg in argv]  # from the page: a JavaScript array
@@ -104,6 +105,7 @@ def command(argv: list[str], text: str | None = None) -> str:
         install(_bundle, argv[0])
     with contextlib.chdir(folder()):
         _write(text)
-        status, output, cells = cli.run(argv)
-    return json.dumps({"status": status, "output": output, "table": None if cells is None else cells._asdict()})
+        status, output, cells, notes = cli.run(argv)
+    return json.dumps({"status": status, "output": output, "table": None if cells is None else cells._asdict(),
+                       "notes": list(notes)})
 

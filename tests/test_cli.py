@@ -540,3 +540,13 @@ def test_the_tables_fit_a_terminal_of_100_columns():
             if status == 0:
                 widest[" ".join(argv)] = max(map(len, output.splitlines()))
     assert len(widest) > 200 and max(widest.values()) <= answers.COLUMNS, max(widest.items(), key=lambda kv: kv[1])
+
+
+def test_a_length_past_the_models_context_answers_with_a_note():
+    # Qwen2.5-7B's config declares max_position_embeddings 131,072 (rotary positions: nothing refuses more).
+    for command in ("memory", "flops"):
+        past = run(command, "qwen2.5-7b", "--seq", "200000")
+        assert past.returncode == 0 and past.stdout.startswith("Qwen2ForCausalLM\n"), past.stderr
+        assert past.stderr.splitlines() == [
+            "note: 200,000 tokens is past the model's context (max_position_embeddings 131,072); answered anyway"]
+        assert run(command, "qwen2.5-7b", "--seq", "131072").stderr == ""

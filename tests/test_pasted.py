@@ -168,3 +168,12 @@ def test_counting_leaves_the_callers_config_json_alone(in_tmp):
     (in_tmp / "config.json").write_text("mine")
     json.loads(pasted.count('{"model_type": "gpt2"}'))
     assert (in_tmp / "config.json").read_text() == "mine"
+
+
+def test_the_page_gets_the_command_lines_notes():
+    # What the command line adds on stderr beside an answer (a length past the context), for the page to show.
+    text = (Path(configs.CHECKPOINTS_DIR) / "qwen2.5-7b.json").read_text()
+    past = json.loads(pasted.command(["memory", "config.json", "--seq", "200000"], text))
+    within = json.loads(pasted.command(["memory", "config.json", "--seq", "4096"], text))
+    assert past["status"] == 0 and len(past["notes"]) == 1 and "past the model's context" in past["notes"][0]
+    assert within["notes"] == []

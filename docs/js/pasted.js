@@ -151,12 +151,14 @@
       const options = [...seq, ...batch, "--dtype", value("dtype"), ...architecture];
       const run = (argv) => JSON.parse(loaded.command(argv, text));
       let answer = run(["memory", "config.json", ...options, "--json"]);
+      let notes = []; // the command line's lines on stderr beside its answer (a length past the context)
       if (answer.status === 0) {
         const tokens = String(JSON.parse(answer.output).seq);
         const memory = ["memory", "config.json", ...options];
         const flops = ["flops", "config.json", "--seq", tokens, ...batch, ...architecture];
         const shown = { memory: run(memory), flops: run(flops) };
         answer = [shown.memory, shown.flops].find((each) => each.status !== 0) || null;
+        notes = shown.memory.notes || [];
         if (!answer) {
           for (const [name, argv] of [["memory", memory], ["flops", flops]]) {
             form.querySelector(`.dv-paste-${name}-command`).textContent = `$ derivations ${argv.join(" ")}`;
@@ -164,8 +166,8 @@
           }
         }
       }
-      message.hidden = !answer;
-      message.textContent = answer ? answer.output : "";
+      message.hidden = !answer && !notes.length;
+      message.textContent = answer ? answer.output : notes.join("\n");
       outputs.hidden = Boolean(answer);
     } catch (error) {
       message.textContent = unexpected(error, "computation");
