@@ -202,6 +202,11 @@ _SOURCES = (
           "GitHub, mistralai/platform-docs-public", None,
           "https://github.com/mistralai/platform-docs-public/blob/main/docs/getting-started/models.mdx",
           short="Mistral AI's platform docs"),
+    _page("nvidia-ampere-in-depth", "card", "Ronny Krashinsky, Olivier Giroux, Stephen Jones, Nick Stam and "
+          "Sridhar Ramaswamy (NVIDIA)", "NVIDIA Ampere Architecture In-Depth (14 May 2020): the A100's peak rates "
+          "(Table 1, dense and with sparsity) and its 40 GB of HBM2 at 1555 GB/sec",
+          "NVIDIA Technical Blog (read in a stored copy of the post)", 2020,
+          "https://developer.nvidia.com/blog/nvidia-ampere-architecture-in-depth/", short="NVIDIA's A100 post"),
     # -- released configs (the bundled derivations/checkpoints/*.json) ----------------------------
     _page("hub-google-bert", "config", "Google", "BERT checkpoints: config.json of bert-base-uncased, -cased, "
           "-chinese, -multilingual-cased and -uncased, bert-large-uncased and -cased", "Hugging Face, google-bert",
@@ -251,6 +256,13 @@ _SOURCES = (
           "Hugging Face, Helsinki-NLP", 2020, "https://huggingface.co/Helsinki-NLP/opus-mt-en-de",
           short="Helsinki-NLP/opus-mt-en-de"),
     # -- code --------------------------------------------------------------------------------------
+    _page("rocm-mi300", "code", "AMD", "ROCm documentation: docs/conceptual/gpu-arch/mi300.md (the MI300X's peak "
+          "TFLOPS by data type, its peak memory bandwidth) and docs/reference/gpu-arch-specs.rst (VRAM in GiB)",
+          "GitHub, ROCm/legacy-rocm-build", None,
+          "https://github.com/ROCm/legacy-rocm-build/blob/089d7513c55fc7b6edb2a75b83cb40ca883a0ec2/docs/conceptual/"
+          "gpu-arch/mi300.md",
+          revision="https://github.com/ROCm/legacy-rocm-build/tree/089d7513c55fc7b6edb2a75b83cb40ca883a0ec2",
+          short="AMD's ROCm documentation"),
     _page("keras-hub", "code", "the Keras team", "KerasHub (formerly KerasNLP): model presets and their parameter "
           "counts", "GitHub, keras-team/keras-hub", None, "https://github.com/keras-team/keras-hub",
           revision="https://github.com/keras-team/keras-hub/blob/5c61f1e4a92f1cd74f67977549e1cf5e98665cd2/"

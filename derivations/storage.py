@@ -7,7 +7,9 @@ No SymPy here: the command line's ``memory`` uses these on the compiled derivati
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
+from fractions import Fraction
 from typing import NamedTuple
 
 # ---------------------------------------------------------------------------------------------
@@ -29,6 +31,59 @@ def in_unit(count: int, units: Sequence[tuple[str, int]], digits: int = 2) -> st
 def both_units(count: int) -> str:
     """'440,425,712 bytes = 440.43 MB = 420.02 MiB': exact, then decimal and binary."""
     return f"{count:,} bytes = {in_unit(count, DECIMAL)} = {in_unit(count, BINARY)}"
+
+
+# ---------------------------------------------------------------------------------------------
+# Sizes and lengths as a person writes them: "24GB", "24GiB", "80G", "32k"
+# ---------------------------------------------------------------------------------------------
+
+# A size's units, lowercase: the decimal ones (k, M, G, T: powers of 1000) and the binary ones (Ki, Mi, Gi, Ti:
+# powers of 1024), with or without the final B. A bare G means GB, 10^9 bytes, as GPU memory is sold ("24G" is
+# 24,000,000,000 bytes); write GiB for 2^30.
+BYTE_UNITS = {"": 1, "b": 1,
+              **{p + b: 1000 ** n for n, p in enumerate("kmgt", 1) for b in ("", "b")},
+              **{p + "i" + b: 1024 ** n for n, p in enumerate("kmgt", 1) for b in ("", "b")}}
+BYTES_ACCEPTED = ("a whole number of bytes, or a number with a unit: kB, MB, GB, TB (powers of 1000; G alone "
+                  "means GB), KiB, MiB, GiB, TiB (powers of 1024), e.g. 24GB, 24GiB, 80G, 1.5TB")
+# A length in tokens: k is 1,024 and M is 1,048,576 (1024²), as model cards write context lengths ("32k" is
+# 32,768 tokens, "128K" 131,072); a plain number is taken as written.
+TOKEN_UNITS = {"": 1, "k": 1024, "m": 1024 ** 2}
+TOKENS_ACCEPTED = ("a whole number of tokens, or a number with k (1,024) or M (1,048,576), e.g. 32768, 32k, 128K, 1M")
+_QUANTITY = re.compile(r"\s*(\d+(?:\.\d+)?)\s*([a-z]*)\s*", re.IGNORECASE)
+
+
+def _quantity(text: str, units: dict[str, int], what: str, accepted: str) -> int:
+    """A number (digits, perhaps with a decimal point) times a unit of ``units``, exactly; else one line naming
+    what is accepted."""
+    from .reading import ConfigError
+
+    found = _QUANTITY.fullmatch(str(text))
+    unit = found[2].lower() if found else ""
+    if not found or unit not in units:
+        raise ConfigError(f"{what} {text!r}: expected {accepted}")
+    value = Fraction(found[1]) * units[unit]
+    if value.denominator != 1:
+        raise ConfigError(f"{what} {text!r} is not a whole number of {'bytes' if what == 'size' else 'tokens'}")
+    return int(value)
+
+
+def parse_bytes(text: str) -> int:
+    """Bytes from a size as a person writes it: '24GB' is 24 * 10**9, '24GiB' 24 * 2**30, '80G' 80 * 10**9
+    (G means GB, as GPU memory is sold), '1.5TB' 1,500,000,000,000, '4096' 4,096; units in any case. A
+    :class:`~derivations.reading.ConfigError` names what is accepted."""
+    return _quantity(text, BYTE_UNITS, "size", BYTES_ACCEPTED)
+
+
+def parse_tokens(text: str) -> int:
+    """Tokens from a length as a person writes it: '32k' is 32 * 1024 = 32,768 (k is 1,024, as model cards write
+    context lengths; so '100k' is 102,400), '1M' 1,048,576, '32768' 32,768. At least 1; a
+    :class:`~derivations.reading.ConfigError` names what is accepted."""
+    from .reading import ConfigError
+
+    tokens = _quantity(text, TOKEN_UNITS, "length", TOKENS_ACCEPTED)
+    if tokens < 1:
+        raise ConfigError(f"length {text!r}: expected at least 1 token")
+    return tokens
 
 
 # ---------------------------------------------------------------------------------------------

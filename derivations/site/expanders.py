@@ -12,7 +12,8 @@ Shortcodes here: ``eq`` (display formula), ``math`` (inline formula), ``sym`` (a
 ``verdict`` (the sentence that opens a miscount's entry),
 ``published`` (a table of rounded figures against exact counts), ``hypothesis`` (does one value of
 one size reproduce several published figures?), ``calculator`` (a family's in-page calculator), ``cite``
-(a source of :mod:`derivations.sources`, by key) and ``sources`` (the sources page's list).
+(a source of :mod:`derivations.sources`, by key), ``sources`` (the sources page's list) and ``accelerators``
+(the accelerators' table).
 """
 
 from __future__ import annotations
@@ -514,6 +515,23 @@ def expand_calculator(text: str, tex: Tex) -> str:
         "<noscript><p>The calculator runs in the page (JavaScript); the tables above give every count for "
         "the bundled checkpoints, and <code>python -m derivations count</code> any other.</p></noscript>\n"
         "</form>")
+
+
+def expand_accelerators(text: str, tex: Tex) -> str:
+    """``<!-- accelerators:table -->``: every accelerator of derivations/accelerators.py, each figure as its vendor
+    writes it and as the exact number read from it, with where it is written."""
+    from .. import accelerators
+
+    if text.strip() != "table":
+        raise UnknownReference(f"accelerators:{text}: write accelerators:table")
+    rows = [[html.escape(f"{a.vendor} {a.name}"),
+             f"“{html.escape(a.memory)}”<br>{_bytes(a.memory_bytes)}",
+             "none" if a.bf16 is None else f"“{html.escape(a.bf16)}”<br>{render.number(a.bf16_flops)} FLOP/s",
+             f"“{html.escape(a.bandwidth)}”<br>{render.number(a.bandwidth_bytes)} bytes/s",
+             sources.cite(a.source, html.escape(a.locator))]
+            for a in accelerators.ACCELERATORS.values()]
+    return _table(["accelerator", "memory", "dense bf16 peak", "memory bandwidth", "where the vendor writes it"],
+                  rows, "Accelerators, as their vendors state them")
 
 
 def expand_cite(text: str, tex: Tex) -> str:

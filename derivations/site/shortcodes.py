@@ -56,6 +56,7 @@ SHORTCODES: dict[str, Shortcode] = {
     "calculator": Shortcode(False, x.expand_calculator, "a family's calculator"),
     "cite": Shortcode(False, x.expand_cite, "a source, by key"),
     "sources": Shortcode(False, x.expand_sources, "the sources page's list"),
+    "accelerators": Shortcode(False, x.expand_accelerators, "the accelerators' memory, bf16 peak and bandwidth"),
     "figure": Shortcode(False, lambda text, tex: figures.render_figure(text), "a picture"),
     "glance": Shortcode(False, lambda text, tex: glance.render(text.strip()), "a family page's at-a-glance box"),
     "families": Shortcode(False, _families,

@@ -1,0 +1,105 @@
+"""Accelerators: their memory, their dense bf16 peak and their memory bandwidth, each figure as its vendor writes it.
+
+Every figure is kept as the vendor's own text prints it (``"40 GB"``, ``"312 TFLOPS"``, ``"1555 GB/sec"``) and read
+into an exact integer here: bytes, FLOP/s and bytes a second. The FLOP/s are the dense rate (a datasheet's second
+figure, marked for sparsity, is twice it and is not used). A capacity is read in the unit the vendor writes: NVIDIA
+writes "GB", read as 10^9 bytes (:func:`derivations.storage.parse_bytes`), AMD's table heads its column "VRAM
+(GiB)", read as 2^30. A card whose vendor's own figures were not read is not in the table: no figure here comes
+from a third party.
+
+Plain Python (no SymPy): the command line reads this table.
+"""
+
+from __future__ import annotations
+
+import re
+from fractions import Fraction
+from typing import NamedTuple
+
+from . import sources
+from .reading import ConfigError
+from .storage import parse_bytes
+
+_FLOPS = {"gflops": 10**9, "tflops": 10**12, "pflops": 10**15}
+_RATES = {"gb/sec": 10**9, "gb/s": 10**9, "tb/s": 10**12, "tb per second": 10**12}
+
+
+def _read(text: str, units: dict[str, int]) -> int:
+    """A vendor's figure ('312 TFLOPS', '5.3 TB per second') as an exact integer."""
+    found = re.fullmatch(r"([\d,]+(?:\.\d+)?)\s*(.+)", text.strip())
+    assert found and found[2].lower() in units, text
+    value = Fraction(found[1].replace(",", "")) * units[found[2].lower()]
+    assert value.denominator == 1, text
+    return int(value)
+
+
+class Accelerator(NamedTuple):
+    """One accelerator, as its vendor states it: the ``memory``, ``bf16`` (dense) and ``bandwidth`` figures as
+    written, where they are written (``source``, a key of :mod:`derivations.sources`, and ``locator``), and
+    ``note`` on how they are read. ``bf16`` is None for an accelerator without bf16."""
+
+    name: str
+    vendor: str
+    memory: str
+    bf16: str | None
+    bandwidth: str
+    source: str
+    locator: str
+    note: str = ""
+
+    @property
+    def memory_bytes(self) -> int:
+        return parse_bytes(self.memory)
+
+    @property
+    def bf16_flops(self) -> int | None:
+        """Dense bf16 peak, FLOP/s."""
+        return None if self.bf16 is None else _read(self.bf16, _FLOPS)
+
+    @property
+    def bandwidth_bytes(self) -> int:
+        """Memory bandwidth, bytes a second."""
+        return _read(self.bandwidth, _RATES)
+
+
+ACCELERATORS: dict[str, Accelerator] = {a.name: a for a in (
+    # NVIDIA's post on the A100's architecture: Table 1 prints “Peak BF16 Tensor Core | 312 TFLOPS | 624 TFLOPS”,
+    # the second “using the new Sparsity feature”; and “the NVIDIA A100 GPU has 40 GB of high-speed HBM2 memory
+    # with a class-leading 1555 GB/sec of memory bandwidth” [cite: nvidia-ampere-in-depth, Table 1 and "40 GB HBM2
+    # and 40 MB L2 cache"]. The A100 of the post is the SXM4 module (its Figure 1).
+    Accelerator("A100-SXM4-40GB", "NVIDIA", "40 GB", "312 TFLOPS", "1555 GB/sec", "nvidia-ampere-in-depth",
+                "Table 1 (Peak BF16 Tensor Core, dense) and “40 GB HBM2 and 40 MB L2 cache”",
+                "the memory as NVIDIA writes it, 40 GB, read as 10^9 bytes a GB"),
+    # AMD's ROCm documentation: the MI300X's “Matrix BF16 | 2048 | 1307.4” (FLOPS/clock/CU, peak TFLOPS; the table
+    # lists no sparse rate), “peak memory bandwidth of the GPU is 5.3 TB per second”, and 192 in the column
+    # “VRAM (GiB)” [cite: rocm-mi300, mi300.md and gpu-arch-specs.rst].
+    Accelerator("MI300X", "AMD", "192 GiB", "1307.4 TFLOPS", "5.3 TB per second", "rocm-mi300",
+                "mi300.md (Matrix BF16, peak TFLOPS; peak memory bandwidth) and gpu-arch-specs.rst (VRAM (GiB))",
+                "the memory as AMD's table heads it, in GiB"),
+)}
+
+
+def _key(name: str) -> str:
+    return re.sub(r"[^a-z0-9]", "", name.lower())
+
+
+# The names a person may write: the table's name, and the model alone ("a100", "mi300x"), in any case and with or
+# without dashes and spaces; a model with several entries is not a name of any one of them.
+_MODELS: dict[str, list[str]] = {}
+for _name in ACCELERATORS:
+    _MODELS.setdefault(_key(_name.split("-")[0]), []).append(_name)
+_NAMES = {**{m: names[0] for m, names in _MODELS.items() if len(names) == 1},
+          **{_key(name): name for name in ACCELERATORS}}
+
+
+def get(name: str) -> Accelerator:
+    """An accelerator by name, in any case, with or without dashes ('mi300x', 'A100', 'a100-sxm4-40gb'); a
+    :class:`~derivations.reading.ConfigError` lists the known ones."""
+    found = _NAMES.get(_key(str(name)))
+    if found is None:
+        raise ConfigError(f"unknown accelerator {name!r} (known: {', '.join(ACCELERATORS)})")
+    return ACCELERATORS[found]
+
+
+for _accelerator in ACCELERATORS.values():
+    sources.get(_accelerator.source)  # an unknown key fails at import

@@ -1,0 +1,47 @@
+"""The accelerators' table (derivations/accelerators.py): each figure is read from the vendor's words exactly, each
+entry cites a source that exists, and a name is found in the forms a person writes."""
+
+import pytest
+
+from derivations import accelerators, sources
+from derivations.reading import ConfigError
+
+
+def test_every_accelerator_cites_a_source_and_has_positive_figures():
+    assert accelerators.ACCELERATORS
+    for name, card in accelerators.ACCELERATORS.items():
+        source = sources.get(card.source)
+        assert source.url.startswith("https://") and (source.revision or source.read), name
+        assert card.locator, name
+        assert card.memory_bytes > 0 and card.bandwidth_bytes > 0, name
+        assert card.bf16_flops is None or card.bf16_flops > 0, name
+
+
+# The vendors' words, as read (the comments in derivations/accelerators.py quote the sentences):
+# NVIDIA's A100 post, Table 1 “Peak BF16 Tensor Core | 312 TFLOPS | 624 TFLOPS” (the second with sparsity) and
+# “40 GB of high-speed HBM2 memory with a class-leading 1555 GB/sec” [cite: nvidia-ampere-in-depth];
+# AMD's ROCm documentation, “Matrix BF16 | 2048 | 1307.4”, “5.3 TB per second”, and 192 under “VRAM (GiB)”
+# [cite: rocm-mi300].
+@pytest.mark.parametrize(("name", "memory", "bf16", "bandwidth"), [
+    ("A100-SXM4-40GB", 40 * 10**9, 312 * 10**12, 1555 * 10**9),
+    ("MI300X", 192 * 2**30, 13074 * 10**11, 53 * 10**11),
+])
+def test_the_figures_are_the_vendors_read_exactly(name, memory, bf16, bandwidth):
+    card = accelerators.ACCELERATORS[name]
+    assert (card.memory_bytes, card.bf16_flops, card.bandwidth_bytes) == (memory, bf16, bandwidth)
+
+
+@pytest.mark.parametrize(("written", "name"), [
+    ("mi300x", "MI300X"), ("MI300X", "MI300X"), ("mi-300x", "MI300X"), ("a100", "A100-SXM4-40GB"),
+    ("A100-SXM4-40GB", "A100-SXM4-40GB"), ("a100 sxm4 40gb", "A100-SXM4-40GB"),
+])
+def test_a_name_is_found_in_any_case_with_or_without_dashes(written, name):
+    assert accelerators.get(written).name == name
+
+
+def test_an_unknown_name_lists_the_known_ones_on_one_line():
+    with pytest.raises(ConfigError) as refused:
+        accelerators.get("Z9000")
+    message = str(refused.value)
+    assert "\n" not in message and "'Z9000'" in message
+    assert all(name in message for name in accelerators.ACCELERATORS)
