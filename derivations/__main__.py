@@ -57,6 +57,16 @@ def positive(text: str) -> int:
         raise argparse.ArgumentTypeError(str(error)) from None
 
 
+def tokens(text: str) -> int:
+    """A length in tokens as a person writes it (storage.parse_tokens: 32k is 32,768), within answers.length's
+    range."""
+    try:
+        # A plain number (0 and negatives included) is judged as a length; one with a unit is read first.
+        return answers.length(text if text.strip().lstrip("-").isdigit() else storage.parse_tokens(text))
+    except configs.ConfigError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
 def flops(args: argparse.Namespace) -> tuple[dict, answers.Table]:
     result, rows = answers.flops(configs.load(args.config, args.revision), args.arch, args.seq, args.target, args.batch)
     return result, answers.flops_cells(result, rows)
@@ -80,9 +90,10 @@ def count_arguments(p: argparse.ArgumentParser) -> None:
 
 def flops_arguments(f: argparse.ArgumentParser) -> None:
     f.add_argument("config", metavar="CONFIG", help="a config.json or a bundled checkpoint name (as for count)")
-    f.add_argument("--seq", metavar="T", type=positive, required=True,
-                   help="tokens in a sequence (an encoder-decoder's source, and its target unless --target)")
-    f.add_argument("--target", metavar="T", type=positive, help="an encoder-decoder's target length (default: --seq)")
+    f.add_argument("--seq", metavar="T", type=tokens, required=True,
+                   help="tokens in a sequence, as 4096 or 4k (k = 1024) (an encoder-decoder's source, and its target "
+                        "unless --target)")
+    f.add_argument("--target", metavar="T", type=tokens, help="an encoder-decoder's target length (default: --seq)")
     f.add_argument("--arch", metavar="ARCH", help="architecture class (default: architectures[0], else the base model)")
     f.add_argument("--revision", metavar="REV", help="a model id's branch, tag or commit (default main)")
     f.add_argument("--batch", metavar="B", type=positive, default=1, help="sequences in the batch (default 1)")
@@ -93,9 +104,10 @@ def memory_arguments(m: argparse.ArgumentParser) -> None:
     m.add_argument("config", metavar="CONFIG", help="a config.json or a bundled checkpoint name (as for count)")
     m.add_argument("--arch", metavar="ARCH", help="architecture class (default: architectures[0], else the base model)")
     m.add_argument("--revision", metavar="REV", help="a model id's branch, tag or commit (default main)")
-    m.add_argument("--seq", metavar="T", type=positive,
-                   help="tokens in a sequence (default: the config's max_position_embeddings, else 2048)")
-    m.add_argument("--target", metavar="T", type=positive, help="an encoder-decoder's target length (default: --seq)")
+    m.add_argument("--seq", metavar="T", type=tokens,
+                   help="tokens in a sequence, as 4096 or 4k (k = 1024) (default: the config's max_position_embeddings, "
+                        "else 2048)")
+    m.add_argument("--target", metavar="T", type=tokens, help="an encoder-decoder's target length (default: --seq)")
     m.add_argument("--batch", metavar="B", type=positive, default=1, help="sequences in the batch (default 1)")
     m.add_argument("--dtype", metavar="DTYPE", default=answers.DEFAULT_DTYPE,
                    help="the weights' data type: " + ", ".join(storage.FORMATS) + ", or torch's name (bfloat16, "

@@ -550,3 +550,11 @@ def test_a_length_past_the_models_context_answers_with_a_note():
         assert past.stderr.splitlines() == [
             "note: 200,000 tokens is past the model's context (max_position_embeddings 131,072); answered anyway"]
         assert run(command, "qwen2.5-7b", "--seq", "131072").stderr == ""
+
+
+def test_lengths_as_model_cards_write_them():
+    # k is 1,024 in a context length: 32k is 32,768 tokens, 4K 4,096 (storage.parse_tokens).
+    assert memory_json("qwen2.5-7b", "--seq", "32k")["seq"] == 32_768
+    assert json.loads(run("flops", "llama-2-7b", "--seq", "4K", "--json").stdout)["seq"] == 4_096
+    refused = run("memory", "gpt2", "--seq", "32q")
+    assert refused.returncode == 2 and refused.stderr.count("\n") == 1 and "32k" in refused.stderr
