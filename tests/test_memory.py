@@ -126,3 +126,22 @@ def test_latent_attention_against_multi_head():
     # DeepSeek-V3: the cache keeps kv_lora_rank 512 + qk_rope_head_dim 64 a token and layer (61 layers); multi-head
     # attention with its 128 heads would keep 128 × (128 + 64) keys and 128 × 128 values.
     assert memory.kv_cache(configs.load("deepseek-v3"), None, 1) == 61 * (512 + 64)
+
+
+def test_the_pages_opening_table_is_the_command_lines_weights_and_cache():
+    # memory:contexts on the memory page: the weights and the cache in bf16 at each length, as `derivations memory
+    # qwen2.5-7b --seq N --json` gives them (the command line's cache is checked against transformers' own).
+    import json
+    import re
+
+    import in_process
+    from derivations.site import shortcodes
+
+    shown = shortcodes.expand("memory", "contexts qwen2.5-7b", lambda source, display: source)
+    rows = [[int(n.replace(",", "")) for n in re.findall(r"<td>([\d,]+)", row)]
+            for row in re.findall(r"<tr>(<td>.*?)</tr>", shown)]
+    assert [row[0] for row in rows] == [8_192, 32_768, 131_072]
+    for tokens, weights, cache, both in rows:
+        out = json.loads(in_process.printed("memory", "qwen2.5-7b", "--seq", str(tokens), "--json")[1])
+        assert (weights, cache, both) == (out["weights_bytes"], out["kv_cache_bytes"],
+                                          out["weights_bytes"] + out["kv_cache_bytes"]), tokens

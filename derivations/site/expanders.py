@@ -176,7 +176,8 @@ def _bytes(count: int) -> str:
 def expand_memory(text: str, tex: Tex) -> str:
     """What models hold (derivations.memory): ``family NAME`` (each bundled checkpoint of a family's main class:
     its weights in bf16 and int4, the key/value cache of one token and of a sequence), ``formats CHECKPOINT`` (its weights in every format), ``optimizers CHECKPOINT``
-    (training state by optimizer), ``zero`` (ZeRO's stages on the paper's example) and ``published``
+    (training state by optimizer), ``contexts CHECKPOINT`` (weights and cache at 8K, 32K and 128K tokens),
+    ``zero`` (ZeRO's stages on the paper's example) and ``published``
     (published figures read in their units)."""
     from .. import memory as held
     from ..symbols import P
@@ -211,6 +212,17 @@ def expand_memory(text: str, tex: Tex) -> str:
             caption += ("; the key/value cache in bf16, batch 1, as transformers keeps it (a sliding-window layer "
                         "keeps its window).")
         return _table(head, rows, caption)
+    if kind == "contexts":
+        # The weights and the cache of one sequence at three lengths, in bf16: the first answer to "does it fit".
+        resolved, config = registry.checkpoint(argument), configs.load(argument)
+        weights = storage.weight_bytes(held.evaluated(resolved.part, resolved.values), storage.FORMATS["bf16"])
+        rows = []
+        for length in memory.OPENING_LENGTHS:
+            cache = 2 * held.cached(resolved.part, dict(resolved.values), config, length)
+            rows.append([render.number(length), _bytes(weights), _bytes(cache), _bytes(weights + cache)])
+        return _table(["tokens", "weights, bf16", "key/value cache, bf16", "weights + cache"], rows,
+                      f"<code>{html.escape(resolved.architecture)}</code> on <code>{argument}</code>, one sequence; "
+                      "the forward's own tensors, the framework and the allocator come on top")
     if kind in ("formats", "optimizers"):
         resolved = registry.checkpoint(argument)
         tensors = held.evaluated(resolved.part, resolved.values)
@@ -237,8 +249,8 @@ def expand_memory(text: str, tex: Tex) -> str:
         rows = [[f"“{html.escape(p.printed)}”", html.escape(p.claim), sources.cite(p.source, ""),
                  html.escape(p.reading), render.number(p.exact), html.escape(p.right)] for p in memory.published()]
         return _table(["printed", "for", "source", "what it is", "the exact number", "the model's figure"], rows)
-    raise UnknownReference(f"memory:{text}: write memory:family NAME, formats CHECKPOINT, optimizers CHECKPOINT, "
-                           "zero or published")
+    raise UnknownReference(f"memory:{text}: write memory:family NAME, contexts CHECKPOINT, formats CHECKPOINT, "
+                           "optimizers CHECKPOINT, zero or published")
 
 
 def expand_architectures(text: str, tex: Tex) -> str:

@@ -21,6 +21,9 @@ from ..symbols import D, F, H, H_r, K, L, b, d_h, d_n, d_r, d_v, s, t
 # The sequence the family pages' memory tables evaluate the cache at (or the position table's length, if shorter).
 TABLE_CONTEXT = 4096
 
+# The lengths the memory page opens with (its first table: weights and cache, does it fit).
+OPENING_LENGTHS = (8 * 1024, 32 * 1024, 128 * 1024)
+
 # Phi-3-mini-4k: its positions, the window its config gives every layer, and the tokens transformers' cache keeps
 # in each (the window less the current token).
 _PHI3 = configs.load("phi-3-mini-4k")
