@@ -65,7 +65,8 @@ class FlopRow:
     in_layer: bool = False
     product: bool = False
     # One generated token (:func:`decode`): this component's FLOPs for it, and for a causal self-attention
-    # product, its FLOPs per key in each of its ``copies`` (each layer attends to its own cache).
+    # product (or a leaf that expands the cache), its FLOPs per key in each of its ``copies`` (each layer
+    # attends to its own cache).
     decode: Expr = sympy.Integer(0)
     copies: Expr | None = None
 
@@ -86,8 +87,10 @@ def rows(part: Part, tokens: Expr = s) -> list[FlopRow]:
         times, in_layer, kind = times * copies, in_layer or copies != 1, p.kind or kind
         name = qualified.split(".", 1)[1] if "." in qualified else qualified
         if p.expr is not None:
+            # A leaf that expands the cache runs, per copy, on each of its layer's keys (as a product does).
+            decode = 2 * p.matrix * step(tokens) if p.expands_cache else times * 2 * p.matrix * step(tokens)
             out.append(FlopRow(name, p.label, sympy.expand(times * 2 * p.matrix * tokens), kind, in_layer=in_layer,
-                               decode=sympy.expand(times * 2 * p.matrix * step(tokens))))
+                               decode=sympy.expand(decode), copies=times if p.expands_cache else None))
         for c in p.children:
             visit(c, f"{qualified}.{c.name}", times, tokens, in_layer, kind)
         # After the projections that make their operands.
