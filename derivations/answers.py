@@ -168,8 +168,52 @@ def flops(config: Mapping, architecture: str | None, tokens: int, target: int | 
     }
     if values["s_d"] != values["s"] or target is not None:
         result["target"] = values["s_d"]
+    result["decode"] = decode(config, architecture, rows, values, tokens, target, batch)
     result["components"] = [{"name": r["name"], "latex": r["latex"], "flops": batch * r["flops"]} for r in rows]
     return result, rows
+
+
+def decode(config: Mapping, architecture: str, rows: list[dict], values: Mapping[str, int], tokens: int,
+           target: int | None, batch: int) -> dict:
+    """``flops --json``'s ``"decode"``: one generated token a sequence after the T tokens of this forward (an
+    encoder-decoder's decoder tokens, its source read once), from the rows' ``decode`` polynomials
+    (derivations.flops); and the bytes that step reads: the weights a token goes through (a mixture's active
+    ones) at 16 bits and the key/value cache of T tokens (:func:`memory`'s). Where there is no such step, why."""
+    cached = values["s_d"]  # a decoder's tokens: --seq, an encoder-decoder's --target (else --seq)
+    try:
+        return {"cached": cached} | _decode(config, architecture, rows, values, tokens, target, batch, cached)
+    except ConfigError as error:  # the forward stands without a decode step (a window the model cannot run without)
+        return {"cached": cached, "refused": str(error)}
+
+
+def _decode(config: Mapping, architecture: str, rows: list[dict], values: Mapping[str, int], tokens: int,
+            target: int | None, batch: int, cached: int) -> dict:
+    held = memory(config, architecture, tokens, target, batch)
+    assert held.get("target", held["seq"]) == cached, (held, cached)
+    out: dict = {}
+    if not any(r["copies"] for r in rows):
+        return out | {"refused": "an encoder generates no tokens"}
+    if "P" in values and cached + 1 > values["P"]:  # learned positions: none for the token after the table's last
+        raise ConfigError(f"its table of positions ends at {values['P']:,}")
+    # Each self-attention block's layers, in order, each with its window (the reader's, as memory reads them).
+    blocks: dict[str, int] = {}
+    for r in rows:
+        if r["copies"]:
+            blocks.setdefault(r["name"].rsplit(".", 1)[0], compiled.count(r["copies"], values))
+    reader = configs.READERS[configs.read_model_type(config)]
+    keys = iter([storage.attended(cached, w) for w in reader.windows(config, sum(blocks.values()))])
+    attended = {block: sum(next(keys) for _ in range(copies)) for block, copies in blocks.items()}
+    flops = sum(compiled.count(r["decode"], values) * (attended[r["name"].rsplit(".", 1)[0]] if r["copies"] else 1)
+                for r in rows)
+    chosen = configs.select(config, architecture, parameter_symbols, base)
+    active = compiled.section(chosen.model_type, "count")["active"][chosen.layout].get(chosen.architecture)
+    fmt = storage.FORMATS[DEFAULT_DTYPE]
+    # A mixture's token reads the experts it is routed to, and everything else whole (components.active_per_token);
+    # a 16-bit format has no blocks of scales: 2 bytes a parameter.
+    weights = held["weights_bytes"] if active is None else compiled.count(active, chosen.values) * fmt.bits // 8
+    return out | {"flops": batch * flops, "bytes_read": weights + held["kv_cache_bytes"], "dtype": DEFAULT_DTYPE,
+                  "weights_bytes": weights, "active_weights": active is not None,
+                  "kv_cache_bytes": held["kv_cache_bytes"], "kv_cache_windows": held["kv_cache_windows"]}
 
 
 def flops_table(result: dict, rows: list[dict]) -> str:
@@ -191,6 +235,15 @@ def flops_cells(result: dict, rows: list[dict]) -> Table:
              ("training step", "forward + backward", f"{result['training_step']:,}"),
              ("+ full recomputation", "the layers' forward again", f"{result['full_recomputation']:,}"),
              ("+ selective recomputation", "attention's products again", f"{result['selective_recomputation']:,}")]
+    step = result["decode"]
+    if "refused" in step:
+        foot.append(("decode, 1 token", f"none: {step['refused']}", ""))
+    else:
+        # The text stays within 100 columns: the bytes in decimal units alone (--json has them exact).
+        weights = "active weights" if step["active_weights"] else "weights"
+        foot += [("decode, 1 token", f"batch {result['batch']:,}, T = {step['cached']:,} cached", f"{step['flops']:,}"),
+                 ("  bytes read", f"{weights} ({step['dtype']}) + key/value cache",
+                  f"{storage.in_unit(step['bytes_read'], storage.DECIMAL)}")]
     return Table(result["architecture"], head, body, foot)
 
 

@@ -181,6 +181,13 @@ def flop_count(model: str | Path | Mapping, seq: int, architecture: str | None =
         - `training_step`: `forward` and `backward`.
         - `full_recomputation`: what recomputing the layers' forward pass adds to a step.
         - `selective_recomputation`: what recomputing attention's products alone adds to a step.
+        - `decode`: one generated token a sequence after the `seq` tokens (an encoder-decoder's `target`,
+          its source read once), a dict: `cached`, those tokens; `flops`, the step's forward FLOPs for the
+          batch, each self-attention layer reading its cached tokens and the new one (at most its sliding
+          window); `bytes_read`, what the step reads: `weights_bytes`, the weights at `dtype` (`bf16`; a
+          mixture's active ones, `active_weights`), and `kv_cache_bytes`, the batch's key/value cache, as
+          [`memory_use`][derivations.api.memory_use] counts it (`kv_cache_windows`). Where there is no such
+          step (an encoder; a full table of learned positions) only `cached` and `refused`, the reason.
         - `components`: one [`Component`][derivations.api.Component] for each component of the count; their
           values add up to `forward`, each expression a polynomial in `s` (and `s_d`) for one sequence.
 
@@ -195,6 +202,8 @@ def flop_count(model: str | Path | Mapping, seq: int, architecture: str | None =
         >>> batch = derivations.flop_count("gpt2", seq=1024, batch=8)
         >>> batch.forward == 8 * flops.forward
         True
+        >>> derivations.flop_count("llama-2-7b", seq=4096).decode["flops"]
+        15362162688
     """
     from . import flops as _flops
 

@@ -18,6 +18,9 @@ from . import cache
 
 # What each section holds: the keys of compile_section's result for it.
 SECTIONS = {"count": ("base", "variants", "active"), "flops": ("flops",), "memory": ("memory",)}
+# The sections each command reads: every command selects its class by the count's symbols; flops' decode step
+# reads the cache (memory) and a mixture's active parameters (count).
+READS = {"count": ("count",), "flops": ("count", "flops", "memory"), "memory": ("count", "memory")}
 
 
 def compile_section(model_type: str, name: str) -> dict:
@@ -40,7 +43,7 @@ def compile_section(model_type: str, name: str) -> dict:
                            for variant, architectures in family.variants.items()}}
     if name == "flops":
         # What each class computes: one row per component (derivations.flops), in the sequence length s
-        # (and s_d, an encoder-decoder's target length).
+        # (and s_d, an encoder-decoder's target length), and for one generated token.
         return {"flops": each(flop_rows)}
     # What each class holds (derivations.memory): its tensors, and what a token leaves in the cache.
     assert name == "memory", name
@@ -58,12 +61,14 @@ def memory_rows(part) -> dict:
 
 def flop_rows(part) -> list[dict]:
     """One row per component of ``part``'s forward FLOPs: dotted name, LaTeX, formula, the FLOPs of one
-    sequence as a polynomial, the causal half where there is one, and what recomputation runs again."""
+    sequence as a polynomial, the causal half where there is one, and what recomputation runs again; and one
+    generated token's FLOPs (per key and copy for a causal self-attention product, with its copies)."""
     from . import flops, render
 
     return [{"name": row.name, "latex": render.latex(row.expr), "formula": str(row.expr), "terms": terms(row.expr),
              "causal": None if row.causal is None else terms(row.causal), "in_layer": row.in_layer,
-             "product": row.product}
+             "product": row.product, "decode": terms(row.decode),
+             "copies": None if row.copies is None else terms(row.copies)}
             for row in flops.rows(part)]
 
 

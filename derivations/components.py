@@ -77,6 +77,9 @@ class Part:
     # self-attention keeps for the tokens to come (an encoder-decoder's cross-attention: those of each
     # source token), or what it keeps instead (DeepSeek's latent). 0: nothing cached.
     cache: Expr = sympy.Integer(0)
+    # A leaf that runs on every cached row at each generated token, not on the new one alone: the cache keeps
+    # its input, so each step expands the whole cache again (DeepSeek's kv_b_proj, in transformers).
+    expands_cache: bool = False
     # A leaf's tensors, one size each, where it holds more than one (a linear map's weight and bias); empty:
     # one tensor of ``expr`` elements (none if ``expr`` is 0). What per-tensor schemes (8-bit optimizer
     # states, block-wise quantization) need.

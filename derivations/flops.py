@@ -16,6 +16,14 @@ Counted as ``torch.utils.flop_counter.FlopCounterMode`` counts: matrix products 
 embedding) is 0 FLOPs; adds, norms, activations and softmax are element-wise work that it does not count
 either (and that no published form counts, except Chinchilla's softmax). The forward is of one sequence;
 a batch of ``b`` sequences is ``b`` times it.
+
+One generated token after T cached ones (:func:`decode`) is the same sum on one row: each matrix on the new
+token alone, each self-attention product one query against the k = T + 1 keys of its layer (at most its
+sliding window), cross-attention's one query against the source's s keys; the encoder, and cross-attention's
+keys and values, ran once and are in the cache.
+
+$$C_\mathrm{decode} = \sum_\text{matrices} 2\,n_\mathrm{in} n_\mathrm{out}
+  + \sum_\text{self-attention} (2 H d_k + 2 H d_h) \cdot k$$
 """
 
 from __future__ import annotations
@@ -25,7 +33,7 @@ from dataclasses import dataclass
 import sympy
 
 from .components import Expr, Part
-from .symbols import s
+from .symbols import s, s_d
 
 # The backward of a matrix product Y = X W is two products of the same size: dX = dY W^T and dW = X^T dY
 # (and for attention's products, the gradients of both operands).
@@ -56,6 +64,11 @@ class FlopRow:
     causal: Expr | None = None
     in_layer: bool = False
     product: bool = False
+    # One generated token (:func:`decode`): this component's FLOPs for it, and for a causal self-attention
+    # product (or a leaf that expands the cache), its FLOPs per key in each of its ``copies`` (each layer
+    # attends to its own cache).
+    decode: Expr = sympy.Integer(0)
+    copies: Expr | None = None
 
     @property
     def needed(self) -> Expr:
@@ -66,6 +79,7 @@ class FlopRow:
 def rows(part: Part, tokens: Expr = s) -> list[FlopRow]:
     """One row per leaf (0 for those that only add, scale or look up) and per attention product."""
     out: list[FlopRow] = []
+    step = _step(part)
 
     def visit(p: Part, qualified: str, times: Expr, tokens: Expr, in_layer: bool, kind: str) -> None:
         tokens = p.tokens if p.tokens is not None else tokens
@@ -73,7 +87,10 @@ def rows(part: Part, tokens: Expr = s) -> list[FlopRow]:
         times, in_layer, kind = times * copies, in_layer or copies != 1, p.kind or kind
         name = qualified.split(".", 1)[1] if "." in qualified else qualified
         if p.expr is not None:
-            out.append(FlopRow(name, p.label, sympy.expand(times * 2 * p.matrix * tokens), kind, in_layer=in_layer))
+            # A leaf that expands the cache runs, per copy, on each of its layer's keys (as a product does).
+            decode = 2 * p.matrix * step(tokens) if p.expands_cache else times * 2 * p.matrix * step(tokens)
+            out.append(FlopRow(name, p.label, sympy.expand(times * 2 * p.matrix * tokens), kind, in_layer=in_layer,
+                               decode=sympy.expand(decode), copies=times if p.expands_cache else None))
         for c in p.children:
             visit(c, f"{qualified}.{c.name}", times, tokens, in_layer, kind)
         # After the projections that make their operands.
@@ -81,10 +98,32 @@ def rows(part: Part, tokens: Expr = s) -> list[FlopRow]:
             keys = tokens if op.keys is None else op.keys
             whole = sympy.expand(times * op.per_pair * tokens * keys)
             causal = sympy.expand(times * op.per_pair * causal_pairs.subs(s, tokens)) if op.causal else None
-            out.append(FlopRow(f"{name}.{op.name}", op.label, whole, kind, causal, in_layer, product=True))
+            # One new query: against its cache per key (causal), else against the source's keys.
+            decode = sympy.expand(op.per_pair * step(tokens) * (1 if op.causal else times * keys))
+            out.append(FlopRow(f"{name}.{op.name}", op.label, whole, kind, causal, in_layer, product=True,
+                               decode=decode, copies=times if op.causal else None))
 
     visit(part, part.name, sympy.Integer(1), tokens, False, "")
     return out
+
+
+def _step(part: Part):
+    """The rows a part runs on in one decode step, from the rows it runs on in a forward: the new token (1) for
+    the decoder's rows (``s_d`` in an encoder-decoder, else ``s``); none for the source's (``s`` in an
+    encoder-decoder: the encoder ran once, and cross-attention's keys and values are in the cache); a fixed
+    count (a head that reads one row) as it is."""
+    def walk(p: Part):
+        yield p
+        for c in p.children:
+            yield from walk(c)
+
+    query = s_d if any(p.tokens is not None and s_d in sympy.sympify(p.tokens).free_symbols for p in walk(part)) else s
+
+    def step(tokens: Expr) -> Expr:
+        free = sympy.sympify(tokens).free_symbols
+        return sympy.sympify(tokens).subs(query, 1) if query in free else (0 if free & {s, s_d} else tokens)
+
+    return step
 
 
 def forward(part: Part) -> Expr:
@@ -103,6 +142,13 @@ _FORWARD: dict[int, tuple[Part, Expr]] = {}
 def forward_needed(part: Part) -> Expr:
     """Forward FLOPs of one sequence with a decoder's self-attention cut to its causal half."""
     return sympy.expand(sympy.Add(*(r.needed for r in rows(part))))
+
+
+def decode(part: Part, keys: Expr) -> Expr:
+    """Forward FLOPs of one generated token of one sequence, every self-attention layer attending to ``keys``
+    keys (the T cached tokens and the new one: T + 1, or a sliding window's fewer). A causal model only: an
+    encoder generates nothing. The command line takes each layer's own keys (answers.flops)."""
+    return sympy.expand(sympy.Add(*(r.decode * (1 if r.copies is None else r.copies * keys) for r in rows(part))))
 
 
 @dataclass(frozen=True)

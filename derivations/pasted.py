@@ -101,8 +101,10 @@ def command(argv: list[str], text: str | None = None) -> str:
     (``title``, ``head``, ``body``, ``foot``; None when it prints JSON or refuses). For ``flops`` and ``memory`` on
     the page, run as the command line runs (its own parser, its own lines, its own table)."""
     argv = [str(arg) for arg in argv]  # from the page: a JavaScript array
-    if _bundle is not None and argv and argv[0] in compiled.SECTIONS and argv[0] not in _installed:
-        install(_bundle, argv[0])
+    if _bundle is not None and argv and argv[0] in compiled.READS:
+        for section in compiled.READS[argv[0]]:
+            if section not in _installed:
+                install(_bundle, section)
     with contextlib.chdir(folder()):
         _write(text)
         status, output, cells, notes = cli.run(argv)

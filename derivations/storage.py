@@ -163,6 +163,12 @@ def kept(tokens: int, window: int | None) -> int:
     return len(range(tokens)[1 - window:])
 
 
+def attended(tokens: int, window: int | None) -> int:
+    """Keys the query of the token after ``tokens`` reads in a layer: those its cache kept (:func:`kept`) and
+    its own (the cache returns both: a sliding window's min(T + 1, window))."""
+    return kept(tokens, window) + 1
+
+
 def cache_elements(rows: Sequence[tuple[int, int, bool]], tokens: int, windows: Sequence[int | None],
                    source: int | None = None) -> int:
     """Elements in the cache for one sequence, from (per copy, copies, cross) of each caching block: the

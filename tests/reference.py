@@ -477,3 +477,33 @@ def derived_counts(root: Part, values: Mapping[sympy.Symbol, int]) -> dict[str, 
     nodes, _ = patterns(root)
     return {q: evaluate(multiplier * part.total, values)
             for q, part, multiplier in root.walk() if q in nodes}
+
+
+def decode_flops(model: torch.nn.Module, cached: int, source: int | None = None, batch: int = 1) -> int:
+    """The FLOPs FlopCounterMode counts in transformers' forward of ONE new token a sequence after a forward of
+    ``cached`` tokens with use_cache (an encoder-decoder: ``cached`` decoder tokens over ``source`` encoder ones,
+    then the new decoder token with the encoder's states and the cache: the encoder does not run again). The
+    cache is the one transformers builds for that forward (a DynamicCache with the config: sliding-window layers
+    keep their window). Zeros on the meta device, random ids on CPU (a mixture routes by value)."""
+    from torch.utils.flop_counter import FlopCounterMode
+
+    device = next(model.parameters()).device
+    vocabulary = model.config.get_text_config().vocab_size
+
+    def ids(length: int) -> torch.Tensor:
+        return (torch.zeros((batch, length), dtype=torch.long, device=device) if device.type == "meta"
+                else torch.randint(0, vocabulary, (batch, length), device=device))
+
+    def ones(length: int) -> torch.Tensor:
+        return torch.ones((batch, length), dtype=torch.long, device=device)
+
+    with torch.no_grad():
+        if source is None:
+            before = model(input_ids=ids(cached), attention_mask=ones(cached), use_cache=True)
+            step = {"input_ids": ids(1), "attention_mask": ones(cached + 1)}
+        else:
+            before = model(input_ids=ids(source), decoder_input_ids=ids(cached), use_cache=True)
+            step = {"decoder_input_ids": ids(1), "encoder_outputs": (before.encoder_last_hidden_state,)}
+        with FlopCounterMode(display=False) as counter:
+            model(**step, past_key_values=before.past_key_values, use_cache=True)
+    return counter.get_total_flops()

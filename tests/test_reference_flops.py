@@ -99,3 +99,76 @@ def test_mixtures_at_their_layouts(family: str, checkpoint: str) -> None:
     config = shallow(configs.load(checkpoint), 2)
     architecture = FAMILIES[family].main
     assert reference.check_flops(architecture, config), f"{checkpoint} did not run"
+
+
+# ---------------------------------------------------------------------------------------------
+# One generated token after T cached ones (flops --json's "decode")
+# ---------------------------------------------------------------------------------------------
+
+def derived_decode(config: dict, architecture: str, cached: int, source: int | None = None, batch: int = 1) -> int:
+    """What the command answers, through answers.flops (the compiled rows, the reader's windows per layer)."""
+    from derivations import answers
+
+    seq, target = (cached, None) if source is None else (source, cached)
+    step = answers.flops(config, architecture, seq, target, batch)[0]["decode"]
+    assert "refused" not in step, step
+    return step["flops"]
+
+
+# (checkpoint, what changes, T cached, encoder tokens): two layers of each stack, on the meta device. Windows
+# shorter than T: Mistral's every layer; Gemma 2's even layers (the odd ones attend to all); Qwen2's layers from
+# max_window_layers on; gpt-oss alternating too. Batch 2 on one of them.
+DECODE = [
+    ("gpt2", {}, 100, None, 1),
+    ("llama-2-7b", {}, 1000, None, 2),
+    ("mistral-7b", {"sliding_window": 64}, 1000, None, 1),
+    ("mistral-7b", {"sliding_window": 64}, 63, None, 1),
+    ("gemma-2-2b", {"sliding_window": 32}, 300, None, 1),
+    ("gemma-3-1b", {"sliding_window": 32, "sliding_window_pattern": 2}, 300, None, 1),
+    ("qwen2-7b", {"use_sliding_window": True, "sliding_window": 16, "max_window_layers": 1}, 40, None, 1),
+    ("pythia-70m", {}, 7, None, 1),
+    ("phi-3-mini-4k", {}, 50, None, 1),
+    ("t5-small", {}, 20, 50, 1),
+]
+
+
+@pytest.mark.parametrize("checkpoint, change, cached, source, batch", DECODE,
+                         ids=[f"{c}-T{t}" for c, _, t, _, _ in DECODE])
+def test_decode_is_one_token_with_a_cache(checkpoint, change, cached, source, batch) -> None:
+    config = shallow(configs.load(checkpoint), 2) | change
+    architecture = registry.resolve(config).part.name
+    measured = reference.decode_flops(reference.build(architecture, config), cached, source, batch)
+    assert derived_decode(config, architecture, cached, source, batch) == measured
+
+
+@pytest.mark.parametrize("checkpoint, change", [
+    ("mixtral-8x7b", {}), ("qwen1.5-moe-a2.7b", {}), ("deepseek-v2-lite", {}), ("deepseek-v3", {}),
+    ("gpt-oss-20b", {"sliding_window": 4}),
+], ids=lambda value: value if isinstance(value, str) else "")
+def test_decode_of_a_mixture_on_cpu(checkpoint: str, change: dict) -> None:
+    # Narrowed as the mixtures above: each new token runs the experts it is routed to, X_a of them. DeepSeek's
+    # latent attention caches the latent and expands all of it again at each token; gpt-oss's even layers
+    # attend to a window shorter than T.
+    config = shallow(configs.load(checkpoint), 2) | FEW_EXPERTS | change
+    architecture = FAMILIES[registry.of_model_type(config["model_type"]).name].main
+    torch.manual_seed(0)
+    model = reference.build(architecture, config, "cpu")
+    assert derived_decode(config, architecture, 6) == reference.decode_flops(model, 6)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_decode_on_random_configs(seed: int) -> None:
+    # Small Mistral configs (1 to 3 layers, grouped-query heads, a window or none) at a random T on the meta
+    # device: the window below, at and above T.
+    import random
+
+    draw = random.Random(seed)
+    heads = draw.choice([2, 4, 8])
+    config = {"model_type": "mistral", "architectures": ["MistralForCausalLM"], "num_hidden_layers": draw.randint(1, 3),
+              "hidden_size": heads * draw.choice([8, 16]), "num_attention_heads": heads,
+              "num_key_value_heads": draw.choice([k for k in (1, 2, heads) if heads % k == 0]),
+              "intermediate_size": draw.randint(8, 100), "vocab_size": draw.randint(16, 300),
+              "sliding_window": draw.choice([None, 2, 8, 33, 500])}
+    cached = draw.randint(1, 200)
+    model = reference.build("MistralForCausalLM", config)
+    assert derived_decode(config, "MistralForCausalLM", cached) == reference.decode_flops(model, cached)

@@ -55,8 +55,9 @@ def latent_attention(compressed_queries: bool = True, bias: bool = False) -> Par
         linear("key_value_down", "the latent and the shared rotary key: D to R_kv + d_rope (kv_a_proj_with_mqa)", D,
                R_kv + d_r, bias, "kv_a_proj_with_mqa"),
         rms_norm("key_value_norm", R_kv, "kv_a_layernorm", label="RMSNorm of the latent"),
-        linear("key_value_up", "keys and values expanded: R_kv to H (d_nope + d_v) (kv_b_proj)", R_kv,
-               H * (d_n + d_v), False, "kv_b_proj"),
+        # transformers caches the latent and expands every cached row again at each new token (expand_kv).
+        replace(linear("key_value_up", "keys and values expanded: R_kv to H (d_nope + d_v) (kv_b_proj)", R_kv,
+                       H * (d_n + d_v), False, "kv_b_proj"), expands_cache=True),
         linear("output", "output projection: H d_v to D", H * d_v, D, bias, "o_proj"),
         # Queries and keys of d_nope + d_rope a head, values of d_v: the products as the eager code runs them.
         path="self_attn", kind="attention", ops=attention_products(H, d_n + d_r, d_v, causal=True),

@@ -60,6 +60,20 @@ gpt2_matrix_elements = sympy.expand(sum(leaf.matrix * copies for _, leaf, copies
 assert sympy.expand(gpt2_forward_per_token - 2 * gpt2_matrix_elements - 4 * L * D * s) == 0
 
 # ---------------------------------------------------------------------------------------------
+# One generated token after T cached ones (flops.decode): each matrix on one row, attention over T + 1 keys
+# ---------------------------------------------------------------------------------------------
+
+DECODE_CACHED = 4096
+llama_decode = flops.decode(llama_model, DECODE_CACHED + 1)
+llama_two_n = sympy.expand(2 * llama_model.total)
+# What the cache adds: the two products over the T + 1 keys (the rest does not depend on T).
+llama_decode_attention = sympy.expand(llama_decode - flops.decode(llama_model, 0))
+# $$C_\mathrm{decode} - 2N = 4 H d_h L (T + 1) - 2 D V - 2 (2L + 1) D$$  the cache costs the products; the lookup
+# and the norms' weights (element-wise, uncounted) cost nothing.
+llama_decode_gap = sympy.expand(llama_decode - llama_two_n)
+assert sympy.expand(llama_decode_gap - 4 * H * d_h * L * (DECODE_CACHED + 1) + 2 * D * V + 2 * (2 * L + 1) * D) == 0
+
+# ---------------------------------------------------------------------------------------------
 # Kaplan et al. 2020, Table 1: per token, forward, non-embedding
 # ---------------------------------------------------------------------------------------------
 
