@@ -274,10 +274,11 @@ def qwen_windows(config: Mapping, layers: int, *, alternate: bool = False) -> tu
     if isinstance(bound, bool) or not isinstance(bound, int):
         raise ConfigError(f"max_window_layers must be an integer, got {shown(bound)}")
     rule = (lambda i: bool((i + 1) % 2) and i < bound) if alternate else (lambda i: i >= bound)
-    if alternate and enabled and window is None and "layer_types" not in config and any(map(rule, range(layers))):
-        # Qwen2MoeConfig makes those layers sliding whatever sliding_window is (Qwen2Config and Qwen3Config make them
-        # full without a window), and the cache cannot hold a sliding layer without one: the model does not run.
-        raise ConfigError("sliding_window must be set: use_sliding_window makes some layers attend to a window of it")
+    if alternate and enabled and window is None:
+        # Qwen2MoeModel builds its sliding-window mask on every forward, whichever layers slide (none, with
+        # max_window_layers 0), and that mask needs a window (Qwen2Config and Qwen3Config make the layers full
+        # without one): the model does not run.
+        raise ConfigError("sliding_window must be set: use_sliding_window makes Qwen2-MoE build a sliding-window mask")
     return layer_windows(config, layers, window, rule)
 
 

@@ -41,16 +41,16 @@ def test_every_bundled_config_asks_for_a_layout_its_family_has(name):
     assert reader.layout.of(config) in registry.of_model_type(reader.model_type).variants
 
 
-def test_a_qwen2_moe_window_must_be_set_where_its_layers_slide():
-    # Qwen2MoeConfig (5.23) gives the even-numbered layers below max_window_layers a sliding window when
-    # use_sliding_window is set, whatever sliding_window is; with none, transformers' cache cannot hold them and the
-    # forward fails (found by tests/test_reference_memory.py's random windows). Qwen2's config makes them full.
+def test_a_qwen2_moe_window_must_be_set_with_use_sliding_window():
+    # Qwen2MoeConfig (5.23) keeps sliding_window None when use_sliding_window is set, and Qwen2MoeModel builds its
+    # sliding-window mask on every forward, which raises without a window: even with max_window_layers 0, where no
+    # layer slides (both found by tests/test_reference_memory.py's random windows). Qwen2's config makes them full.
     from derivations import answers
 
     config = configs.load("qwen1.5-moe-a2.7b") | {"use_sliding_window": True, "sliding_window": None,
                                                    "max_window_layers": 4}
-    with pytest.raises(ConfigError, match="sliding_window must be set"):
-        answers.memory(config, None, 16)
-    assert answers.memory(config | {"max_window_layers": 0}, None, 16)["kv_cache_windows"] == []
+    for bound in (4, 0):
+        with pytest.raises(ConfigError, match="sliding_window must be set"):
+            answers.memory(config | {"max_window_layers": bound}, None, 16)
     qwen2 = configs.load("qwen2-7b") | {"use_sliding_window": True, "sliding_window": None, "max_window_layers": 4}
     assert answers.memory(qwen2, None, 16)["kv_cache_windows"] == []
