@@ -138,10 +138,11 @@ def test_the_pages_opening_table_is_the_command_lines_weights_and_cache():
     from derivations.site import shortcodes
 
     shown = shortcodes.expand("memory", "contexts qwen2.5-7b", lambda source, display: source)
+    weights = int(re.search(r"weights of ([\d,]+) bytes", shown)[1].replace(",", ""))
     rows = [[int(n.replace(",", "")) for n in re.findall(r"<td>([\d,]+)", row)]
             for row in re.findall(r"<tr>(<td>.*?)</tr>", shown)]
     assert [row[0] for row in rows] == [8_192, 32_768, 131_072]
-    for tokens, weights, cache, both in rows:
+    for tokens, cache, both in rows:
         out = json.loads(in_process.printed("memory", "qwen2.5-7b", "--seq", str(tokens), "--json")[1])
         assert (weights, cache, both) == (out["weights_bytes"], out["kv_cache_bytes"],
                                           out["weights_bytes"] + out["kv_cache_bytes"]), tokens

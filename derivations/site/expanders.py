@@ -219,10 +219,12 @@ def expand_memory(text: str, tex: Tex) -> str:
         rows = []
         for length in memory.OPENING_LENGTHS:
             cache = 2 * held.cached(resolved.part, dict(resolved.values), config, length)
-            rows.append([render.number(length), _bytes(weights), _bytes(cache), _bytes(weights + cache)])
-        return _table(["tokens", "weights, bf16", "key/value cache, bf16", "weights + cache"], rows,
-                      f"<code>{html.escape(resolved.architecture)}</code> on <code>{argument}</code>, one sequence; "
-                      "the forward's own tensors, the framework and the allocator come on top")
+            rows.append([render.number(length), _bytes(cache), _bytes(weights + cache)])
+        # The weights are the same at every length: said once, in the caption.
+        return _table(["tokens", "key/value cache", "weights + cache"], rows,
+                      f"<code>{html.escape(resolved.architecture)}</code> on <code>{argument}</code> in bf16, one "
+                      f"sequence: weights of {render.number(weights)} bytes, and the cache; the forward's own "
+                      "tensors, the framework and the allocator come on top")
     if kind in ("formats", "optimizers"):
         resolved = registry.checkpoint(argument)
         tensors = held.evaluated(resolved.part, resolved.values)
