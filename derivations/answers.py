@@ -35,23 +35,27 @@ def length(text: str | int) -> int:
     return value
 
 
-def context(config: Mapping) -> int:
-    """The length a config declares it reads, else :data:`DEFAULT_CONTEXT`."""
+def declared_context(config: Mapping) -> tuple[str, int] | None:
+    """The field that declares the length a config reads, and its value; None where none does."""
     for field in CONTEXT_FIELDS:
         value = config.get(field)
         if isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= LONGEST:
-            return value
-    return DEFAULT_CONTEXT
+            return field, value
+    return None
+
+
+def context(config: Mapping) -> int:
+    """The length a config declares it reads, else :data:`DEFAULT_CONTEXT`."""
+    declared = declared_context(config)
+    return DEFAULT_CONTEXT if declared is None else declared[1]
 
 
 def beyond_context(config: Mapping, tokens: int) -> str | None:
     """A line to say that ``tokens`` is past the context a config declares (a rotary model still answers: its
     sizes do not depend on the length), None otherwise."""
-    declared = next((config[f] for f in CONTEXT_FIELDS if isinstance(config.get(f), int)
-                     and not isinstance(config.get(f), bool)), None)
-    if declared is not None and tokens > declared:
-        field = next(f for f in CONTEXT_FIELDS if config.get(f) == declared)
-        return f"note: {tokens:,} tokens is past the model's context ({field} {declared:,}); answered anyway"
+    declared = declared_context(config)
+    if declared is not None and tokens > declared[1]:
+        return f"note: {tokens:,} tokens is past the model's context ({declared[0]} {declared[1]:,}); answered anyway"
     return None
 
 
