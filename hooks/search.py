@@ -57,8 +57,9 @@ CODE_CELL = re.compile(r'<div class="[^"]*\bjp-CodeCell\b[^"]*"')
 INLINE_FORMULA = re.compile(r'(<span class="dv-math"[^>]*>)(<span class="katex" role="math" aria-label="([^"]*)">)')
 SUBSCRIPT = re.compile(r"_\{\\mathrm\{(\w+)\}\}")  # d_{\mathrm{h}}: d_h
 READS_AS_TEXT = re.compile(r"[\w +\-=]+")  # no braces, powers or commands left
-# A closing cell, caption, row, list item, paragraph or block, or a line break, with a tag right after it.
-RUN_TOGETHER = re.compile(r"(</t[dhr]>|</caption>|</li>|</p>|</div>|<br\s*/?>)(?=<)")
+# A closing cell, caption, row, list item, paragraph or block with a tag right after it, or a line break with
+# anything but a space after it (text follows one as often as a tag does: "“40 GB”<br>40,000,000,000").
+RUN_TOGETHER = re.compile(r"(</t[dhr]>|</caption>|</li>|</p>|</div>)(?=<)|(<br\s*/?>)(?=\S)")
 # Opening tags of what a reader never searches for: pictures (a family's bars and their numbers, drawn
 # again in the tables and the at-a-glance box's legend), option lists, lone anchors.
 EXCLUDED = re.compile(r'<(svg|select)\b|<figure class="dv-figure[^"]*"|<div class="dv-bar"|<a class="(headerlink|anchor-link)"')
@@ -102,7 +103,7 @@ def indexed(content: str) -> str:
         at = element_end(content, match.start(), "div")
     content = "".join(pieces) + content[at:]
     content = INLINE_FORMULA.sub(_formula_text, content)
-    content = RUN_TOGETHER.sub(r"\1 ", content)
+    content = RUN_TOGETHER.sub(lambda m: m[0] + " ", content)
     content = LIST.sub("", ROW_OR_ITEM.sub(r"<\1p>", content))
     content = DOUBLED.sub(lambda m: f"{m[1]}<p>" if m[0].startswith("<p>") else f"</p>{m[2]}", content)
     return EXCLUDED.sub(lambda m: m[0] + " data-search-exclude", content)

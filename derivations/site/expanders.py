@@ -538,11 +538,10 @@ def expand_accelerators(text: str, tex: Tex) -> str:
 
     if text.strip() != "table":
         raise UnknownReference(f"accelerators:{text}: write accelerators:table")
-    # A space after each <br>: the search index keeps the quoted figure and the number apart.
     rows = [[html.escape(f"{a.vendor} {a.name}"),
-             f"“{html.escape(a.memory)}”<br> {_bytes(a.memory_bytes)}",
-             "none" if a.bf16 is None else f"“{html.escape(a.bf16)}”<br> {render.number(a.bf16_flops)} FLOP/s",
-             f"“{html.escape(a.bandwidth)}”<br> {render.number(a.bandwidth_bytes)} bytes/s",
+             f"“{html.escape(a.memory)}”<br>{_bytes(a.memory_bytes)}",
+             "none" if a.bf16 is None else f"“{html.escape(a.bf16)}”<br>{render.number(a.bf16_flops)} FLOP/s",
+             f"“{html.escape(a.bandwidth)}”<br>{render.number(a.bandwidth_bytes)} bytes/s",
              sources.cite(a.source, html.escape(a.locator))]
             for a in accelerators.ACCELERATORS.values()]
     return _table(["accelerator", "memory", "dense bf16 peak", "memory bandwidth", "where the vendor writes it"],
