@@ -42,10 +42,13 @@ def test_the_files_bytes_are_the_listing_of_their_headers():
 def test_deepseeks_description_of_the_weights():
     # README_WEIGHTS.md [cite: deepseek-v3-code]: "0.9B for Embedding"; "Activation parameters: 36.7B (including 0.9B
     # for Embedding and 0.9B for the output Head)"; the MTP module's "11.5B unique parameters, excluding the shared
-    # 0.9B Embedding and 0.9B output Head" and "2.4B" active. Only the first reproduces; the page says so.
+    # 0.9B Embedding and 0.9B output Head" and its "2.4B" active. Only the first reproduces: each other figure falls
+    # short of the count it describes (the page says so), and the count without the input embedding misses too.
+    # (The active counts are measured on transformers' model, tests/test_reference_deepseek.py; the MTP module, which
+    # transformers does not build, is held by the files' bytes above.)
     values = registry.checkpoint("deepseek-v3").values
-    assert round(129_280 * 7_168 / 10**8) == 9
-    assert round(deepseek_v3.ACTIVE["DeepseekV3ForCausalLM"].count(values) / 10**8) == 376  # not 367
-    assert round(deepseek_v3.active_without_embedding.count(values) / 10**8) == 366  # not 367 either
-    assert round(deepseek_v3.mtp_without_copies.count(values) / 10**8) == 116  # not 115
-    assert round(deepseek_v3.mtp_active.count(values) / 10**8) == 25  # not 24
+    assert round(129_280 * 7_168 / 10**8) == 9  # vocab_size and hidden_size of config.json [cite: hub-deepseek]
+    assert round(deepseek_v3.ACTIVE["DeepseekV3ForCausalLM"].count(values) / 10**8) > 367
+    assert round(deepseek_v3.active_without_embedding.count(values) / 10**8) != 367
+    assert round(deepseek_v3.mtp_without_copies.count(values) / 10**8) > 115
+    assert round(deepseek_v3.mtp_active.count(values) / 10**8) > 24
