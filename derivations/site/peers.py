@@ -79,7 +79,7 @@ def llm_analysis_read(config: Mapping) -> Read:
 
 
 def gpu_poor_read(config: Mapping) -> Read:
-    """src/App.js, sanityUploadedConfig (lines 620-660): vocab_size, hidden_size, num_attention_heads,
+    """src/App.js, sanityUploadedConfig (l.597-662): vocab_size, hidden_size, num_attention_heads,
     intermediate_size, num_hidden_layers; nothing else (its key/value heads are its heads)."""
     heads = config["num_attention_heads"]
     return Read(config["num_hidden_layers"], config["hidden_size"], heads, heads, config["vocab_size"],
@@ -171,7 +171,7 @@ def gpu_poor_parameters(r: Read) -> Groups:
                   feed_forward=r.layers * 3 * r.ffn * h)
 
 
-# l.777: "extra = 0.06 * size" (for bitsandbytes' 4 and 8 bits, and QLoRA)
+# l.775: "extra = 0.06 * size" (for bitsandbytes' 4 and 8 bits, and QLoRA)
 GPU_POOR_EXTRA_PERCENT = 6
 
 
@@ -216,7 +216,8 @@ def gpu_poor_printed(count: Fraction | int) -> str:
 def llm_viewer_parameters(r: Read) -> Groups:
     """configs/Llama.py, get_linear_layers (l.46-52): q_proj and out_proj [hidden, hidden], k_proj and v_proj
     [hidden, hidden*key_value_heads/attention_heads], gate_proj and up_proj [hidden, intermediate], down_proj
-    [intermediate, hidden]; model_analyzer.py l.205 "load_weight=ic * oc * w_byte", times num_hidden_layers (l.425).
+    [intermediate, hidden]; model_analyzer.py l.216 (the prefill) "load_weight=ic * oc * w_byte", times
+    num_hidden_layers (l.425).
     memory_consumption_weight is taken (l.441) before the lm_head is added (l.444-452): no embedding, no head."""
     h = Fraction(r.hidden)
     return Groups(attention=r.layers * (2 * h * h + 2 * h * (h * r.kv_heads / r.heads)),
@@ -235,7 +236,7 @@ def llm_viewer_cache(r: Read, tokens: int) -> Fraction:
 
 def llm_viewer_activations(r: Read, tokens: int) -> Fraction:
     """The prefill's "tmp_act" (l.436-439): the store_act of each operation of one layer, added once: the outputs
-    of q_proj, out_proj, gate_proj, up_proj, down_proj (l.217: not k_proj, v_proj), qk_matmul and softmax
+    of q_proj, out_proj, gate_proj, up_proj, down_proj (l.218: not k_proj, v_proj), qk_matmul and softmax
     (seqlen * seqlen * heads), sv_matmul (seqlen * head_size * heads, head_size = hidden // heads), two norms, two
     residual adds and mlp_act (each hidden * seqlen: its act is written on hidden_size), at 2 bytes."""
     t, h, n = tokens, r.hidden, r.heads
@@ -543,7 +544,8 @@ def row(peer: str, checkpoint: str, tokens: int, what: str) -> Row:
         steps = [("weights", WEIGHTS[peer](r) - o.weights), ("cache", CACHE[peer](r, tokens) - o.cache)]
         if peer == "gpu-poor":
             steps.append(("overhead", Fraction(GPU_POOR_OVERHEAD)))
-        steps.append(("activations", (gpu_poor_activations if peer == "gpu-poor" else llm_viewer_activations)(r, tokens)))
+        allowance = gpu_poor_activations if peer == "gpu-poor" else llm_viewer_activations
+        steps.append(("activations", allowance(r, tokens)))
     else:
         raise LookupError(what)
     out = Row(peer, checkpoint, tokens, what, _exact(figure), mine, tuple((k, _exact(s)) for k, s in steps if s))
@@ -638,7 +640,8 @@ def causes() -> str:
         v, peer_head = o.values, Fraction(o.values[D], o.config["num_attention_heads"])
         if o.latent:
             latent = {"latent": v[R_kv], "rope": v[d_r]}
-            sizes.append(f"{peer_head} for <code>{checkpoint}</code>'s keys of {v[d_n] + v[d_r]} and values of {v[d_v]}")
+            sizes.append(f"{peer_head} for <code>{checkpoint}</code>'s keys of {v[d_n] + v[d_r]} "
+                         f"and values of {v[d_v]}")
         elif peer_head != v[d_h]:
             sizes.append(f"{peer_head} for <code>{checkpoint}</code>'s {v[d_h]}")
     filled = {key: c.why.format(sizes="; ".join(sizes), **latent) for key, c in CAUSES.items()}
