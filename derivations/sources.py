@@ -284,6 +284,21 @@ _SOURCES = (
           "https://github.com/cli99/llm-analysis",
           revision="https://github.com/cli99/llm-analysis/tree/d841e40aec8c84b9e76ba9cfbce67418adb172bd",
           short="llm-analysis"),
+    _page("llm-analysis-0.2.2", "code", "Cheng Li", "llm-analysis 0.2.2, the release on PyPI: llm_analysis/config.py "
+          "(get_model_config_from_hf), llm_analysis/analysis.py (the weights and the key/value cache of inference), "
+          "llm_analysis/utils.py and examples/llama", "GitHub, cli99/llm-analysis", 2023,
+          "https://github.com/cli99/llm-analysis/tree/v0.2.2",
+          revision="https://github.com/cli99/llm-analysis/tree/0571436a89b1ee1a97a5bb88229402aeaad621c2",
+          short="llm-analysis 0.2.2"),
+    _page("gpu-poor", "code", "Rahul Chand", "gpu_poor (“Can my GPU run this LLM?”): src/App.js, the memory of inference "
+          "and its README", "GitHub, RahulSChand/gpu_poor", 2024, "https://github.com/RahulSChand/gpu_poor",
+          revision="https://github.com/RahulSChand/gpu_poor/tree/ad2fc0ef0e6ceeb7684363504eecc3342a5e7dc4",
+          short="gpu_poor"),
+    _page("llm-viewer", "code", "Zhihang Yuan and others", "LLM-Viewer: model_analyzer.py (the memory of inference), "
+          "configs/Llama.py and frontend/src/utils.js", "GitHub, hahnyuan/LLM-Viewer", 2024,
+          "https://github.com/hahnyuan/LLM-Viewer",
+          revision="https://github.com/hahnyuan/LLM-Viewer/tree/472f71f1a1807e80b573252e9185fd5e8d795e95",
+          short="LLM-Viewer"),
     _page("nanogpt-sizing", "code", "Andrej Karpathy", "nanoGPT: transformer_sizing.ipynb (the parameters and "
           "FLOPs of GPT-2 small, printed)", "GitHub, karpathy/nanoGPT", 2023,
           "https://github.com/karpathy/nanoGPT/blob/master/transformer_sizing.ipynb", short="nanoGPT's sizing notebook"),
