@@ -358,9 +358,11 @@ def memory_cells(result: dict) -> Table:
     quantized = result.get("quantization")
     body = []
     if quantized is not None:
-        body.append((f"weights, {quantized['method']}", f"quantization_config: {quantized['label']}; "
-                     f"{quantized['quantized_parameters']:,} of {result['parameters']:,} parameters quantized, "
-                     f"the rest in {quantized['kept_dtype']}", storage.both_units(quantized["weights_bytes"])))
+        body += [(f"weights, {quantized['method']}", "quantization_config",
+                  storage.both_units(quantized["weights_bytes"])),
+                 ("  format", quantized["label"], ""),
+                 ("  quantized", f"{quantized['quantized_parameters']:,} of {result['parameters']:,} parameters; "
+                  f"the rest in {quantized['kept_dtype']}", "")]
     body += [(f"weights, {name}", "--dtype" if name == result["dtype"] and quantized is None else "",
               storage.both_units(value)) for name, value in result["weights_bytes_by_dtype"].items()]
     body.append(("key/value cache", f"{result['kv_cache_elements']:,} elements, batch {result['batch']:,}, {lengths}"

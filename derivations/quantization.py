@@ -355,8 +355,12 @@ class FineGrainedFP8(Scheme):
     method = "fp8"
 
     def __init__(self, qc: Mapping, model_type: str) -> None:
-        super().__init__(qc, model_type)
-        block = qc.get("weight_block_size")
+        # MiniMax's configs name the modules to skip ignored_layers, which transformers reads as the same.
+        skip = "modules_to_not_convert" if qc.get("modules_to_not_convert") is not None else (
+            "ignored_layers" if "ignored_layers" in qc else "modules_to_not_convert")
+        super().__init__(qc, model_type, skip)
+        # Blocks of 128 x 128 unless the config says otherwise; null: one scale for the tensor.
+        block = qc.get("weight_block_size", [128, 128])
         if block is not None and (not isinstance(block, list) or len(block) != 2
                                   or not all(isinstance(b, int) and not isinstance(b, bool) and b > 0 for b in block)):
             raise ConfigError(f"quantization_config: weight_block_size {block!r} (expected two positive sizes)")
@@ -485,8 +489,15 @@ def weights(scheme: Scheme, items: Sequence[tuple[int, int, Matrix | None]], kep
     at ``kept_bits``."""
     if isinstance(scheme, GPTQ):
         scheme.start([m.path for _, _, m in items if m is not None])
+    # A stack whose copies are all of one part (no dense layers beside the expert ones) numbers them 0, 1, ...
+    parts: dict[tuple[str, str], int] = {}
+    for _, copies, m in items:
+        if m is not None and copies:
+            parts[m.path, m.role] = parts.get((m.path, m.role), 0) + 1
     total = quantized = modules = 0
     for size, copies, m in items:
+        if m is not None and not m.numbered and parts.get((m.path, m.role)) == 1 and m.path.count("<i>") == 1:
+            m = m._replace(numbered=True)
         replaced = 0 if m is None else scheme.replaced(m)
         total += 0 if m is None else scheme.extra(m, kept_bits)
         if replaced:
