@@ -28,8 +28,9 @@ What each method stores for one linear map of ``n_in`` inputs and ``n_out`` outp
 Which modules a method replaces: transformers' quantizers (bitsandbytes, FP8, fbgemm FP8, AWQ, MXFP4) replace every
 nn.Linear (bitsandbytes also GPT-2's Conv1D; FP8 also a mixture's stacked experts; MXFP4 those alone) except the
 modules the config names (``modules_to_not_convert``, ``llm_int8_skip_modules``; else, and for AWQ always, the
-output embedding and a last module whose weight is its last parameter [cite: transformers-quantizers]). GPTQ (optimum) replaces the linear maps of
-the repeated blocks (``block_name_to_quantize``, ``modules_in_block_to_quantize``), the head only with ``lm_head``.
+output embedding and a last module whose weight is its last parameter [cite: transformers-quantizers]). GPTQ
+(optimum) replaces the linear maps of the repeated blocks (``block_name_to_quantize``,
+``modules_in_block_to_quantize``), the head only with ``lm_head``.
 A mixture's experts under GPTQ and AWQ are counted as the checkpoints store them: every expert's maps quantized.
 """
 
@@ -96,9 +97,10 @@ def _copies_skipped(m: Matrix, patterns: Sequence[str]) -> int:
 
 # transformers' modules kept in fp32, which no quantizer replaces (the model's _keep_in_fp32_modules): T5's wo.
 KEEP_IN_FP32 = {"t5": ("wo",), "gpt_oss": ("post_attention_layernorm", "input_layernorm", "norm")}
-# optimum's names of the module holding the repeated blocks, tried in this order (gptq/constants.py [cite: optimum-code]).
-BLOCK_PATTERNS = ("transformer.h", "model.decoder.layers", "gpt_neox.layers", "model.layers", "model.language_model.layers",
-                  "h", "decoder.layers", "layers")
+# optimum's names of the module holding the repeated blocks, tried in this order (gptq/constants.py
+# [cite: optimum-code]).
+BLOCK_PATTERNS = ("transformer.h", "model.decoder.layers", "gpt_neox.layers", "model.layers",
+                  "model.language_model.layers", "h", "decoder.layers", "layers")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -252,7 +254,8 @@ class AWQ(Scheme):
 
     @property
     def label(self) -> str:
-        return f"AWQ ({self.version.upper()}), 4-bit integers in groups of {self.group} (an fp16 scale and a 4-bit zero each)"
+        return (f"AWQ ({self.version.upper()}), 4-bit integers in groups of {self.group} (an fp16 scale and a 4-bit "
+                "zero each)")
 
     def takes(self, m: Matrix) -> bool:
         return m.linear or m.experts

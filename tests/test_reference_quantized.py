@@ -176,6 +176,7 @@ BNB = {
     "nf4-double": NF4 | {"bnb_4bit_use_double_quant": True},
     "fp4-double": {"load_in_4bit": True, "bnb_4bit_quant_type": "fp4", "bnb_4bit_use_double_quant": True},
     "int8": {"load_in_8bit": True},
+    "nf4-bf16-storage": NF4 | {"bnb_4bit_quant_storage": "bfloat16"},
     "nf4-skip": NF4 | {"llm_int8_skip_modules": ["down_proj", "model.layers.1.self_attn"]},
 }
 # Small models of the families, widths that leave partial blocks (a tensor of 1,000 elements: 15 blocks of 64 and
@@ -290,6 +291,28 @@ def test_deepseek_v3_released_files() -> None:
                              "DeepseekV3ForCausalLM")
     mtp_rest = 2 * (2 * D + 2 * D * D + V * D + D + D * V)
     assert with_mtp_layer + mtp_rest + 4 * expert_layers * X == 688_574_839_360
+
+
+def test_fbgemm_fp8(monkeypatch) -> None:
+    # transformers' FbgemmFp8 quantizer, its modules on the meta device. Its replacement wants fbgemm's kernel and
+    # accelerate's init_empty_weights, neither installed: the kernel is not called here, and the meta device is
+    # what init_empty_weights gives.
+    from transformers.integrations import fbgemm_fp8
+    from transformers.quantizers.quantizer_fbgemm_fp8 import FbgemmFp8HfQuantizer
+
+    monkeypatch.setattr(fbgemm_fp8, "get_quantize_fp8_per_row", lambda: None)
+    monkeypatch.setattr(fbgemm_fp8, "init_empty_weights", lambda include_buffers=True: torch.device("meta"),
+                        raising=False)
+    config, architecture = SMALL["llama"]
+    quantization = {"quant_method": "fbgemm_fp8", "activation_scale_ub": 1200.0, "modules_to_not_convert": None}
+    model = built(config, architecture)
+    quantizer = FbgemmFp8HfQuantizer(transformers.FbgemmFp8Config.from_dict(dict(quantization)), pre_quantized=True)
+    with torch.device("meta"):
+        in_bf16(quantizer._process_model_before_weight_loading, model)
+    layers = [m for m in model.modules() if isinstance(m, fbgemm_fp8.FbgemmFp8Linear)]
+    assert layers
+    measured = tensor_bytes([*model.parameters(), *(b for m in layers for b in m.buffers())])
+    assert derived(config, quantization, architecture) == measured
 
 
 # ---------------------------------------------------------------------------------------------
