@@ -158,6 +158,43 @@ _SOURCES = (
           "quantizer of transformers leaves unquantized by default", "GitHub, huggingface/transformers", 2026,
           "https://github.com/huggingface/transformers/blob/v5.23.0/src/transformers/quantizers/base.py",
           revision="https://github.com/huggingface/transformers/tree/v5.23.0", short="transformers' quantizers"),
+    _page("transformers-integrations", "code", "Hugging Face", "transformers 5.23.0: src/transformers/integrations/"
+          "bitsandbytes.py (replace_with_bnb_linear: every nn.Linear and Conv1D), finegrained_fp8.py (FP8Linear, "
+          "FP8Experts: a weight_scale_inv of ceil(out / 128) x ceil(in / 128)), fbgemm_fp8.py, awq.py, mxfp4.py, and "
+          "quantizers/quantizers_utils.py (should_convert_module)", "GitHub, huggingface/transformers", 2026,
+          "https://github.com/huggingface/transformers/tree/v5.23.0/src/transformers/integrations",
+          revision="https://github.com/huggingface/transformers/tree/v5.23.0", short="transformers' integrations"),
+    _page("bitsandbytes-4bit", "code", "the bitsandbytes authors", "bitsandbytes 0.50.2: bitsandbytes/functional.py "
+          "(quantize_4bit: blocks of 64, an fp32 absmax each, double quantization in blocks of 256) and "
+          "bitsandbytes/nn/modules.py (Params4bit, Int8Params: int8 with an fp32 SCB a row)",
+          "GitHub, bitsandbytes-foundation/bitsandbytes", 2026,
+          "https://github.com/bitsandbytes-foundation/bitsandbytes/blob/0.50.2/bitsandbytes/functional.py",
+          revision="https://github.com/bitsandbytes-foundation/bitsandbytes/tree/0.50.2",
+          short="bitsandbytes' quantization"),
+    _page("gptqmodel-code", "code", "ModelCloud", "GPTQModel: gptqmodel/nn_modules/qlinear/__init__.py "
+          "(_register_gptq_buffers: qweight, qzeros, scales, g_idx, bias; AWQuantLinear)", "GitHub, ModelCloud/GPTQModel",
+          2026, "https://github.com/ModelCloud/GPTQModel/blob/f4c327a17eb3e24524d5a97a3d682e3696ae6a28/"
+          "gptqmodel/nn_modules/qlinear/__init__.py",
+          revision="https://github.com/ModelCloud/GPTQModel/tree/f4c327a17eb3e24524d5a97a3d682e3696ae6a28",
+          short="GPTQModel's QuantLinear"),
+    _page("autogptq-code", "code", "the AutoGPTQ authors", "AutoGPTQ: auto_gptq/nn_modules/qlinear/qlinear_cuda_old.py "
+          "(QuantLinear's buffers)", "GitHub, AutoGPTQ/AutoGPTQ", 2025,
+          "https://github.com/AutoGPTQ/AutoGPTQ/blob/9f7d37072917ab3a7545835f23e808294a542153/"
+          "auto_gptq/nn_modules/qlinear/qlinear_cuda_old.py",
+          revision="https://github.com/AutoGPTQ/AutoGPTQ/tree/9f7d37072917ab3a7545835f23e808294a542153",
+          short="AutoGPTQ's QuantLinear"),
+    _page("autoawq-code", "code", "Casper Hansen and others", "AutoAWQ: awq/modules/linear/gemm.py (WQLinear_GEMM) "
+          "and gemv.py (WQLinear_GEMV)", "GitHub, casper-hansen/AutoAWQ", 2025,
+          "https://github.com/casper-hansen/AutoAWQ/blob/88e4c76b20755db275574e6a03c83c84ba3bece5/"
+          "awq/modules/linear/gemm.py",
+          revision="https://github.com/casper-hansen/AutoAWQ/tree/88e4c76b20755db275574e6a03c83c84ba3bece5",
+          short="AutoAWQ's WQLinear"),
+    _page("optimum-code", "code", "Hugging Face", "optimum: optimum/gptq/quantizer.py (convert_model: the linear "
+          "maps of the blocks), utils.py (get_layers) and constants.py (BLOCK_PATTERNS)", "GitHub, huggingface/optimum",
+          2026, "https://github.com/huggingface/optimum/blob/83c88b8fc51e791f263a954e3568e1d2a02aa003/"
+          "optimum/gptq/quantizer.py",
+          revision="https://github.com/huggingface/optimum/tree/83c88b8fc51e791f263a954e3568e1d2a02aa003",
+          short="optimum's GPTQ"),
     _page("raschka2024", "paper", "Sebastian Raschka", "Build a Large Language Model (From Scratch)",
           "Manning, 2024; code in rasbt/LLMs-from-scratch", 2024, "https://github.com/rasbt/LLMs-from-scratch"),
     # -- model cards, READMEs and announcements --------------------------------------------------

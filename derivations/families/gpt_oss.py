@@ -70,9 +70,10 @@ def sparse_moe(stored: sympy.Expr = X) -> Part:
         group("experts", f"experts: {which}, stacked",
               # Each token runs through X_a experts, whichever the router picks.
               leaf("gate_up", f"gate and up projections, {which} (X by D by 2F)", stored * D * 2 * F, "gate_up_proj",
-                   matrix=X_a * D * 2 * F),
+                   matrix=X_a * D * 2 * F, shape=(stored, 2, D, F)),
               leaf("gate_up_bias", "their biases (X by 2F)", stored * 2 * F, "gate_up_proj_bias"),
-              leaf("down", f"down projections, {which} (X by F by D)", stored * F * D, "down_proj", matrix=X_a * F * D),
+              leaf("down", f"down projections, {which} (X by F by D)", stored * F * D, "down_proj", matrix=X_a * F * D,
+                   shape=(stored, 1, F, D)),
               leaf("down_bias", "their biases (X by D)", stored * D, "down_proj_bias"),
               path="experts"),
         path="mlp", kind="feed-forward", symbol=r"N_{\mathrm{moe}}")

@@ -62,10 +62,10 @@ def sparse_moe(stored: sympy.Expr = X) -> Part:
         group("experts", f"experts: {which} gated feed-forward, stacked",
               # gate and up of every expert in one X x 2F x D tensor: X (DF + DF).
               leaf("gate_up", f"gate and up projections, {which} (one 3-D tensor)", stored * 2 * D * F,
-                   "gate_up_proj", matrix=X_a * 2 * D * F),
+                   "gate_up_proj", matrix=X_a * 2 * D * F, shape=(stored, 2, D, F)),
               # down of every expert in one X x D x F tensor: X FD.
               leaf("down", f"down projections, {which} (one 3-D tensor)", stored * F * D, "down_proj",
-                         matrix=X_a * F * D),
+                         matrix=X_a * F * D, shape=(stored, 1, F, D)),
               path="experts"),
         path="mlp", kind="feed-forward", symbol=r"N_{\mathrm{moe}}",
     )

@@ -38,9 +38,9 @@ def routed_experts(stored: sympy.Expr = X) -> Part:
     which = "every routed expert's" if stored == X else "the X_a routed experts' (the ones the router picks)"
     return group("experts", f"routed experts: {which} gated feed-forward, stacked",
                  leaf("gate_up", f"gate and up projections, {which} (one 3-D tensor)", stored * 2 * D * F_e,
-                      "gate_up_proj", matrix=X_a * 2 * D * F_e),
+                      "gate_up_proj", matrix=X_a * 2 * D * F_e, shape=(stored, 2, D, F_e)),
                  leaf("down", f"down projections, {which} (one 3-D tensor)", stored * F_e * D, "down_proj",
-                         matrix=X_a * F_e * D),
+                         matrix=X_a * F_e * D, shape=(stored, 1, F_e, D)),
                  path="experts")
 
 
