@@ -141,7 +141,7 @@ def parser(command: str | None = None) -> argparse.ArgumentParser:
 class Ran(NamedTuple):
     """What ``derivations ARGV`` did: its exit status, what it prints (on stdout; on stderr, a status other than
     0), the cells of the table it prints (None when it prints JSON or refuses) and the lines it adds on stderr
-    while answering (a length past the model's context). The config page shows the cells and the notes
+    while answering (a length past the model's context, a field transformers would refuse). The config page shows the cells and the notes
     (:mod:`derivations.pasted`)."""
 
     status: int
@@ -161,6 +161,9 @@ def run(argv: list[str]) -> Ran:
     if getattr(args, "seq", None) is not None:
         note = answers.beyond_context(configs.load(args.config, args.revision), args.seq)
         notes = (note,) if note else ()
+    # What transformers would refuse in the fields that set no size (derivations.validation): said, answered anyway.
+    refused = configs.note(configs.load(args.config, args.revision), result.get("architecture"))
+    notes = ((refused,) if refused else ()) + notes
     if args.json:
         return Ran(0, json.dumps(result, indent=2), None, notes)
     return Ran(0, answers.table(*cells), cells, notes)
