@@ -141,8 +141,8 @@ def parser(command: str | None = None) -> argparse.ArgumentParser:
 class Ran(NamedTuple):
     """What ``derivations ARGV`` did: its exit status, what it prints (on stdout; on stderr, a status other than
     0), the cells of the table it prints (None when it prints JSON or refuses) and the lines it adds on stderr
-    while answering (a length past the model's context, a field transformers would refuse). The config page shows the cells and the notes
-    (:mod:`derivations.pasted`)."""
+    while answering (a length past the model's context, a field transformers would refuse). The config page shows
+    the cells and the notes (:mod:`derivations.pasted`)."""
 
     status: int
     output: str
