@@ -26,7 +26,6 @@ def read(config: Mapping) -> dict[str, int]:
 # No mlp_bias in V3: its feed-forwards have none. A token classifier without bias.
 LAYOUT = Layout((NO_Q_LORA, switch("attention_bias", "attention_bias"), TIED, NO_TOKEN_BIAS))
 
-# DeepseekV3Config does not require the heads to divide the width: V2's rules but that one.
 # DeepseekV3Config's fields that set no size (configuration_deepseek_v3.py, 5.23): V2's, with its own annotations.
 # num_mtp_layers, a module transformers does not build, is checked under that name (attribute_map stores it as
 # num_nextn_predict_layers, which is not).
@@ -36,4 +35,5 @@ CHECKS = validation.fields(
     # The annotations take null; V3's group-limited routing does not run without groups.
     n_group="int", topk_group="int")
 
+# DeepseekV3Config does not require the heads to divide the width: V2's rules but that one.
 READER = Reader("deepseek_v3", read, LAYOUT, SYMBOL_FIELDS, V2.rules[1:], zero=frozenset({"L_f", "d_n"}), checks=CHECKS)

@@ -18,8 +18,9 @@ def read(config: Mapping) -> dict[str, int]:
     return read_gemma(config, FIELDS, divisible=True)
 
 
-# Gemma2Config: local (sliding_window, 4096) and global attention alternate, the first layer local.
+# Gemma2Config's fields that set no size (configuration_gemma2.py, 5.23): readers.gemma declares them.
 CHECKS = GEMMA2_CHECKS
 
+# Gemma2Config: local (sliding_window, 4096) and global attention alternate, the first layer local.
 READER = Reader("gemma2", read, LAYOUT, SYMBOL_FIELDS,
                 (HEADS_DIVIDE_WIDTH, KV_HEADS_DIVIDE_HEADS, EVEN_HEAD), windows=alternating(4096), checks=CHECKS)

@@ -19,10 +19,10 @@ def read(config: Mapping) -> dict[str, int]:
     return read_gemma(config, FIELDS, divisible=True)
 
 
-# Gemma3TextConfig: sliding_window_pattern - 1 local layers, then a global one (5 and 1 by default).
 # Gemma 2's, and sliding_window_pattern, which Gemma3TextConfig.__post_init__ takes each layer's index modulo.
 CHECKS = validation.fields(GEMMA2_CHECKS, sliding_window_pattern=validation.Field("int | float | bool"))
 
+# Gemma3TextConfig: sliding_window_pattern - 1 local layers, then a global one (5 and 1 by default).
 READER = Reader("gemma3_text", read, LAYOUT, SYMBOL_FIELDS,
                 (HEADS_DIVIDE_WIDTH, KV_HEADS_DIVIDE_HEADS, EVEN_HEAD), windows=alternating(4096, period=6),
                 checks=CHECKS)

@@ -42,7 +42,6 @@ def read(config: Mapping) -> dict[str, int]:
 LAYOUT = Layout((switch("no_attention_bias", "attention_bias", True, on=False),
                  switch("tied", "tie_word_embeddings"), NO_TOKEN_BIAS))
 
-# GptOssConfig: local (128 tokens) and full attention alternate, the first layer local.
 # GptOssConfig's fields that set no size (configuration_gpt_oss.py, 5.23). Its experts' activation is their own
 # (GptOssExperts' clamped SwiGLU): hidden_act names none. sliding_window: the annotation takes null; the model does
 # not run without a window, as Gemma 2's (readers.gemma).
@@ -50,6 +49,7 @@ CHECKS = validation.fields(DECODER_CHECKS, hidden_act="str", sliding_window="int
                            swiglu_limit="float", router_aux_loss_coef="float", output_router_logits="bool",
                            layer_types="list[str] | None")
 
+# GptOssConfig: local (128 tokens) and full attention alternate, the first layer local.
 READER = Reader("gpt_oss", read, LAYOUT, SYMBOL_FIELDS | {"X": "num_local_experts", "X_a": "num_experts_per_tok"},
                 (KV_HEADS_DIVIDE_HEADS, EVEN_HEAD, TOP_K),
                 windows=alternating(128), checks=CHECKS)

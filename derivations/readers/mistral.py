@@ -19,9 +19,9 @@ def read(config: Mapping) -> dict[str, int]:
     return read_decoder(config, FIELDS, divisible=False, zero_head_dim=True)
 
 
-# MistralConfig: sliding_window 4096 unless null, every layer (no layer_types).
 # MistralConfig's fields that set no size (configuration_mistral.py, 5.23): LLaMA's, and the window.
 CHECKS = validation.fields(DECODER_CHECKS, sliding_window="int | None")
 
+# MistralConfig: sliding_window 4096 unless null, every layer (no layer_types).
 READER = Reader("mistral", read, TIED_LAYOUT, SYMBOL_FIELDS, (KV_HEADS_DIVIDE_HEADS, EVEN_HEAD),
                 windows=every_layer_windowed(4096), checks=CHECKS)

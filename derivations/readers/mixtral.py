@@ -29,11 +29,11 @@ def read(config: Mapping) -> dict[str, int]:
     return values | {"X": experts, "X_a": active}
 
 
-# MixtralConfig: sliding_window null unless set, then every layer (no layer_types).
 # MixtralConfig's fields that set no size (configuration_mixtral.py, 5.23): Mistral's, and the router's.
 CHECKS = validation.fields(DECODER_CHECKS, sliding_window="int | None", output_router_logits="bool",
                            router_aux_loss_coef="float", router_jitter_noise="float")
 
+# MixtralConfig: sliding_window null unless set, then every layer (no layer_types).
 READER = Reader("mixtral", read, TIED_LAYOUT,
                 SYMBOL_FIELDS | {"X": "num_local_experts", "X_a": "num_experts_per_tok"},
                 (KV_HEADS_DIVIDE_HEADS, EVEN_HEAD, TOP_K),

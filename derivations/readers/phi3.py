@@ -24,12 +24,12 @@ def read(config: Mapping) -> dict[str, int]:
     return values
 
 
-# Phi3Config: sliding_window null unless set (Phi-3-mini-4k sets 2047), every layer (no layer_types).
 # Phi3Config's fields that set no size (configuration_phi3.py, 5.23): LLaMA's, its dropouts (embd_pdrop, which no
 # module reads, has no bounds), the window; partial_rotary_factor, which Phi3Config.validate_rope multiplies.
 CHECKS = validation.fields(DECODER_CHECKS, resid_pdrop=validation.dropout(), embd_pdrop="float | int",
                            original_max_position_embeddings="int", sliding_window="int | None",
                            partial_rotary_factor=validation.Field("int | float | bool"))
 
+# Phi3Config: sliding_window null unless set (Phi-3-mini-4k sets 2047), every layer (no layer_types).
 READER = Reader("phi3", read, TIED_LAYOUT, SYMBOL_FIELDS, (KV_HEADS_DIVIDE_HEADS, EVEN_HEAD),
                 windows=every_layer_windowed(None), checks=CHECKS)

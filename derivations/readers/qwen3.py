@@ -22,9 +22,9 @@ def read(config: Mapping) -> dict[str, int]:
                         divisible=False, zero_head_dim=False, null_kv_heads=True)
 
 
-# Biases on q, k, v and o (attention_bias, false in every release), a tied head, a token classifier without bias.
 # Qwen3Config's fields that set no size (configuration_qwen3.py, 5.23): Qwen2's.
 CHECKS = qwen2.CHECKS
 
+# Biases on q, k, v and o (attention_bias, false in every release), a tied head, a token classifier without bias.
 READER = Reader("qwen3", read, Layout((switch("attention_bias", "attention_bias"), TIED, NO_TOKEN_BIAS)),
                 SYMBOL_FIELDS, (KV_HEADS_DIVIDE_HEADS, EVEN_HEAD), windows=qwen_windows, checks=CHECKS)

@@ -28,8 +28,6 @@ def read(config: Mapping) -> dict[str, int]:
     return values
 
 
-# BERT's flags, read the same way (RobertaLayer refuses cross-attention without is_decoder, as BertLayer does), and
-# its rules (RobertaSelfAttention checks the width as BertSelfAttention does).
 # RobertaConfig's fields that set no size (configuration_roberta.py, 5.23): BERT's, its multiple-choice head
 # without classifier_dropout (modeling_roberta.py).
 # pad_token_id: the annotation takes null, but RoBERTa's positions count the tokens that are not padding
@@ -37,4 +35,6 @@ def read(config: Mapping) -> dict[str, int]:
 CHECKS = validation.fields(bert.CHECKS, classifier_dropout=validation.dropout(
     "float | int | None", "ForSequenceClassification", "ForTokenClassification"), pad_token_id="int")
 
+# BERT's flags, read the same way (RobertaLayer refuses cross-attention without is_decoder, as BertLayer does), and
+# its rules (RobertaSelfAttention checks the width as BertSelfAttention does).
 READER = Reader("roberta", read, bert.LAYOUT, bert.READER.fields, bert.READER.rules, checks=CHECKS)
