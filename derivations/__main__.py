@@ -142,8 +142,8 @@ def parser(command: str | None = None) -> argparse.ArgumentParser:
 class Ran(NamedTuple):
     """What ``derivations ARGV`` did: its exit status, what it prints (on stdout; on stderr, a status other than
     0), the cells of the table it prints (None when it prints JSON or refuses) and the lines it adds on stderr
-    while answering (a length past the model's context). The config page shows the cells and the notes
-    (:mod:`derivations.pasted`)."""
+    while answering (a length past the model's context, a field transformers would refuse). The config page shows
+    the cells and the notes (:mod:`derivations.pasted`)."""
 
     status: int
     output: str
@@ -158,13 +158,14 @@ def run(argv: list[str]) -> Ran:
         result, cells = COMMANDS[args.command][2](args)
     except configs.ConfigError as error:
         return Ran(EXIT_BAD_INPUT, f"error: {error}", None)
-    notes = ()
+    config = configs.load(args.config, args.revision)  # read again: a config's notes are said beside its answer
+    # What transformers would refuse in the fields that set no size (derivations.validation): said, answered anyway.
+    notes = (configs.note(config, result.get("architecture")),)
     if getattr(args, "seq", None) is not None:
-        note = answers.beyond_context(configs.load(args.config, args.revision), args.seq)
-        notes = (note,) if note else ()
-    if args.command == "memory" and (note := answers.quantization_note(configs.load(args.config, args.revision),
-                                                                       args.dtype)):
-        notes += (note,)
+        notes += (answers.beyond_context(config, args.seq),)
+    if args.command == "memory":
+        notes += (answers.quantization_note(config, args.dtype),)
+    notes = tuple(note for note in notes if note)
     if args.json:
         return Ran(0, json.dumps(result, indent=2), None, notes)
     return Ran(0, answers.table(*cells), cells, notes)

@@ -15,10 +15,16 @@ Each returns a [`Result`][derivations.api.Result]: the numbers of the command li
 attributes, that object itself, and, for a count and for FLOPs, one [`Component`][derivations.api.Component]
 per tensor with its SymPy expression. Input that describes no model raises
 [`ConfigError`][derivations.configs.ConfigError] with the command line's one-line message.
+
+A config that transformers would refuse only in a field that sets no size (a dropout of 2.5, an eps of null, a
+token id of NaN) is answered all the same, as the command line answers it: the line the command prints on stderr
+is the result's `notes`, and is issued as a [`ConfigWarning`][derivations.api.ConfigWarning] (a `UserWarning`;
+`warnings.simplefilter("error", ConfigWarning)` turns it into an exception).
 """
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -26,6 +32,7 @@ from pathlib import Path
 import sympy
 
 from . import answers, configs, registry, render
+from .validation import ConfigWarning  # noqa: F401 (the API's warning: derivations.api.ConfigWarning)
 
 
 @dataclass(frozen=True)
@@ -64,6 +71,9 @@ class Result:
         components (tuple[Component, ...]): One [`Component`][derivations.api.Component] per tensor, in the
             order of the command line's table (a count and FLOPs); empty for memory. Each has its SymPy
             expression, where the `--json` object's `"components"` has its LaTeX alone.
+        notes (tuple[str, ...]): The lines the command line adds on stderr for this answer, each also issued as a
+            [`ConfigWarning`][derivations.api.ConfigWarning]: a field that transformers would refuse though it
+            sets no size, a length past the model's context. Empty for most configs.
 
     Examples:
         >>> import derivations
@@ -76,9 +86,10 @@ class Result:
         12879925248
     """
 
-    def __init__(self, data: dict, components: tuple[Component, ...] = ()) -> None:
+    def __init__(self, data: dict, components: tuple[Component, ...] = (), notes: tuple[str, ...] = ()) -> None:
         self._data = data
         self.components = components
+        self.notes = notes
 
     def json(self) -> dict:
         """The object the command line's `--json` prints, equal to it: the keys, and `"components"` as
@@ -108,6 +119,16 @@ def _positive(name: str, value: int | None) -> int | None:
         return answers.length(str(value))
     except configs.ConfigError as error:
         raise configs.ConfigError(f"{name}: {error}") from None
+
+
+def _notes(config: Mapping, architecture: str, seq: int | None = None) -> tuple[str, ...]:
+    """The command line's lines on stderr for this answer (derivations.validation's note, a length past the
+    context), each issued as a ConfigWarning where the caller called."""
+    found = [configs.note(config, architecture), None if seq is None else answers.beyond_context(config, seq)]
+    notes = tuple(note for note in found if note)
+    for note in notes:
+        warnings.warn(note.removeprefix("note: "), ConfigWarning, stacklevel=3)
+    return notes
 
 
 def _config(model: str | Path | Mapping, revision: str | None) -> dict:
@@ -153,7 +174,8 @@ def count(model: str | Path | Mapping, architecture: str | None = None, revision
     resolved = registry.resolve(config, data["architecture"])
     exprs = [row.expr for row in resolved.part.rows()]
     return Result(data, tuple(Component(c["name"], e, render.latex(e), c["count"])
-                              for c, e in zip(data["components"], exprs, strict=True)))
+                              for c, e in zip(data["components"], exprs, strict=True)),
+                  _notes(config, data["architecture"]))
 
 
 def flop_count(model: str | Path | Mapping, seq: int, architecture: str | None = None, target: int | None = None,
@@ -212,7 +234,8 @@ def flop_count(model: str | Path | Mapping, seq: int, architecture: str | None =
                                 _positive("batch", batch))
     rows = _flops.rows(registry.resolve(config, data["architecture"]).part)
     return Result(data, tuple(Component(c["name"], r.expr, render.latex(r.expr), c["flops"])
-                              for c, r in zip(data["components"], rows, strict=True)))
+                              for c, r in zip(data["components"], rows, strict=True)),
+                  _notes(config, data["architecture"], data["seq"]))
 
 
 def memory_use(model: str | Path | Mapping, seq: int | None = None, architecture: str | None = None,
@@ -263,5 +286,7 @@ def memory_use(model: str | Path | Mapping, seq: int | None = None, architecture
         >>> memory.training_bytes["adam-mixed"]
         115867713536
     """
-    return Result(answers.memory(_config(model, revision), architecture, _positive("seq", seq),
-                                 _positive("target", target), _positive("batch", batch), dtype))
+    config = _config(model, revision)
+    data = answers.memory(config, architecture, _positive("seq", seq), _positive("target", target),
+                          _positive("batch", batch), dtype)
+    return Result(data, notes=_notes(config, data["architecture"], None if seq is None else data["seq"]))

@@ -18,7 +18,7 @@ import os
 from collections.abc import Callable, Mapping
 from typing import NamedTuple
 
-from . import cache, readers
+from . import cache, readers, validation
 from .reading import ConfigError, Reader, json_type, shown
 
 # A str, not a Path: pathlib costs the command a tenth of its start-up.
@@ -204,3 +204,9 @@ def select(config: Mapping, requested: str | None, architectures: Callable[[str,
 def sizes(config: Mapping) -> dict[str, int]:
     """The sizes a config gives, by symbol name, as its model_type's reader reads them (any class's)."""
     return READERS[read_model_type(config)].read(config)
+
+
+def note(config: Mapping, architecture: str | None = None) -> str | None:
+    """The line the command adds on stderr for what transformers would refuse in the fields of ``config`` that set
+    no size, for the class ``architecture`` (derivations.validation); None when it would refuse none."""
+    return validation.note(config, READERS[read_model_type(config)].checks, architecture)

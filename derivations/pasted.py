@@ -66,7 +66,8 @@ def count(text: str | None, architecture: str | None = None) -> str:
     a JSON object for the page: the class, each component's name, formula and count and the totals, the
     numbers written as the command's table writes them (strings: JavaScript's numbers are exact to 2^53
     only); ``json``, what ``--json`` prints; ``table``, the table the command prints; ``architectures``, the
-    classes the config can build. Or ``error``: the line the command prints, and nothing else."""
+    classes the config can build; ``notes``, the lines it adds on stderr (what transformers would refuse in a field
+    that sets no size). Or ``error``: the line the command prints, and nothing else."""
     with contextlib.chdir(folder()):
         _write(text)
         try:
@@ -85,6 +86,7 @@ def count(text: str | None, architecture: str | None = None) -> str:
         "json": json.dumps(result, indent=2),
         "table": answers.count_table(result, rows),
         "architectures": list(answers.parameter_symbols(model_type, layout)),
+        "notes": [note] if (note := configs.note(config, result["architecture"])) else [],
     })
 
 

@@ -192,6 +192,9 @@ class Reader(NamedTuple):
     # The attention window of each decoder layer (None: full attention), as transformers' cache reads it
     # from this config (derivations.memory: what the key/value cache keeps). Default: every layer full.
     windows: Callable[[Mapping, int], tuple[int | None, ...]] = lambda config, layers: (None,) * layers
+    # The config class's fields that set no size, as transformers checks them (derivations.validation.Field, by
+    # name): a value it refuses there is not refused here, only said (validation.note).
+    checks: Mapping = MappingProxyType({})
     # The reader module's name, which is the family module's: filled in by configs.READERS.
     module: str = ""
 

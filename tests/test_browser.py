@@ -947,6 +947,23 @@ def test_a_chosen_class_a_chosen_file_and_a_refused_config_on_the_config_page(co
     assert not watched.errors and not watched.foreign() and not watched.failures
 
 
+def test_a_config_transformers_would_refuse_counts_with_the_command_lines_note(config_page, tmp_path, monkeypatch):
+    # A dropout of 2.5 sets no size (derivations.validation): the page counts the config as the command line does,
+    # and shows the line the command prints on stderr beside its answer.
+    watched = config_page
+    form = watched.page.locator("form.dv-paste")
+    monkeypatch.chdir(tmp_path)
+    text = json.dumps(json.loads((Path(configs.CHECKPOINTS_DIR) / "gpt2.json").read_text()) | {"attn_pdrop": 2.5})
+    Path("config.json").write_text(text)
+    form.locator("textarea").fill(text)
+    form.locator(".dv-paste-count").click()
+    shown = counted(form)
+    status, printed, note = command_line_json("config.json", "--json")
+    assert status == 0 and note.startswith("note: ") and shown["message"] == note.strip()
+    assert {k: shown[k] for k in ("architecture", "total", "active", "rows", "foot")} == expected_on_page(printed)
+    assert not watched.errors and not watched.foreign() and not watched.failures
+
+
 def test_a_chosen_file_that_is_not_utf8_gets_the_command_lines_line(config_page, tmp_path, monkeypatch):
     # The page counts the bytes of the chosen file, as the command line reads a file, not the text it shows.
     monkeypatch.chdir(tmp_path)

@@ -6,6 +6,7 @@ from collections.abc import Mapping
 
 from ..reading import Reader, Fields, Layout, num_labels, padding_index, switch
 from ..rules import at_most
+from .. import validation
 
 # transformers' AlbertConfig defaults (5.23, configuration_albert.py): the xxlarge shape, so a minimal
 # config.json without sizes is ALBERT-xxlarge. AlbertConfig has no attribute_map of its own.
@@ -51,4 +52,14 @@ def read(config: Mapping) -> dict[str, int]:
 # Which of albert.VARIANTS a config builds: the masked-LM decoder tied to the word embeddings or not.
 LAYOUT = Layout((switch("untied", "tie_word_embeddings", True, on=False),))
 
-READER = Reader("albert", read, LAYOUT, FIELD_OF, (HEADS_AT_MOST_WIDTH,))
+# AlbertConfig's fields that set no size (configuration_albert.py, 5.23). classifier_dropout_prob is the heads'
+# (modeling_albert.py: the sentence-order head of AlbertForPreTraining, and the classifiers).
+CHECKS = validation.fields(
+    hidden_act=validation.activation(), hidden_dropout_prob=validation.dropout("int | float"),
+    attention_probs_dropout_prob=validation.dropout("int | float"), initializer_range=validation.deviation(),
+    layer_norm_eps="float",
+    **validation.TOKENS, chunk_size_feed_forward=validation.CHUNK,
+    classifier_dropout_prob=validation.dropout("int | float", "ForPreTraining", "ForSequenceClassification",
+                                               "ForTokenClassification", "ForMultipleChoice"))
+
+READER = Reader("albert", read, LAYOUT, FIELD_OF, (HEADS_AT_MOST_WIDTH,), checks=CHECKS)

@@ -6,6 +6,7 @@ from collections.abc import Mapping
 
 from ..reading import ConfigError, Reader, Layout, Switch, flag, num_labels, padding_index, size, switch
 from ..rules import at_most, divides
+from .. import validation
 
 # transformers' BertConfig defaults: a minimal config.json takes these for a missing field.
 DEFAULTS = {
@@ -56,4 +57,14 @@ def cross_attention(config: Mapping) -> bool:
 # Which of bert.VARIANTS a config builds: cross-attention (a decoder) and an untied LM head.
 LAYOUT = Layout((Switch("cross_attention", cross_attention), switch("untied", "tie_word_embeddings", True, on=False)))
 
-READER = Reader("bert", read, LAYOUT, FIELD_OF, (HEADS_DIVIDE_WIDTH, HEADS_AT_MOST_WIDTH))
+# BertConfig's fields that set no size (configuration_bert.py, 5.23). classifier_dropout (else hidden_dropout_prob)
+# is the classifiers' (modeling_bert.py: BertForSequenceClassification, ...ForMultipleChoice,
+# ...ForTokenClassification build it).
+CHECKS = validation.fields(
+    hidden_act=validation.activation(), hidden_dropout_prob=validation.dropout(),
+    attention_probs_dropout_prob=validation.dropout(), initializer_range=validation.deviation(),
+    layer_norm_eps="float", use_cache="bool", **validation.TOKENS, chunk_size_feed_forward=validation.CHUNK,
+    classifier_dropout=validation.dropout("float | int | None", "ForSequenceClassification", "ForMultipleChoice",
+                                          "ForTokenClassification"))
+
+READER = Reader("bert", read, LAYOUT, FIELD_OF, (HEADS_DIVIDE_WIDTH, HEADS_AT_MOST_WIDTH), checks=CHECKS)

@@ -7,7 +7,8 @@ from collections.abc import Mapping
 
 from ..reading import ConfigError, Fields, Layout, Reader, Switch, num_labels, padding_index, shown, switch
 from ..rules import at_most, divides
-from .llama import TIED
+from .. import validation
+from .llama import DECODER_CHECKS, TIED
 from .mixtral import TOP_K
 
 # Which config field sets each size. num_key_value_heads sets no tensor (every head reads the one latent), but a
@@ -76,5 +77,13 @@ def read(config: Mapping) -> dict[str, int]:
 # biases on the dense and shared feed-forwards (mlp_bias), a tied head.
 NO_Q_LORA = Switch("no_q_lora", lambda config: config.get("q_lora_rank", 1536) is None)
 LAYOUT = Layout((NO_Q_LORA, switch("attention_bias", "attention_bias"), switch("mlp_bias", "mlp_bias"), TIED))
+# DeepseekV2Config's fields that set no size (configuration_deepseek_v2.py, 5.23): LLaMA's, and the router's.
+CHECKS = validation.fields(
+    DECODER_CHECKS, pretraining_tp="int | None",
+    # The annotation takes null; a training step does not (functional dropout compares it).
+    attention_dropout=validation.dropout("float"),
+    head_dim="int | None", n_group="int | None", topk_group="int | None", topk_method="str | None",
+    norm_topk_prob="bool | None", output_router_logits="bool", routed_scaling_factor="float")
+
 READER = Reader("deepseek_v2", read, LAYOUT, SYMBOL_FIELDS, (HEADS_DIVIDE_WIDTH, TOP_K, DENSE_LAYERS),
-                zero=frozenset({"L_f", "d_n"}))
+                zero=frozenset({"L_f", "d_n"}), checks=CHECKS)

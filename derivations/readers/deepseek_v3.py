@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from ..reading import Fields, Layout, Reader, switch
-from .deepseek_v2 import NO_Q_LORA, READER as V2, SYMBOL_FIELDS, read_deepseek
+from .. import validation
+from .deepseek_v2 import CHECKS as V2_CHECKS, NO_Q_LORA, READER as V2, SYMBOL_FIELDS, read_deepseek
 from .llama import NO_TOKEN_BIAS, TIED
 
 # transformers' DeepseekV3Config defaults (configuration_deepseek_v3.py, 5.23): DeepSeek-V3's sizes. attribute_map
@@ -25,5 +26,14 @@ def read(config: Mapping) -> dict[str, int]:
 # No mlp_bias in V3: its feed-forwards have none. A token classifier without bias.
 LAYOUT = Layout((NO_Q_LORA, switch("attention_bias", "attention_bias"), TIED, NO_TOKEN_BIAS))
 
+# DeepseekV3Config's fields that set no size (configuration_deepseek_v3.py, 5.23): V2's, with its own annotations.
+# num_mtp_layers, a module transformers does not build, is checked under that name (attribute_map stores it as
+# num_nextn_predict_layers, which is not).
+CHECKS = validation.fields(
+    {f: c for f, c in V2_CHECKS.items() if f not in ("head_dim", "topk_method")},
+    attention_dropout=validation.dropout("float | int"), rope_interleave="bool | None", num_mtp_layers="int",
+    # The annotations take null; V3's group-limited routing does not run without groups.
+    n_group="int", topk_group="int")
+
 # DeepseekV3Config does not require the heads to divide the width: V2's rules but that one.
-READER = Reader("deepseek_v3", read, LAYOUT, SYMBOL_FIELDS, V2.rules[1:], zero=frozenset({"L_f", "d_n"}))
+READER = Reader("deepseek_v3", read, LAYOUT, SYMBOL_FIELDS, V2.rules[1:], zero=frozenset({"L_f", "d_n"}), checks=CHECKS)

@@ -6,6 +6,7 @@ from collections.abc import Mapping
 
 from ..reading import ConfigError, Reader, Fields, Layout, flag, num_labels, padding_index, switch
 from ..rules import divides
+from .. import validation
 
 # DistilBertConfig.attribute_map: these names, when present, set the field (hidden_size sets dim).
 ALIASES = {"dim": "hidden_size", "n_heads": "num_attention_heads", "n_layers": "num_hidden_layers"}
@@ -47,6 +48,15 @@ def check(config: Mapping, architecture: str) -> None:
         raise ConfigError(f"DistilBertForQuestionAnswering needs num_labels 2 (start and end), got {labels}")
 
 
+# DistilBertConfig's fields that set no size (configuration_distilbert.py, 5.23); the heads' dropouts are their
+# classes' (modeling_distilbert.py).
+CHECKS = validation.fields(
+    dropout=validation.dropout(), attention_dropout=validation.dropout(), activation=validation.activation(),
+    initializer_range=validation.deviation(), **validation.TOKENS, chunk_size_feed_forward=validation.CHUNK,
+    qa_dropout=validation.dropout("float | int", "ForQuestionAnswering"),
+    seq_classif_dropout=validation.dropout("float | int", "ForSequenceClassification", "ForMultipleChoice"))
+
 READER = Reader("distilbert", read, LAYOUT,
                 {"V": "vocab_size", "P": "max_position_embeddings", "D": "dim", "H": "n_heads", "d_h": "dim / n_heads",
-                 "F": "hidden_dim", "L": "n_layers", "C": "num_labels"}, (HEADS_DIVIDE_WIDTH,), check=check)
+                 "F": "hidden_dim", "L": "n_layers", "C": "num_labels"}, (HEADS_DIVIDE_WIDTH,), check=check,
+                 checks=CHECKS)

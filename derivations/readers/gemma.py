@@ -7,7 +7,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from ..reading import ConfigError, Fields, Layout, Reader, num_labels, padding_index, shown, switch
-from .llama import EVEN_HEAD, HEADS_DIVIDE_WIDTH, KV_HEADS_DIVIDE_HEADS, NO_TOKEN_BIAS, SYMBOL_FIELDS
+from .. import validation
+from .llama import DECODER_CHECKS, EVEN_HEAD, HEADS_DIVIDE_WIDTH, KV_HEADS_DIVIDE_HEADS, NO_TOKEN_BIAS, SYMBOL_FIELDS
 
 # transformers' GemmaConfig defaults (configuration_gemma.py, 5.23): Gemma 7B's sizes. head_dim is a field of
 # its own (256 in every Gemma), and the heads need not divide the width (Gemma 7B: 16 heads of 256 in 3,072).
@@ -47,4 +48,17 @@ def read(config: Mapping) -> dict[str, int]:
 LAYOUT = Layout((switch("attention_bias", "attention_bias"), switch("untied", "tie_word_embeddings", True, on=False),
                  NO_TOKEN_BIAS))
 
-READER = Reader("gemma", read, LAYOUT, SYMBOL_FIELDS, (KV_HEADS_DIVIDE_HEADS, EVEN_HEAD))
+# GemmaConfig's fields that set no size (configuration_gemma.py, 5.23): LLaMA's, and the bidirectional switch.
+CHECKS = validation.fields(DECODER_CHECKS, use_bidirectional_attention="bool | None")
+# Gemma2Config's and Gemma3TextConfig's (configuration_gemma2.py, configuration_gemma3.py): the activation is
+# hidden_activation, the windows (which memory reads), the soft caps.
+GEMMA2_CHECKS = validation.fields(
+    {f: c for f, c in CHECKS.items() if f != "hidden_act"}, hidden_activation=validation.activation(),
+    attention_dropout=validation.dropout("int | float"), query_pre_attn_scalar="int",
+    # The annotations take null; a training step does not take a null dropout (functional dropout compares it), and
+    # the model does not run without a window for its local layers (masking_utils: "Could not find a
+    # `sliding_window` argument").
+    sliding_window="int", layer_types="list[str] | None", final_logit_softcapping="float | None",
+    attn_logit_softcapping="float | None")
+
+READER = Reader("gemma", read, LAYOUT, SYMBOL_FIELDS, (KV_HEADS_DIVIDE_HEADS, EVEN_HEAD), checks=CHECKS)

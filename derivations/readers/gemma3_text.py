@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from ..reading import Fields, Reader, alternating
-from .gemma import LAYOUT, read_gemma
+from .. import validation
+from .gemma import GEMMA2_CHECKS, LAYOUT, read_gemma
 from .llama import EVEN_HEAD, HEADS_DIVIDE_WIDTH, KV_HEADS_DIVIDE_HEADS, SYMBOL_FIELDS
 
 # transformers' Gemma3TextConfig defaults (configuration_gemma3.py, 5.23): Gemma 3 4B's language model, and a
@@ -18,6 +19,10 @@ def read(config: Mapping) -> dict[str, int]:
     return read_gemma(config, FIELDS, divisible=True)
 
 
+# Gemma 2's, and sliding_window_pattern, which Gemma3TextConfig.__post_init__ takes each layer's index modulo.
+CHECKS = validation.fields(GEMMA2_CHECKS, sliding_window_pattern=validation.Field("int | float | bool"))
+
 # Gemma3TextConfig: sliding_window_pattern - 1 local layers, then a global one (5 and 1 by default).
 READER = Reader("gemma3_text", read, LAYOUT, SYMBOL_FIELDS,
-                (HEADS_DIVIDE_WIDTH, KV_HEADS_DIVIDE_HEADS, EVEN_HEAD), windows=alternating(4096, period=6))
+                (HEADS_DIVIDE_WIDTH, KV_HEADS_DIVIDE_HEADS, EVEN_HEAD), windows=alternating(4096, period=6),
+                checks=CHECKS)

@@ -6,6 +6,7 @@ from collections.abc import Mapping
 
 from ..reading import Reader, Fields, Layout, SEQUENCE_SUMMARY, num_labels, size, summary_type, switch
 from ..rules import divides
+from .. import validation
 
 # GPT2Config.attribute_map (OpenAIGPTConfig's is the same): these names, when present, set the field.
 ALIASES = {"n_positions": "max_position_embeddings", "n_embd": "hidden_size", "n_layer": "num_hidden_layers",
@@ -43,4 +44,15 @@ def read(config: Mapping) -> dict[str, int]:
 LAYOUT = Layout((switch("cross_attention", "add_cross_attention"),
                  switch("untied", "tie_word_embeddings", True, on=False), SEQUENCE_SUMMARY))
 
-READER = Reader("gpt2", read, LAYOUT, FIELD_OF, (HEADS_DIVIDE_WIDTH,), check=summary_type)
+# GPT2Config's fields that set no size (configuration_gpt2.py, 5.23). The sequence summary (summary_activation,
+# summary_first_dropout) is the double-heads class's alone (modeling_gpt2.py: GPT2SequenceSummary).
+CHECKS = validation.fields(
+    activation_function=validation.activation(), resid_pdrop=validation.dropout(), embd_pdrop=validation.dropout(),
+    attn_pdrop=validation.dropout(), layer_norm_epsilon="float", initializer_range=validation.deviation(),
+    summary_activation=validation.Field("str | None", among=validation.ACTIVATIONS, classes=("DoubleHeadsModel",),
+                                        what="must name an activation it knows"),
+    summary_first_dropout=validation.dropout("float | int", "DoubleHeadsModel"), scale_attn_weights="bool",
+    use_cache="bool", **validation.TOKENS, pad_token_id="int | None", scale_attn_by_inverse_layer_idx="bool",
+    reorder_and_upcast_attn="bool")
+
+READER = Reader("gpt2", read, LAYOUT, FIELD_OF, (HEADS_DIVIDE_WIDTH,), check=summary_type, checks=CHECKS)

@@ -7,6 +7,7 @@ from collections.abc import Mapping
 
 from ..reading import ConfigError, Reader, Fields, Layout, flag, num_labels, shown, switch
 from ..rules import divides
+from .. import validation
 
 # transformers' GPTNeoXConfig defaults (GPT-NeoX-20B's sizes): a minimal config.json takes these for a
 # missing field. GPTNeoXConfig has no attribute_map.
@@ -57,4 +58,13 @@ def read(config: Mapping) -> dict[str, int]:
 # false by default here, unlike GPT-2), and attention without biases (attention_bias false).
 LAYOUT = Layout((switch("tied", "tie_word_embeddings"), switch("no_attention_bias", "attention_bias", True, on=False)))
 
-READER = Reader("gpt_neox", read, LAYOUT, FIELD_OF, (HEADS_DIVIDE_WIDTH,))
+# GPTNeoXConfig's fields that set no size (configuration_gpt_neox.py, 5.23). classifier_dropout is the token
+# classifier's (modeling_gpt_neox.py). rotary_pct and rotary_emb_base, which the model cannot be built without, the
+# reader refuses.
+CHECKS = validation.fields(
+    hidden_act=validation.activation(), attention_dropout=validation.dropout(), hidden_dropout=validation.dropout(),
+    classifier_dropout=validation.dropout("float | int", "ForTokenClassification"), max_position_embeddings="int",
+    initializer_range=validation.deviation(), layer_norm_eps="float", use_cache="bool", **validation.TOKENS,
+    pad_token_id="int | None", is_decoder="bool")
+
+READER = Reader("gpt_neox", read, LAYOUT, FIELD_OF, (HEADS_DIVIDE_WIDTH,), checks=CHECKS)

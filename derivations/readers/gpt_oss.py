@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from ..reading import ConfigError, Fields, Layout, Reader, alternating, num_labels, padding_index, switch
-from .llama import EVEN_HEAD, KV_HEADS_DIVIDE_HEADS, NO_TOKEN_BIAS, SYMBOL_FIELDS
+from .. import validation
+from .llama import DECODER_CHECKS, EVEN_HEAD, KV_HEADS_DIVIDE_HEADS, NO_TOKEN_BIAS, SYMBOL_FIELDS
 from .mixtral import TOP_K
 
 # transformers' GptOssConfig defaults (configuration_gpt_oss.py, 5.23): gpt-oss-120b's sizes. attribute_map reads
@@ -41,7 +42,14 @@ def read(config: Mapping) -> dict[str, int]:
 LAYOUT = Layout((switch("no_attention_bias", "attention_bias", True, on=False),
                  switch("tied", "tie_word_embeddings"), NO_TOKEN_BIAS))
 
+# GptOssConfig's fields that set no size (configuration_gpt_oss.py, 5.23). Its experts' activation is their own
+# (GptOssExperts' clamped SwiGLU): hidden_act names none. sliding_window: the annotation takes null; the model does
+# not run without a window, as Gemma 2's (readers.gemma).
+CHECKS = validation.fields(DECODER_CHECKS, hidden_act="str", sliding_window="int", swiglu_alpha="float",
+                           swiglu_limit="float", router_aux_loss_coef="float", output_router_logits="bool",
+                           layer_types="list[str] | None")
+
 # GptOssConfig: local (128 tokens) and full attention alternate, the first layer local.
 READER = Reader("gpt_oss", read, LAYOUT, SYMBOL_FIELDS | {"X": "num_local_experts", "X_a": "num_experts_per_tok"},
                 (KV_HEADS_DIVIDE_HEADS, EVEN_HEAD, TOP_K),
-                windows=alternating(128))
+                windows=alternating(128), checks=CHECKS)

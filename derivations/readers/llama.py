@@ -10,6 +10,7 @@ from collections.abc import Mapping
 
 from ..reading import ConfigError, Reader, Fields, Layout, Switch, flag, num_labels, padding_index, shown, switch
 from ..rules import divides, even_or_one
+from .. import validation
 
 # transformers' LlamaConfig defaults (configuration_llama.py, 5.23): a minimal config.json takes these.
 # num_key_value_heads and head_dim default to null: the heads, and hidden_size // num_attention_heads.
@@ -93,4 +94,18 @@ LAYOUT = Layout((switch("attention_bias", "attention_bias"), switch("mlp_bias", 
 # The layouts of Mistral and Mixtral, which have no bias options: a tied head, a token classifier without bias.
 TIED_LAYOUT = Layout((TIED, NO_TOKEN_BIAS))
 
-READER = Reader("llama", read, LAYOUT, SYMBOL_FIELDS, (HEADS_DIVIDE_WIDTH, KV_HEADS_DIVIDE_HEADS, EVEN_HEAD))
+# LlamaConfig's fields that set no size, annotated as configuration_llama.py annotates them (5.23): what its strict
+# dataclass refuses is said, not refused (derivations.validation). Mistral's, Mixtral's and Qwen's classes have the
+# same, LlamaConfig's bounds on initializer_range apart.
+DECODER_CHECKS = validation.fields(
+    hidden_act=validation.activation(), max_position_embeddings="int", initializer_range=validation.deviation(),
+    rms_norm_eps="float", use_cache="bool", **validation.TOKENS, **validation.ROTARY,
+    attention_dropout=validation.dropout())
+CHECKS = validation.fields(DECODER_CHECKS, pretraining_tp="int | None",
+                           # LlamaConfig: interval(min=0.0, max=1.0)(default=0.02) (utils/type_validators.py, interval)
+                           initializer_range=validation.interval("float", 0.0, 1.0, "LlamaConfig"),
+                           # The annotation takes null; a training step does not (functional dropout compares it).
+                           attention_dropout=validation.dropout("int | float"))
+
+READER = Reader("llama", read, LAYOUT, SYMBOL_FIELDS, (HEADS_DIVIDE_WIDTH, KV_HEADS_DIVIDE_HEADS, EVEN_HEAD),
+                checks=CHECKS)

@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from ..reading import Fields, Reader, every_layer_windowed
-from .llama import EVEN_HEAD, KV_HEADS_DIVIDE_HEADS, SYMBOL_FIELDS, TIED_LAYOUT, read_decoder
+from .. import validation
+from .llama import DECODER_CHECKS, EVEN_HEAD, KV_HEADS_DIVIDE_HEADS, SYMBOL_FIELDS, TIED_LAYOUT, read_decoder
 
 # transformers' MistralConfig defaults (configuration_mistral.py, 5.23): Mistral-7B's sizes, 8 key/value
 # heads. MistralConfig has no attention_bias or mlp_bias: MistralAttention and MistralMLP build every
@@ -18,6 +19,9 @@ def read(config: Mapping) -> dict[str, int]:
     return read_decoder(config, FIELDS, divisible=False, zero_head_dim=True)
 
 
+# MistralConfig's fields that set no size (configuration_mistral.py, 5.23): LLaMA's, and the window.
+CHECKS = validation.fields(DECODER_CHECKS, sliding_window="int | None")
+
 # MistralConfig: sliding_window 4096 unless null, every layer (no layer_types).
 READER = Reader("mistral", read, TIED_LAYOUT, SYMBOL_FIELDS, (KV_HEADS_DIVIDE_HEADS, EVEN_HEAD),
-                windows=every_layer_windowed(4096))
+                windows=every_layer_windowed(4096), checks=CHECKS)

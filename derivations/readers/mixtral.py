@@ -6,7 +6,8 @@ from collections.abc import Mapping
 
 from ..reading import Fields, Reader, every_layer_windowed
 from ..rules import at_most
-from .llama import EVEN_HEAD, KV_HEADS_DIVIDE_HEADS, SYMBOL_FIELDS, TIED_LAYOUT, read_decoder
+from .. import validation
+from .llama import DECODER_CHECKS, EVEN_HEAD, KV_HEADS_DIVIDE_HEADS, SYMBOL_FIELDS, TIED_LAYOUT, read_decoder
 
 # transformers' MixtralConfig defaults (configuration_mixtral.py, 5.23): Mixtral-8x7B's sizes.
 # MixtralConfig.attribute_map reads num_experts as num_local_experts (the alias wins when present).
@@ -28,8 +29,12 @@ def read(config: Mapping) -> dict[str, int]:
     return values | {"X": experts, "X_a": active}
 
 
+# MixtralConfig's fields that set no size (configuration_mixtral.py, 5.23): Mistral's, and the router's.
+CHECKS = validation.fields(DECODER_CHECKS, sliding_window="int | None", output_router_logits="bool",
+                           router_aux_loss_coef="float", router_jitter_noise="float")
+
 # MixtralConfig: sliding_window null unless set, then every layer (no layer_types).
 READER = Reader("mixtral", read, TIED_LAYOUT,
                 SYMBOL_FIELDS | {"X": "num_local_experts", "X_a": "num_experts_per_tok"},
                 (KV_HEADS_DIVIDE_HEADS, EVEN_HEAD, TOP_K),
-                windows=every_layer_windowed(None))
+                windows=every_layer_windowed(None), checks=CHECKS)

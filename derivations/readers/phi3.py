@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from ..reading import ConfigError, Fields, Reader, every_layer_windowed, padding_index
-from .llama import EVEN_HEAD, KV_HEADS_DIVIDE_HEADS, SYMBOL_FIELDS, TIED_LAYOUT, read_decoder
+from .. import validation
+from .llama import DECODER_CHECKS, EVEN_HEAD, KV_HEADS_DIVIDE_HEADS, SYMBOL_FIELDS, TIED_LAYOUT, read_decoder
 
 # transformers' Phi3Config defaults (configuration_phi3.py, 5.23): Phi-3-mini's sizes. num_key_value_heads
 # defaults to null, as many as the heads. Phi3Config has no head_dim: Phi3Attention reads
@@ -23,6 +24,12 @@ def read(config: Mapping) -> dict[str, int]:
     return values
 
 
+# Phi3Config's fields that set no size (configuration_phi3.py, 5.23): LLaMA's, its dropouts (embd_pdrop, which no
+# module reads, has no bounds), the window; partial_rotary_factor, which Phi3Config.validate_rope multiplies.
+CHECKS = validation.fields(DECODER_CHECKS, resid_pdrop=validation.dropout(), embd_pdrop="float | int",
+                           original_max_position_embeddings="int", sliding_window="int | None",
+                           partial_rotary_factor=validation.Field("int | float | bool"))
+
 # Phi3Config: sliding_window null unless set (Phi-3-mini-4k sets 2047), every layer (no layer_types).
 READER = Reader("phi3", read, TIED_LAYOUT, SYMBOL_FIELDS, (KV_HEADS_DIVIDE_HEADS, EVEN_HEAD),
-                windows=every_layer_windowed(None))
+                windows=every_layer_windowed(None), checks=CHECKS)

@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from ..reading import ConfigError, Fields, Reader, qwen_windows
-from .llama import EVEN_HEAD, KV_HEADS_DIVIDE_HEADS, SYMBOL_FIELDS, TIED_LAYOUT, read_decoder
+from .. import validation
+from .llama import DECODER_CHECKS, EVEN_HEAD, KV_HEADS_DIVIDE_HEADS, SYMBOL_FIELDS, TIED_LAYOUT, read_decoder
 
 # transformers' Qwen2Config defaults (configuration_qwen2.py, 5.23). num_key_value_heads defaults to 32, and
 # null means as many as the heads. Qwen2Config has no head_dim and no bias options: Qwen2Attention reads
@@ -23,4 +24,9 @@ def read(config: Mapping) -> dict[str, int]:
     return read_decoder(config, FIELDS, divisible=False, zero_head_dim=False, null_kv_heads=True)
 
 
-READER = Reader("qwen2", read, TIED_LAYOUT, SYMBOL_FIELDS, (KV_HEADS_DIVIDE_HEADS, EVEN_HEAD), windows=qwen_windows)
+# Qwen2Config's fields that set no size (configuration_qwen2.py, 5.23): LLaMA's, and the windows (which memory reads).
+CHECKS = validation.fields(DECODER_CHECKS, use_sliding_window="bool", sliding_window="int | None",
+                           max_window_layers="int", layer_types="list[str] | None")
+
+READER = Reader("qwen2", read, TIED_LAYOUT, SYMBOL_FIELDS, (KV_HEADS_DIVIDE_HEADS, EVEN_HEAD), windows=qwen_windows,
+                checks=CHECKS)

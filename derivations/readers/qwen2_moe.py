@@ -7,7 +7,8 @@ from collections.abc import Mapping
 
 from ..reading import ConfigError, Fields, Layout, Reader, qwen_windows, shown, switch
 from ..rules import at_most
-from .llama import EVEN_HEAD, KV_HEADS_DIVIDE_HEADS, NO_TOKEN_BIAS, SYMBOL_FIELDS, TIED, read_decoder
+from .. import validation
+from .llama import DECODER_CHECKS, EVEN_HEAD, KV_HEADS_DIVIDE_HEADS, NO_TOKEN_BIAS, SYMBOL_FIELDS, TIED, read_decoder
 from .mixtral import TOP_K
 
 # transformers' Qwen2MoeConfig defaults (configuration_qwen2_moe.py, 5.23): Qwen1.5-MoE-A2.7B's sizes. The number
@@ -58,7 +59,13 @@ def read(config: Mapping) -> dict[str, int]:
 # classifier without bias.
 LAYOUT = Layout((switch("no_qkv_bias", "qkv_bias", True, on=False), TIED, NO_TOKEN_BIAS))
 
+# Qwen2MoeConfig's fields that set no size (configuration_qwen2_moe.py, 5.23): Qwen2's, and the router's.
+CHECKS = validation.fields(DECODER_CHECKS, use_sliding_window="bool", sliding_window="int | None",
+                           max_window_layers="int", layer_types="list[str] | None", norm_topk_prob="bool",
+                           output_router_logits="bool", router_aux_loss_coef="float")
+
 READER = Reader("qwen2_moe", read, LAYOUT, SYMBOL_FIELDS | {
     "X": "num_experts", "X_a": "num_experts_per_tok", "F_e": "moe_intermediate_size",
     "F_s": "shared_expert_intermediate_size", "L_f": "mlp_only_layers"}, RULES,
-    zero=frozenset({"L_f", "X"}), windows=lambda config, layers: qwen_windows(config, layers, alternate=True))
+    zero=frozenset({"L_f", "X"}), windows=lambda config, layers: qwen_windows(config, layers, alternate=True),
+    checks=CHECKS)

@@ -6,6 +6,7 @@ from collections.abc import Mapping
 
 from ..reading import ConfigError, Fields, Layout, Reader, qwen_windows, switch
 from .llama import EVEN_HEAD, KV_HEADS_DIVIDE_HEADS, NO_TOKEN_BIAS, SYMBOL_FIELDS, TIED, read_decoder
+from . import qwen2
 
 # transformers' Qwen3Config defaults (configuration_qwen3.py, 5.23). head_dim is a field of its own, 128 by
 # default whatever the width (Qwen3-0.6B: 16 heads of 128 in a width of 1024). num_key_value_heads defaults to
@@ -21,6 +22,9 @@ def read(config: Mapping) -> dict[str, int]:
                         divisible=False, zero_head_dim=False, null_kv_heads=True)
 
 
+# Qwen3Config's fields that set no size (configuration_qwen3.py, 5.23): Qwen2's.
+CHECKS = qwen2.CHECKS
+
 # Biases on q, k, v and o (attention_bias, false in every release), a tied head, a token classifier without bias.
 READER = Reader("qwen3", read, Layout((switch("attention_bias", "attention_bias"), TIED, NO_TOKEN_BIAS)),
-                SYMBOL_FIELDS, (KV_HEADS_DIVIDE_HEADS, EVEN_HEAD), windows=qwen_windows)
+                SYMBOL_FIELDS, (KV_HEADS_DIVIDE_HEADS, EVEN_HEAD), windows=qwen_windows, checks=CHECKS)

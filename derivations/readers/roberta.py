@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from ..reading import ConfigError, Reader
+from .. import validation
 from . import bert
 
 # transformers' RobertaConfig defaults where they differ from BertConfig's (the released checkpoints
@@ -27,6 +28,13 @@ def read(config: Mapping) -> dict[str, int]:
     return values
 
 
+# RobertaConfig's fields that set no size (configuration_roberta.py, 5.23): BERT's, its multiple-choice head
+# without classifier_dropout (modeling_roberta.py).
+# pad_token_id: the annotation takes null, but RoBERTa's positions count the tokens that are not padding
+# (create_position_ids_from_input_ids: input_ids.ne(padding_idx)), and the forward fails without one.
+CHECKS = validation.fields(bert.CHECKS, classifier_dropout=validation.dropout(
+    "float | int | None", "ForSequenceClassification", "ForTokenClassification"), pad_token_id="int")
+
 # BERT's flags, read the same way (RobertaLayer refuses cross-attention without is_decoder, as BertLayer does), and
 # its rules (RobertaSelfAttention checks the width as BertSelfAttention does).
-READER = Reader("roberta", read, bert.LAYOUT, bert.READER.fields, bert.READER.rules)
+READER = Reader("roberta", read, bert.LAYOUT, bert.READER.fields, bert.READER.rules, checks=CHECKS)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from ..reading import ConfigError, Reader, Fields, Layout, Switch, num_labels, shown, size, switch
+from .. import validation
 
 # T5Config.attribute_map: these names, when present, set the field they map to.
 ALIASES = {"d_model": "hidden_size", "num_heads": "num_attention_heads", "num_layers": "num_hidden_layers",
@@ -78,6 +79,14 @@ LAYOUT = Layout((Switch("gated", lambda config: feed_forward(config)[0]),
                  switch("decoder_stack", "is_decoder"),
                  Switch("activation", learned_activation, ("", *LEARNED))))
 
+# T5Config's fields that set no size (configuration_t5.py, 5.23). classifier_dropout is the classifiers'
+# (modeling_t5.py: T5ClassificationHead, T5ForTokenClassification).
+CHECKS = validation.fields(
+    relative_attention_max_distance="int", dropout_rate=validation.dropout(), layer_norm_epsilon="float",
+    initializer_factor=validation.deviation(), use_cache="bool", is_encoder_decoder="bool", pad_token_id="int | None",
+    eos_token_id="int | list[int] | None",
+    classifier_dropout=validation.dropout("float | int", "ForSequenceClassification", "ForTokenClassification"))
+
 READER = Reader("t5", read, LAYOUT, {"V": "vocab_size", "D": "d_model", "H": "num_heads", "d_h": "d_kv", "F": "d_ff",
                                      "L": "num_layers", "L_d": "num_decoder_layers",
-                                     "B": "relative_attention_num_buckets", "C": "num_labels"})
+                                     "B": "relative_attention_num_buckets", "C": "num_labels"}, checks=CHECKS)

@@ -6,6 +6,7 @@ from collections.abc import Mapping
 
 from ..reading import ConfigError, Reader, Fields, Layout, padding_index, size, switch
 from ..rules import divides
+from .. import validation
 
 # MarianConfig.attribute_map: these names, when present, set the field they map to.
 ALIASES = {"d_model": "hidden_size", "encoder_layers": "num_hidden_layers",
@@ -68,8 +69,19 @@ def check(config: Mapping, architecture: str) -> None:
 LAYOUT = Layout((switch("unshared", "share_encoder_decoder_embeddings", True, on=False),
                  switch("untied", "tie_word_embeddings", True, on=False)))
 
+# MarianConfig's fields that set no size (configuration_marian.py, 5.23). The layer drops are chances compared
+# with a draw, no dropout module's.
+CHECKS = validation.fields(
+    encoder_layerdrop="float | int", decoder_layerdrop="float | int", use_cache="bool", is_encoder_decoder="bool",
+    activation_function=validation.activation(), dropout=validation.dropout(), attention_dropout=validation.dropout(),
+    activation_dropout=validation.dropout(), init_std=validation.deviation(), decoder_start_token_id="int",
+    scale_embedding="bool",
+    **validation.TOKENS, forced_eos_token_id="int | list[int] | None", is_decoder="bool",
+    # PreTrainedConfig's return_dict (bool | None, unchecked there): MarianMTModel's forward fails on null.
+    return_dict="some")
+
 READER = Reader("marian", read, LAYOUT,
                 {"V": "vocab_size", "V_d": "decoder_vocab_size", "P": "max_position_embeddings", "D": "d_model",
                  "H": ("encoder_attention_heads", "decoder_attention_heads"), "d_h": "d_model / encoder_attention_heads",
                  "F": "encoder_ffn_dim", "F_d": "decoder_ffn_dim", "L": "encoder_layers", "L_d": "decoder_layers"},
-                (HEADS_DIVIDE_WIDTH,), check=check)
+                (HEADS_DIVIDE_WIDTH,), check=check, checks=CHECKS)

@@ -91,7 +91,10 @@
       result.hidden = true;
       return;
     }
-    message.hidden = true;
+    // The command line's lines on stderr beside its count (a field transformers would refuse): shown, not an error.
+    const notes = answer.notes || [];
+    message.hidden = !notes.length;
+    message.textContent = notes.join("\n");
     form.querySelector(".dv-paste-architecture").textContent = answer.architecture;
     form.querySelector(".dv-paste-total").textContent = answer.total;
     const active = form.querySelector(".dv-paste-active");
@@ -151,7 +154,7 @@
       const options = [...seq, ...batch, "--dtype", value("dtype"), ...architecture];
       const run = (argv) => JSON.parse(loaded.command(argv, text));
       let answer = run(["memory", "config.json", ...options, "--json"]);
-      let notes = []; // the command line's lines on stderr beside its answer (a length past the context)
+      let notes = []; // the command line's lines on stderr beside its answer (a length past the context, ...)
       if (answer.status === 0) {
         const tokens = String(JSON.parse(answer.output).seq);
         const memory = ["memory", "config.json", ...options];
