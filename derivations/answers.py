@@ -305,6 +305,14 @@ def memory(config: Mapping, architecture: str | None, tokens: int | None, target
     return result
 
 
+def inference_bytes(config: Mapping, architecture: str | None, tokens: int, batch: int = 1,
+                    dtype: str = DEFAULT_DTYPE) -> int:
+    """What serving holds after a forward over ``tokens`` tokens at ``batch``, in bytes. PROVISIONAL: the weights
+    and the key/value cache alone, until the forward's transient peak is derived (its helper replaces this)."""
+    held = memory(config, architecture, tokens, None, batch, dtype)
+    return held["weights_bytes"] + held["kv_cache_bytes"]
+
+
 def memory_table(result: dict) -> str:
     """The table ``memory`` prints."""
     return table(*memory_cells(result))
