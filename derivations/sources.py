@@ -207,6 +207,9 @@ _SOURCES = (
           "(Table 1, dense and with sparsity) and its 40 GB of HBM2 at 1555 GB/sec",
           "NVIDIA Technical Blog (read in a stored copy of the post)", 2020,
           "https://developer.nvidia.com/blog/nvidia-ampere-architecture-in-depth/", short="NVIDIA's A100 post"),
+    Source("google-cloud-tpu-v5e", "card", "Google Cloud", "Cloud TPU documentation: TPU v5e (its “Key chip "
+           "specifications”: peak bf16 compute per chip, HBM2 capacity and bandwidth)", "cloud.google.com", None,
+           "https://cloud.google.com/tpu/docs/v5e", read="2026-11-26", short="Google Cloud's TPU v5e page"),
     # -- released configs (the bundled derivations/checkpoints/*.json) ----------------------------
     _page("hub-google-bert", "config", "Google", "BERT checkpoints: config.json of bert-base-uncased, -cased, "
           "-chinese, -multilingual-cased and -uncased, bert-large-uncased and -cased", "Hugging Face, google-bert",
