@@ -168,6 +168,32 @@ def test_weights_that_do_not_fit_give_none_and_say_why():
     assert answer["max_tokens_reason"] == "the weights alone pass the memory"
 
 
+# Qwen's speed benchmark, "7B (Transformer)": Qwen2.5-7B-Instruct (Qwen2.5-7B's shapes) in BF16 on an A100 80GB,
+# batch 1, 2,048 tokens generated after inputs of 1, 6,144, 14,336 and 30,720 tokens: "GPU Memory(GB)" 14.38, 15.38,
+# 16.91 and 19.97 [cite: qwen25-speed-benchmark], each torch.cuda.max_memory_allocated() / 1024 / 1024 / 1024,
+# rounded to 0.01 [cite: qwen25-speed-benchmark-script].
+QWEN_MEASURED = {1: "14.38", 6144: "15.38", 14336: "16.91", 30720: "19.97"}
+QWEN_GENERATED = 2048
+
+
+def test_a_published_peak_is_above_the_weights_and_the_cache():
+    from derivations.site import memory as page
+
+    config = configs.load("qwen2.5-7b")
+    rest = {}
+    for tokens, printed in QWEN_MEASURED.items():
+        # generate's last step runs with the input and every generated token but the last in its cache.
+        held = answers.memory(config, None, tokens + QWEN_GENERATED - 1)
+        derived = held["weights_bytes"] + held["kv_cache_bytes"]
+        peak = (Fraction(printed) + Fraction(1, 200)) * 2**30  # at most this, before rounding
+        assert derived <= peak, (tokens, derived, peak)
+        rest[tokens] = peak - derived
+    # With one input token the forward's own tensors are few: the weights and the cache are all but 128 MiB of it.
+    assert rest[1] < 2**27
+    # The page shows the same figures.
+    assert dict(page.MEASURED) == QWEN_MEASURED and page.MEASURED_GENERATED == QWEN_GENERATED
+
+
 # ---------------------------------------------------------------------------------------------
 # The command line and the API
 # ---------------------------------------------------------------------------------------------
