@@ -1,5 +1,5 @@
 """Command line: ``python -m derivations count CONFIG [--arch ARCH] [--json]``,
-``python -m derivations flops CONFIG --seq T [--target T] [--arch ARCH] [--batch B] [--json]`` and
+``python -m derivations flops CONFIG --seq T [--target T] [--arch ARCH] [--batch B] [--gpu NAME] [--json]``,
 ``python -m derivations memory CONFIG [--arch ARCH] [--seq T] [--target T] [--batch B] [--dtype DTYPE] [--json]`` and
 ``python -m derivations fit CONFIG [--memory SIZE | --gpu NAME] [--seq T] [--batch B] [--dtype DTYPE] [--json]``.
 
@@ -151,8 +151,8 @@ def fit_arguments(f: argparse.ArgumentParser) -> None:
                        help="the memory: 24GB, 24GiB, 80G or plain bytes (G alone means GB, 10^9 bytes, as GPU "
                             "memory is sold; GiB is 2^30)")
     where.add_argument("--gpu", metavar="NAME", type=accelerator,
-                       help="an accelerator's memory (A100, MI300X, TPU-v5e: their vendors' figures); without "
-                            "--memory or --gpu, every accelerator's")
+                       help="an accelerator's memory as its vendor states it (A100-SXM4-40GB, MI300X, ...: an "
+                            "unknown name lists them); without --memory or --gpu, every accelerator's")
     f.add_argument("--seq", metavar="T", type=tokens,
                    help="the length the largest batch is found at, as 4096 or 4k (default: the config's context)")
     f.add_argument("--batch", metavar="B", type=positive, default=1,
