@@ -289,8 +289,8 @@ def fit(model: str | Path | Mapping, memory: int | str | None = None, gpu: str |
     Args:
         model: A bundled checkpoint name, a path to a `config.json`, a config as a dict, or a Hugging Face
             model id ([the models it reads][derivations.api]).
-        memory: The memory, in bytes, or as a person writes it: `"24GB"` (10^9 bytes a GB; `"80G"` is 80 GB),
-            `"24GiB"` (2^30 bytes a GiB).
+        memory: The memory, in bytes, or as a person writes it: `"24GB"` (`10**9` bytes a GB; `"80G"` is 80
+            GB), `"24GiB"` (`2**30` bytes a GiB).
         gpu: Instead of `memory`, an accelerator's name (`"A100"`, `"MI300X"`, `"TPU-v5e"`), for its memory as its
             vendor states it. Without `memory` and `gpu`, every accelerator of the table.
         seq: The tokens of each sequence the largest batch is found at; by default the config's context.
@@ -306,10 +306,10 @@ def fit(model: str | Path | Mapping, memory: int | str | None = None, gpu: str |
         - `memory_bytes`, the memory, and `accelerator`, the accelerator named (None for `memory`).
         - `max_tokens`: the largest T with the inference bytes of T tokens at `batch` within the memory, None
           where not one token fits; `max_tokens_limit`, what stops it there: `"memory"`, `"positions"` (a table
-          of learned positions ends there), `"longest"` (every length up to 2^24, the longest answered, fits: a
+          of learned positions ends there), `"longest"` (every length up to `2**24`, the longest answered, fits: a
           sliding window stops the cache growing) or `"weights"` (they alone do not fit); `max_tokens_reason`, that
           in words; `inference_bytes_at_max_tokens`, the bytes at T; `inference_bytes_past_max_tokens`, at T + 1
-          (at 1 where none fits; None where the positions or 2^24 stop it).
+          (at 1 where none fits; None where the positions or `2**24` stop it).
         - `max_batch`, `max_batch_limit`, `max_batch_reason`, `inference_bytes_at_max_batch` and
           `inference_bytes_past_max_batch`: the same for the batch at `seq` tokens.
         - Without `memory` and `gpu`: no `memory_bytes`, `accelerator` or answers at the top, but `accelerators`,
