@@ -1,6 +1,7 @@
 """Command line: ``python -m derivations count CONFIG [--arch ARCH] [--json]``,
-``python -m derivations flops CONFIG --seq T [--target T] [--arch ARCH] [--batch B] [--json]`` and
-``python -m derivations memory CONFIG [--arch ARCH] [--seq T] [--target T] [--batch B] [--dtype DTYPE] [--json]``.
+``python -m derivations flops CONFIG --seq T [--target T] [--arch ARCH] [--batch B] [--gpu NAME] [--json]``,
+``python -m derivations memory CONFIG [--arch ARCH] [--seq T] [--target T] [--batch B] [--dtype DTYPE] [--json]`` and
+``python -m derivations fit CONFIG [--memory SIZE | --gpu NAME] [--seq T] [--batch B] [--dtype DTYPE] [--json]``.
 
 CONFIG is a Hugging Face config.json or the name of a bundled checkpoint. The table lists every
 component (a leaf of the derivation, with the copies above it folded in), its formula and its exact
@@ -67,8 +68,27 @@ def tokens(text: str) -> int:
         raise argparse.ArgumentTypeError(str(error)) from None
 
 
+def size(text: str) -> int:
+    """A memory as a person writes it (storage.parse_bytes: 24GB, 24GiB, 80G, plain bytes)."""
+    try:
+        return storage.parse_bytes(text)
+    except configs.ConfigError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
+def accelerator(text: str) -> str:
+    """An accelerator's name, as derivations.accelerators knows it (its refusal lists the known ones)."""
+    from . import accelerators
+
+    try:
+        return accelerators.get(text).name
+    except configs.ConfigError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
 def flops(args: argparse.Namespace) -> tuple[dict, answers.Table]:
-    result, rows = answers.flops(configs.load(args.config, args.revision), args.arch, args.seq, args.target, args.batch)
+    result, rows = answers.flops(configs.load(args.config, args.revision), args.arch, args.seq, args.target, args.batch,
+                                 getattr(args, "gpu", None))
     return result, answers.flops_cells(result, rows)
 
 
@@ -76,6 +96,12 @@ def memory(args: argparse.Namespace) -> tuple[dict, answers.Table]:
     result = answers.memory(configs.load(args.config, args.revision), args.arch, args.seq, args.target, args.batch,
                             args.dtype)
     return result, answers.memory_cells(result)
+
+
+def fit(args: argparse.Namespace) -> tuple[dict, answers.Table]:
+    result = answers.fit(configs.load(args.config, args.revision), args.arch, args.memory, args.gpu, args.seq,
+                         args.batch, args.dtype)
+    return result, answers.fit_cells(result)
 
 
 def count_arguments(p: argparse.ArgumentParser) -> None:
@@ -97,6 +123,9 @@ def flops_arguments(f: argparse.ArgumentParser) -> None:
     f.add_argument("--arch", metavar="ARCH", help="architecture class (default: architectures[0], else the base model)")
     f.add_argument("--revision", metavar="REV", help="a model id's branch, tag or commit (default main)")
     f.add_argument("--batch", metavar="B", type=positive, default=1, help="sequences in the batch (default 1)")
+    f.add_argument("--gpu", metavar="NAME", type=accelerator,
+                   help="an accelerator (as derivations fit lists them): adds lower bounds on the prefill's and one "
+                        "decode step's time, max(FLOPs / its bf16 peak, bytes / its bandwidth)")
     f.add_argument("--json", action="store_true", help="print one JSON object")
 
 
@@ -116,12 +145,36 @@ def memory_arguments(m: argparse.ArgumentParser) -> None:
     m.add_argument("--json", action="store_true", help="print one JSON object")
 
 
+def fit_arguments(f: argparse.ArgumentParser) -> None:
+    f.add_argument("config", metavar="CONFIG", help="a config.json or a bundled checkpoint name (as for count)")
+    where = f.add_mutually_exclusive_group()
+    where.add_argument("--memory", metavar="SIZE", type=size,
+                       help="the memory: 24GB, 24GiB, 80G or plain bytes (G alone means GB, 10^9 bytes, as GPU "
+                            "memory is sold; GiB is 2^30)")
+    where.add_argument("--gpu", metavar="NAME", type=accelerator,
+                       help="an accelerator's memory as its vendor states it (A100-SXM4-40GB, MI300X, ...: an "
+                            "unknown name lists them); without --memory or --gpu, every accelerator's")
+    f.add_argument("--seq", metavar="T", type=tokens,
+                   help="the length the largest batch is found at, as 4096 or 4k (default: the config's context)")
+    f.add_argument("--batch", metavar="B", type=positive, default=1,
+                   help="the batch the longest context is found at (default 1)")
+    f.add_argument("--dtype", metavar="DTYPE",
+                   help="the weights' data type: " + ", ".join(storage.FORMATS) + ", or torch's name (default "
+                        f"{answers.DEFAULT_DTYPE}); a config's quantization_config sets the weights' format instead")
+    f.add_argument("--arch", metavar="ARCH", help="architecture class (default: architectures[0], else the base model)")
+    f.add_argument("--revision", metavar="REV", help="a model id's branch, tag or commit (default main)")
+    f.add_argument("--json", action="store_true", help="print one JSON object")
+
+
 # Each command: its help line, its arguments, what it answers (--json's object and the table's cells).
 COMMANDS = {
     "count": ("count the parameters of a model, component by component", count_arguments, count),
     "flops": ("the forward FLOPs of a model, component by component, and a training step's", flops_arguments, flops),
     "memory": ("what a model holds: weights by data type, key/value cache, training state, activations",
                memory_arguments, memory),
+    "fit": ("the longest context and the largest batch a memory holds (weights, cache and the forward's peak; "
+            "not the framework's context, the allocator's fragmentation or an engine's reservation)",
+            fit_arguments, fit),
 }
 
 
@@ -163,7 +216,7 @@ def run(argv: list[str]) -> Ran:
     notes = (configs.note(config, result.get("architecture")),)
     if getattr(args, "seq", None) is not None:
         notes += (answers.beyond_context(config, args.seq),)
-    if args.command == "memory":
+    if args.command in ("memory", "fit"):
         notes += (answers.quantization_note(config, args.dtype),)
     notes = tuple(note for note in notes if note)
     if args.json:

@@ -4,7 +4,7 @@ Every figure is kept as the vendor's own text prints it (``"40 GB"``, ``"312 TFL
 into an exact integer here: bytes, FLOP/s and bytes a second. The FLOP/s are the dense rate (a datasheet's second
 figure, marked for sparsity, is twice it and is not used). A capacity is read in the unit the vendor writes: NVIDIA
 writes "GB", read as 10^9 bytes (:func:`derivations.storage.parse_bytes`), AMD's table heads its column "VRAM
-(GiB)", read as 2^30. A card whose vendor's own figures were not read is not in the table: no figure here comes
+(GiB)", read as 2^30, and Google writes "GB", read as 10^9. A card whose vendor's own figures were not read is not in the table: no figure here comes
 from a third party.
 
 Plain Python (no SymPy): the command line reads this table.
@@ -16,18 +16,19 @@ import re
 from fractions import Fraction
 from typing import NamedTuple
 
-from . import sources
 from .reading import ConfigError
 from .storage import parse_bytes
 
 _FLOPS = {"gflops": 10**9, "tflops": 10**12, "pflops": 10**15}
-_RATES = {"gb/sec": 10**9, "gb/s": 10**9, "tb/s": 10**12, "tb per second": 10**12}
+_RATES = {"gb/sec": 10**9, "gb/s": 10**9, "gbps": 10**9, "tb/s": 10**12, "tb per second": 10**12}
 
 
 def _read(text: str, units: dict[str, int]) -> int:
     """A vendor's figure ('312 TFLOPS', '5.3 TB per second') as an exact integer."""
     found = re.fullmatch(r"([\d,]+(?:\.\d+)?)\s*(.+)", text.strip())
     assert found and found[2].lower() in units, text
+    # "GBps" is bytes a second, "Gbps" bits: the case of the B tells them apart, and a rate here is in bytes.
+    assert not found[2].lower().endswith("bps") or found[2][-3] == "B", text
     value = Fraction(found[1].replace(",", "")) * units[found[2].lower()]
     assert value.denominator == 1, text
     return int(value)
@@ -36,7 +37,9 @@ def _read(text: str, units: dict[str, int]) -> int:
 class Accelerator(NamedTuple):
     """One accelerator, as its vendor states it: the ``memory``, ``bf16`` (dense) and ``bandwidth`` figures as
     written, where they are written (``source``, a key of :mod:`derivations.sources`, and ``locator``), and
-    ``note`` on how they are read. ``bf16`` is None for an accelerator without bf16."""
+    ``note`` on how they are read. ``bf16`` is None for an accelerator without bf16. The sources are not imported
+    here (``fit`` reads this table, and answers in a fraction of a second): tests/test_accelerators.py holds every
+    key to exist."""
 
     name: str
     vendor: str
@@ -76,6 +79,12 @@ ACCELERATORS: dict[str, Accelerator] = {a.name: a for a in (
     Accelerator("MI300X", "AMD", "192 GiB", "1307.4 TFLOPS", "5.3 TB per second", "rocm-mi300",
                 "mi300.md (Matrix BF16, peak TFLOPS; peak memory bandwidth) and gpu-arch-specs.rst (VRAM (GiB))",
                 "the memory as AMD's table heads it, in GiB"),
+    # Google Cloud's TPU v5e page: “Peak compute per chip (bf16) | 197 TFLOPs” and “HBM2 capacity and bandwidth |
+    # 16 GB, 819 GBps” [cite: google-cloud-tpu-v5e, "Key chip specifications"]. One chip, one TensorCore; no
+    # sparse rate is given.
+    Accelerator("TPU-v5e", "Google", "16 GB", "197 TFLOPs", "819 GBps", "google-cloud-tpu-v5e",
+                "“Key chip specifications” (Peak compute per chip (bf16); HBM2 capacity and bandwidth)",
+                "one chip; the memory as Google writes it, 16 GB, read as 10^9 bytes a GB"),
 )}
 
 
@@ -100,6 +109,3 @@ def get(name: str) -> Accelerator:
         raise ConfigError(f"unknown accelerator {name!r} (known: {', '.join(ACCELERATORS)})")
     return ACCELERATORS[found]
 
-
-for _accelerator in ACCELERATORS.values():
-    sources.get(_accelerator.source)  # an unknown key fails at import

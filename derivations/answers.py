@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import textwrap
 from collections.abc import Mapping
+from fractions import Fraction
 from typing import NamedTuple
 
 from . import compiled, configs, quantization, storage
@@ -154,9 +155,10 @@ def flop_components(config: Mapping, architecture: str | None, tokens: int, targ
     return chosen.architecture, out, values
 
 
-def flops(config: Mapping, architecture: str | None, tokens: int, target: int | None = None, batch: int = 1
-          ) -> tuple[dict, list[dict]]:
-    """``flops --json``'s object, and the rows behind it (with their formulas, for the table)."""
+def flops(config: Mapping, architecture: str | None, tokens: int, target: int | None = None, batch: int = 1,
+          accelerator: str | None = None) -> tuple[dict, list[dict]]:
+    """``flops --json``'s object, and the rows behind it (with their formulas, for the table); with an
+    ``accelerator`` (a name of :mod:`derivations.accelerators`), the roofline's lower bounds on its time."""
     architecture, rows, values = flop_components(config, architecture, tokens, target)
     forward = batch * sum(r["flops"] for r in rows)
     # derivations.flops: the backward of each product is two of its size; full recomputation runs the layers'
@@ -173,6 +175,8 @@ def flops(config: Mapping, architecture: str | None, tokens: int, target: int | 
     if values["s_d"] != values["s"] or target is not None:
         result["target"] = values["s_d"]
     result["decode"] = decode(config, architecture, rows, values, tokens, target, batch)
+    if accelerator is not None:
+        result["roofline"] = roofline(config, result, accelerator)
     result["components"] = [{"name": r["name"], "latex": r["latex"], "flops": batch * r["flops"]} for r in rows]
     return result, rows
 
@@ -209,15 +213,46 @@ def _decode(config: Mapping, architecture: str, rows: list[dict], values: Mappin
     attended = {block: sum(next(keys) for _ in range(copies)) for block, copies in blocks.items()}
     flops = sum(compiled.count(r["decode"], values) * (attended[r["name"].rsplit(".", 1)[0]] if r["copies"] else 1)
                 for r in rows)
+    weights, active = weights_read(config, architecture, held)
+    return out | {"flops": batch * flops, "bytes_read": weights + held["kv_cache_bytes"], "dtype": DEFAULT_DTYPE,
+                  "weights_bytes": weights, "active_weights": active,
+                  "kv_cache_bytes": held["kv_cache_bytes"], "kv_cache_windows": held["kv_cache_windows"]}
+
+
+def weights_read(config: Mapping, architecture: str, held: dict) -> tuple[int, bool]:
+    """The bytes of the weights a token goes through, at 16 bits (``held``: :func:`memory`'s answer at bf16), and
+    whether they are a mixture's active ones."""
     chosen = configs.select(config, architecture, parameter_symbols, base)
     active = compiled.section(chosen.model_type, "count")["active"][chosen.layout].get(chosen.architecture)
     fmt = storage.FORMATS[DEFAULT_DTYPE]
+    assert held["dtype"] == DEFAULT_DTYPE, held["dtype"]
     # A mixture's token reads the experts it is routed to, and everything else whole (components.active_per_token);
     # a 16-bit format has no blocks of scales: 2 bytes a parameter.
     weights = held["weights_bytes"] if active is None else compiled.count(active, chosen.values) * fmt.bits // 8
-    return out | {"flops": batch * flops, "bytes_read": weights + held["kv_cache_bytes"], "dtype": DEFAULT_DTYPE,
-                  "weights_bytes": weights, "active_weights": active is not None,
-                  "kv_cache_bytes": held["kv_cache_bytes"], "kv_cache_windows": held["kv_cache_windows"]}
+    return weights, active is not None
+
+
+def roofline(config: Mapping, result: dict, accelerator: str) -> dict:
+    """``flops --json``'s ``"roofline"`` on an accelerator (derivations.roofline): lower bounds on the time of the
+    prefill, the forward of ``result`` (``flops``'s answer), and of its decode step, each max(FLOPs / peak,
+    bytes / bandwidth) with the accelerator's dense bf16 peak and memory bandwidth.
+
+    The prefill's FLOPs are ``forward_causal`` (a kernel that skips the masked half does no more); the bytes it
+    must move at least: the weights read once (decode's: bf16, a mixture's active experts, the fewest a batch can
+    route to) and the key/value cache written once; the activations are left out (a fused kernel may keep them on
+    chip). The decode step's are ``decode``'s ``flops`` and ``bytes_read``."""
+    from . import accelerators, roofline as bounds
+
+    card = accelerators.get(accelerator)
+    held = memory(config, result["architecture"], result["seq"], result.get("target"), result["batch"])
+    weights, _ = weights_read(config, result["architecture"], held)
+    step = result["decode"]
+    return {"accelerator": card.name, "bf16": card.bf16, "bf16_flops": card.bf16_flops,
+            "bandwidth": card.bandwidth, "bandwidth_bytes": card.bandwidth_bytes,
+            "prefill": bounds.bound(result["forward_causal"], weights + held["kv_cache_bytes"], card.bf16_flops,
+                                    card.bandwidth_bytes),
+            "decode": {"refused": step["refused"]} if "refused" in step else
+            bounds.bound(step["flops"], step["bytes_read"], card.bf16_flops, card.bandwidth_bytes)}
 
 
 def flops_table(result: dict, rows: list[dict]) -> str:
@@ -248,7 +283,26 @@ def flops_cells(result: dict, rows: list[dict]) -> Table:
         foot += [("decode, 1 token", f"batch {result['batch']:,}, T = {step['cached']:,} cached", f"{step['flops']:,}"),
                  ("  bytes read", f"{weights} ({step['dtype']}) + key/value cache",
                   f"{storage.in_unit(step['bytes_read'], storage.DECIMAL)}")]
+    if "roofline" in result:
+        foot += roofline_cells(result["roofline"])
     return Table(result["architecture"], head, body, foot)
+
+
+def roofline_cells(bounds: dict) -> list[tuple[str, str, str]]:
+    """The rows of the roofline's lower bounds: each step's max(FLOPs / peak, bytes / bandwidth), as seconds."""
+    from . import roofline
+
+    rows = []
+    for step, label in (("prefill", "prefill, lower bound"), ("decode", "decode, lower bound")):
+        found = bounds[step]
+        if "refused" in found:
+            rows.append((label, f"none: {found['refused']}", ""))
+            continue
+        moved = storage.in_unit(found["bytes"], storage.DECIMAL)
+        rows.append((label, f"{bounds['accelerator']}: max({found['flops']:,} FLOPs / {bounds['bf16']}, {moved} / "
+                            f"{bounds['bandwidth']}), {found['bound_by']}",
+                     roofline.text(Fraction(found["lower_bound_seconds"]))))
+    return rows
 
 
 # ---------------------------------------------------------------------------------------------
@@ -345,6 +399,14 @@ def quantization_note(config: Mapping, dtype: str | None) -> str | None:
             f"applied (the rest and the cache in {DEFAULT_DTYPE})")
 
 
+def inference_bytes(config: Mapping, architecture: str | None, tokens: int, batch: int = 1,
+                    dtype: str = DEFAULT_DTYPE) -> int:
+    """What serving holds after a forward over ``tokens`` tokens at ``batch``, in bytes. PROVISIONAL: the weights
+    and the key/value cache alone, until the forward's transient peak is derived (its helper replaces this)."""
+    held = memory(config, architecture, tokens, None, batch, dtype)
+    return held["weights_bytes"] + held["kv_cache_bytes"]
+
+
 def memory_table(result: dict) -> str:
     """The table ``memory`` prints."""
     return table(*memory_cells(result))
@@ -377,6 +439,107 @@ def memory_cells(result: dict) -> Table:
                  ("  full recomputation", "L sbh 2", storage.both_units(result["activations_full_recomputation_bytes"]))]
     head = ("held", "what", "bytes")
     foot = [("parameters", "each tensor once", f"{result['parameters']:,}")]
+    return Table(result["architecture"], head, body, foot)
+
+
+# ---------------------------------------------------------------------------------------------
+# fit
+# ---------------------------------------------------------------------------------------------
+
+def fit(config: Mapping, architecture: str | None = None, memory_bytes: int | None = None,
+        accelerator: str | None = None, tokens: int | None = None, batch: int = 1, dtype: str | None = None) -> dict:
+    """``fit --json``'s object (derivations.fits): in ``memory_bytes`` bytes, or an ``accelerator``'s memory, the
+    longest context at ``batch`` (``max_tokens``: the largest T with :func:`inference_bytes` within the memory)
+    and the largest batch at ``tokens`` tokens (default: the config's context), each with what stops it there;
+    without either, the same on every accelerator of :mod:`derivations.accelerators` (``"accelerators"``)."""
+    from functools import cache
+
+    from . import accelerators, fits
+
+    if memory_bytes is not None and accelerator is not None:
+        raise ConfigError("give --memory or --gpu, not both (--gpu stands for its memory)")
+    tokens = context(config) if tokens is None else tokens
+    held = memory(config, architecture, tokens, None, batch, dtype)  # refuses a dtype, a length past the positions
+    architecture, dtype, weights = held["architecture"], held["dtype"], held["weights_bytes"]
+    positions = configs.select(config, architecture, parameter_symbols, base).values.get("P")
+    declared = declared_context(config)
+
+    @cache
+    def at_length(length: int) -> int:
+        return inference_bytes(config, architecture, length, batch, dtype)
+
+    @cache
+    def at_batch(sequences: int) -> int:
+        return inference_bytes(config, architecture, tokens, sequences, dtype)
+
+    def within(budget: int) -> dict:
+        return (fits.longest_context(at_length, budget, weights, LONGEST, positions, held["kv_cache_windows"],
+                                     None if declared is None else declared[1])
+                | fits.largest_batch(at_batch, budget, weights, LONGEST, tokens))
+
+    result = {"architecture": architecture, "dtype": dtype, "batch": batch, "seq": tokens, "weights_bytes": weights}
+    if "quantization" in held:  # the config's quantization_config sets the weights' format, --dtype the rest's
+        result["quantization"] = held["quantization"]["method"]
+    if memory_bytes is None and accelerator is None:
+        result["accelerators"] = [{"name": card.name, "memory": card.memory, "memory_bytes": card.memory_bytes}
+                                  | within(card.memory_bytes) for card in accelerators.ACCELERATORS.values()]
+    else:
+        card = None if accelerator is None else accelerators.get(accelerator)
+        budget = card.memory_bytes if card is not None else memory_bytes
+        result |= {"accelerator": None if card is None else card.name, "memory_bytes": budget} | within(budget)
+    result["not_counted"] = list(fits.NOT_COUNTED)
+    return result
+
+
+def fit_table(result: dict) -> str:
+    """The table ``fit`` prints."""
+    return table(*fit_cells(result))
+
+
+def _tokens(answer: dict) -> str:
+    """A longest context as the tables show it: the tokens, and what stops them there unless it is the memory."""
+    found = answer["max_tokens"]
+    if found is None:
+        return "none"
+    return f"{found:,}" + {"memory": "", "positions": " (positions)", "longest": " or more"}[answer["max_tokens_limit"]]
+
+
+def fit_cells(result: dict) -> Table:
+    """The cells of the table ``fit`` prints: in one memory, the longest context and the largest batch, each
+    with its bytes and why it stops there; on every accelerator, the longest context and the largest batch on
+    each. Then the weights, what inference bytes hold, and what they do not count."""
+    batch, seq = result["batch"], result["seq"]
+    if "accelerators" in result:
+        head = ("accelerator", f"memory; largest batch at {seq:,} tokens", f"longest context, batch {batch:,}")
+        body = [(card["name"], f"{storage.in_unit(card['memory_bytes'], storage.DECIMAL)} = "
+                 f"{storage.in_unit(card['memory_bytes'], storage.BINARY)}; batch "
+                 + ("none" if card["max_batch"] is None else f"{card['max_batch']:,}"), _tokens(card))
+                for card in result["accelerators"]]
+    else:
+        from . import accelerators
+
+        head = ("fit", "what", "answer")
+        name = result["accelerator"]
+        where = "--memory" if name is None else f"--gpu {name}: “{accelerators.get(name).memory}”, its vendor's"
+        body = [("memory", where, storage.both_units(result["memory_bytes"]))]
+        # Each answer, then the bytes at it and at one more (the proof that one more does not fit).
+        for what, unit, key, at in (("longest context", "token", "max_tokens", f"batch {batch:,}"),
+                                    ("largest batch", "sequence", "max_batch", f"at {seq:,} tokens")):
+            found = result[key]
+            body.append((what, f"{at}: {result[key + '_reason']}",
+                         _tokens(result) if key == "max_tokens" else "none" if found is None else f"{found:,}"))
+            if found is not None:
+                body.append(("  inference bytes", f"at {found:,} {unit}" + "s" * (found != 1),
+                             storage.both_units(result[f"inference_bytes_at_{key}"])))
+            if result[f"inference_bytes_past_{key}"] is not None:
+                past = 1 if found is None else found + 1
+                body.append(("  one more" if found else "  the least", f"at {past:,} {unit}" + "s" * (past != 1),
+                             storage.both_units(result[f"inference_bytes_past_{key}"])))
+    weights = result["dtype"] if "quantization" not in result else \
+        f"{result['quantization']} (quantization_config), the rest in {result['dtype']}"
+    foot = [("weights", weights, storage.both_units(result["weights_bytes"])),
+            ("inference bytes", "weights + key/value cache + the forward's transient peak", ""),
+            ("not counted", "; ".join(result["not_counted"]), "")]
     return Table(result["architecture"], head, body, foot)
 
 

@@ -1,6 +1,7 @@
-"""What the command line answers (count, flops, memory), as three functions that return results.
+"""What the command line answers (count, flops, memory, fit), as four functions that return results.
 
-`derivations.count`, `derivations.flop_count` and `derivations.memory_use` are these functions, exported by
+`derivations.count`, `derivations.flop_count`, `derivations.memory_use` and `derivations.fit` are these
+functions, exported by
 the package (importing `derivations` does not import SymPy; the first call does). Each takes the model first,
 as any of:
 
@@ -179,7 +180,7 @@ def count(model: str | Path | Mapping, architecture: str | None = None, revision
 
 
 def flop_count(model: str | Path | Mapping, seq: int, architecture: str | None = None, target: int | None = None,
-          batch: int = 1, revision: str | None = None) -> Result:
+          batch: int = 1, revision: str | None = None, gpu: str | None = None) -> Result:
     """The FLOPs of a forward pass over `seq` tokens, component by component, and those of a training step:
     what `derivations flops` answers. A multiply-add counts 2 FLOPs.
 
@@ -192,6 +193,8 @@ def flop_count(model: str | Path | Mapping, seq: int, architecture: str | None =
         target: An encoder-decoder's decoder tokens; by default `seq`.
         batch: The sequences in the batch.
         revision: A branch, tag or commit of a Hugging Face model id.
+        gpu: An accelerator's name (`"A100"`, `"MI300X"`, `"TPU-v5e"`: the table of `derivations/accelerators.py`),
+            for the roofline's lower bounds on its time.
 
     Returns:
         The FLOPs, in these attributes:
@@ -210,11 +213,20 @@ def flop_count(model: str | Path | Mapping, seq: int, architecture: str | None =
           mixture's active ones, `active_weights`), and `kv_cache_bytes`, the batch's key/value cache, as
           [`memory_use`][derivations.api.memory_use] counts it (`kv_cache_windows`). Where there is no such
           step (an encoder; a full table of learned positions) only `cached` and `refused`, the reason.
+        - `roofline`: with `gpu` alone, lower bounds (never predictions) on the time of the forward and of the
+          decode step on that accelerator, a dict: `accelerator`; its dense bf16 peak as its vendor writes it and in
+          FLOP/s (`bf16`, `bf16_flops`) and its memory bandwidth (`bandwidth`, `bandwidth_bytes`); `prefill` and
+          `decode`, each `{flops, bytes, compute_seconds, memory_seconds, lower_bound_seconds,
+          lower_bound_seconds_float, bound_by}`: max(FLOPs / peak, bytes / bandwidth), the seconds as exact fractions
+          written `"p/q"`. The prefill's FLOPs are `forward_causal`, its bytes the weights read once (as `decode`
+          counts them) and the key/value cache written once; the decode step's are `decode`'s `flops` and
+          `bytes_read` (or `{refused}`, where there is no such step).
         - `components`: one [`Component`][derivations.api.Component] for each component of the count; their
           values add up to `forward`, each expression a polynomial in `s` (and `s_d`) for one sequence.
 
     Raises:
-        configs.ConfigError: As for [`count`][derivations.api.count]; and `seq`, `target` or `batch` out of range.
+        configs.ConfigError: As for [`count`][derivations.api.count]; `seq`, `target` or `batch` out of range; an
+            unknown `gpu`.
 
     Examples:
         >>> import derivations
@@ -231,7 +243,7 @@ def flop_count(model: str | Path | Mapping, seq: int, architecture: str | None =
 
     config = _config(model, revision)
     data, _ = answers.flops(config, architecture, _positive("seq", seq), _positive("target", target),
-                                _positive("batch", batch))
+                                _positive("batch", batch), gpu)
     rows = _flops.rows(registry.resolve(config, data["architecture"]).part)
     return Result(data, tuple(Component(c["name"], r.expr, render.latex(r.expr), c["flops"])
                               for c, r in zip(data["components"], rows, strict=True)),
@@ -290,3 +302,67 @@ def memory_use(model: str | Path | Mapping, seq: int | None = None, architecture
     data = answers.memory(config, architecture, _positive("seq", seq), _positive("target", target),
                           _positive("batch", batch), dtype)
     return Result(data, notes=_notes(config, data["architecture"], None if seq is None else data["seq"]))
+
+
+def fit(model: str | Path | Mapping, memory: int | str | None = None, gpu: str | None = None, seq: int | None = None,
+        architecture: str | None = None, batch: int = 1, dtype: str | None = None, revision: str | None = None) -> Result:
+    """The longest context and the largest batch that fit a memory, found exactly: what `derivations fit` answers.
+
+    What serving holds after a forward over T tokens at a batch of B (the weights, the key/value cache and the
+    forward's transient peak) never decreases as T or B grows, so the largest T, and the largest B, within the
+    memory are found exactly on the integers. Not counted: the framework's own context, the allocator's
+    fragmentation, and what an engine reserves up front (the result's `not_counted`).
+
+    Args:
+        model: A bundled checkpoint name, a path to a `config.json`, a config as a dict, or a Hugging Face
+            model id ([the models it reads][derivations.api]).
+        memory: The memory, in bytes, or as a person writes it: `"24GB"` (`10**9` bytes a GB; `"80G"` is 80
+            GB), `"24GiB"` (`2**30` bytes a GiB).
+        gpu: Instead of `memory`, an accelerator's name (`"A100"`, `"MI300X"`, `"TPU-v5e"`), for its memory as its
+            vendor states it. Without `memory` and `gpu`, every accelerator of the table.
+        seq: The tokens of each sequence the largest batch is found at; by default the config's context.
+        architecture: The class, as for [`count`][derivations.api.count].
+        batch: The sequences the longest context is found at.
+        dtype: The weights' format, as for [`memory_use`][derivations.api.memory_use].
+        revision: A branch, tag or commit of a Hugging Face model id.
+
+    Returns:
+        The answer, in these attributes (and no `components`):
+
+        - `architecture`, `dtype`, `batch`, `seq`; `weights_bytes`, the weights in `dtype`.
+        - `memory_bytes`, the memory, and `accelerator`, the accelerator named (None for `memory`).
+        - `max_tokens`: the largest T with the inference bytes of T tokens at `batch` within the memory, None
+          where not one token fits; `max_tokens_limit`, what stops it there: `"memory"`, `"positions"` (a table
+          of learned positions ends there), `"longest"` (every length up to `2**24`, the longest answered, fits: a
+          sliding window stops the cache growing) or `"weights"` (they alone do not fit); `max_tokens_reason`, that
+          in words; `inference_bytes_at_max_tokens`, the bytes at T; `inference_bytes_past_max_tokens`, at T + 1
+          (at 1 where none fits; None where the positions or `2**24` stop it).
+        - `max_batch`, `max_batch_limit`, `max_batch_reason`, `inference_bytes_at_max_batch` and
+          `inference_bytes_past_max_batch`: the same for the batch at `seq` tokens.
+        - Without `memory` and `gpu`: no `memory_bytes`, `accelerator` or answers at the top, but `accelerators`,
+          one dict for each accelerator: its `name`, its `memory` as its vendor writes it and in bytes
+          (`memory_bytes`), and the keys above.
+        - `not_counted`: what the inference bytes leave out, in words.
+
+    Raises:
+        configs.ConfigError: As for [`count`][derivations.api.count]; a `memory` that is no size, an unknown
+            `gpu`, both; `seq` or `batch` out of range, or `seq` past a table of learned positions.
+
+    Examples:
+        >>> import derivations
+        >>> answer = derivations.fit("gpt2", memory="1GB")
+        >>> answer.max_tokens, answer.max_tokens_limit
+        (1024, 'positions')
+        >>> derivations.fit("llama-2-70b", gpu="A100").max_tokens_reason
+        'the weights alone pass the memory'
+    """
+    from . import storage
+
+    if isinstance(memory, str):
+        memory = storage.parse_bytes(memory)
+    if gpu is not None:
+        from . import accelerators
+
+        gpu = accelerators.get(gpu).name
+    return Result(answers.fit(_config(model, revision), architecture, memory, gpu, _positive("seq", seq),
+                              _positive("batch", batch), dtype))

@@ -244,6 +244,9 @@ _SOURCES = (
           "(Table 1, dense and with sparsity) and its 40 GB of HBM2 at 1555 GB/sec",
           "NVIDIA Technical Blog (read in a stored copy of the post)", 2020,
           "https://developer.nvidia.com/blog/nvidia-ampere-architecture-in-depth/", short="NVIDIA's A100 post"),
+    Source("google-cloud-tpu-v5e", "card", "Google Cloud", "Cloud TPU documentation: TPU v5e (its “Key chip "
+           "specifications”: peak bf16 compute per chip, HBM2 capacity and bandwidth)", "cloud.google.com", None,
+           "https://cloud.google.com/tpu/docs/v5e", read="2026-11-26", short="Google Cloud's TPU v5e page"),
     # -- released configs (the bundled derivations/checkpoints/*.json) ----------------------------
     _page("hub-google-bert", "config", "Google", "BERT checkpoints: config.json of bert-base-uncased, -cased, "
           "-chinese, -multilingual-cased and -uncased, bert-large-uncased and -cased", "Hugging Face, google-bert",
@@ -300,6 +303,20 @@ _SOURCES = (
           "gpu-arch/mi300.md",
           revision="https://github.com/ROCm/legacy-rocm-build/tree/089d7513c55fc7b6edb2a75b83cb40ca883a0ec2",
           short="AMD's ROCm documentation"),
+    _page("qwen25-speed-benchmark", "code", "Qwen Team (Alibaba)", "Qwen2.5 Speed Benchmark: "
+          "docs/source/benchmark/speed_benchmark.rst (speed and GPU memory of the Qwen2.5 models with transformers "
+          "and vLLM, by input length)", "GitHub, QwenLM/Qwen2.5", None,
+          "https://github.com/QwenLM/Qwen2.5/blob/010c37c33b13a1ac59944b349620e13404efe97d/docs/source/benchmark/"
+          "speed_benchmark.rst",
+          revision="https://github.com/QwenLM/Qwen2.5/tree/010c37c33b13a1ac59944b349620e13404efe97d",
+          short="Qwen's speed benchmark"),
+    _page("qwen25-speed-benchmark-script", "code", "Qwen Team (Alibaba)", "Qwen2.5 Speed Benchmark: "
+          "examples/speed-benchmark/speed_benchmark_transformers.py (the peak of torch.cuda.max_memory_allocated, "
+          "divided by 1024 three times)", "GitHub, QwenLM/Qwen2.5", None,
+          "https://github.com/QwenLM/Qwen2.5/blob/054825eff821f4734482b61796bec04b90e7f55d/examples/speed-benchmark/"
+          "speed_benchmark_transformers.py",
+          revision="https://github.com/QwenLM/Qwen2.5/tree/054825eff821f4734482b61796bec04b90e7f55d",
+          short="its script"),
     _page("keras-hub", "code", "the Keras team", "KerasHub (formerly KerasNLP): model presets and their parameter "
           "counts", "GitHub, keras-team/keras-hub", None, "https://github.com/keras-team/keras-hub",
           revision="https://github.com/keras-team/keras-hub/blob/5c61f1e4a92f1cd74f67977549e1cf5e98665cd2/"

@@ -21,10 +21,12 @@ def test_every_accelerator_cites_a_source_and_has_positive_figures():
 # NVIDIA's A100 post, Table 1 “Peak BF16 Tensor Core | 312 TFLOPS | 624 TFLOPS” (the second with sparsity) and
 # “40 GB of high-speed HBM2 memory with a class-leading 1555 GB/sec” [cite: nvidia-ampere-in-depth];
 # AMD's ROCm documentation, “Matrix BF16 | 2048 | 1307.4”, “5.3 TB per second”, and 192 under “VRAM (GiB)”
-# [cite: rocm-mi300].
+# [cite: rocm-mi300]; Google Cloud's TPU v5e page, “Peak compute per chip (bf16) | 197 TFLOPs” and “HBM2 capacity
+# and bandwidth | 16 GB, 819 GBps” [cite: google-cloud-tpu-v5e] (GB and GBps: bytes, 10^9).
 @pytest.mark.parametrize(("name", "memory", "bf16", "bandwidth"), [
     ("A100-SXM4-40GB", 40 * 10**9, 312 * 10**12, 1555 * 10**9),
     ("MI300X", 192 * 2**30, 13074 * 10**11, 53 * 10**11),
+    ("TPU-v5e", 16 * 10**9, 197 * 10**12, 819 * 10**9),
 ])
 def test_the_figures_are_the_vendors_read_exactly(name, memory, bf16, bandwidth):
     card = accelerators.ACCELERATORS[name]
@@ -33,7 +35,8 @@ def test_the_figures_are_the_vendors_read_exactly(name, memory, bf16, bandwidth)
 
 @pytest.mark.parametrize(("written", "name"), [
     ("mi300x", "MI300X"), ("MI300X", "MI300X"), ("mi-300x", "MI300X"), ("a100", "A100-SXM4-40GB"),
-    ("A100-SXM4-40GB", "A100-SXM4-40GB"), ("a100 sxm4 40gb", "A100-SXM4-40GB"),
+    ("A100-SXM4-40GB", "A100-SXM4-40GB"), ("a100 sxm4 40gb", "A100-SXM4-40GB"), ("tpu v5e", "TPU-v5e"),
+    ("TPU-v5e", "TPU-v5e"),
 ])
 def test_a_name_is_found_in_any_case_with_or_without_dashes(written, name):
     assert accelerators.get(written).name == name
@@ -45,3 +48,10 @@ def test_an_unknown_name_lists_the_known_ones_on_one_line():
     message = str(refused.value)
     assert "\n" not in message and "'Z9000'" in message
     assert all(name in message for name in accelerators.ACCELERATORS)
+
+
+def test_a_rate_in_bits_is_not_read_as_bytes():
+    # Google's page writes its interconnect in Gbps (bits) beside its memory's GBps (bytes).
+    assert accelerators._read("819 GBps", accelerators._RATES) == 819 * 10**9
+    with pytest.raises(AssertionError):
+        accelerators._read("1600 Gbps", accelerators._RATES)

@@ -178,9 +178,10 @@ def expand_memory(text: str, tex: Tex) -> str:
     """What models hold (derivations.memory): ``family NAME`` (each bundled checkpoint of a family's main class:
     its weights in bf16 and int4, the key/value cache of one token and of a sequence), ``formats CHECKPOINT`` (its weights in every format), ``optimizers CHECKPOINT``
     (training state by optimizer), ``contexts CHECKPOINT`` (weights and cache at 8K, 32K and 128K tokens),
-    ``zero`` (ZeRO's stages on the paper's example), ``published``
-    (published figures read in their units) and ``quantized CHECKPOINT`` (its weights under each method of a
-    config's quantization_config, and what one linear map holds under it)."""
+    ``fits CHECKPOINT`` (the longest context and largest batch on each accelerator), ``zero`` (ZeRO's stages on
+    the paper's example), ``published`` (published figures read in their units), ``measured`` (a published
+    measurement of peak memory beside the derivation) and ``quantized CHECKPOINT`` (its weights under each method
+    of a config's quantization_config, and what one linear map holds under it)."""
     from .. import memory as held
     from ..symbols import P
 
@@ -266,12 +267,40 @@ def expand_memory(text: str, tex: Tex) -> str:
         rows = [[label, _bytes(storage.zero(psi, n, stage))] for stage, label in enumerate(names)]
         return _table(["ZeRO", "model states a device"], rows,
                       f"{render.number(psi)} parameters on {n} devices, mixed-precision Adam")
+    if kind == "fits":
+        # fit on every accelerator of the table (answers.fit, as the command line answers it).
+        from .. import answers
+
+        answer = answers.fit(configs.load(argument))
+        rows = []
+        for card in answer["accelerators"]:
+            tokens = card["max_tokens"]
+            rows.append([html.escape(card["name"]), _bytes(card["memory_bytes"]),
+                         "none" if tokens is None else render.number(tokens)
+                         + {"memory": "", "positions": " (its positions)", "longest": " or more"}[card["max_tokens_limit"]],
+                         "none" if card["max_batch"] is None else render.number(card["max_batch"])])
+        return _table(["accelerator", "memory", "longest context, one sequence",
+                       f"largest batch at {render.number(answer['seq'])} tokens"], rows,
+                      f"<code>{html.escape(answer['architecture'])}</code> on <code>{argument}</code> in "
+                      f"{answer['dtype']}: weights, key/value cache and the forward's transient peak within each "
+                      "memory (<code>derivations fit</code>)")
+    if kind == "measured":
+        # Qwen's published peaks beside the weights and the cache the last step holds.
+        rows = [[render.number(tokens), render.number(cached_tokens), f"“{printed}”<br><small>GiB</small>",
+                 _bytes(derived), f"{storage.in_unit(exact - derived, storage.BINARY)}"]
+                for tokens, cached_tokens, printed, exact, derived in memory.measured()]
+        return _table(["input tokens", "tokens cached at the last step", "measured peak",
+                       "weights + cache, derived", "the rest"], rows,
+                      "Qwen2.5-7B-Instruct in BF16, transformers, batch 1, "
+                      f"{render.number(memory.MEASURED_GENERATED)} generated tokens: the peak of the tensors "
+                      "allocated, as Qwen printed it, against the weights and the cache derived here; the rest is "
+                      "the forward's own tensors and what the rounding leaves")
     if kind == "published":
         rows = [[f"“{html.escape(p.printed)}”", html.escape(p.claim), sources.cite(p.source, ""),
                  html.escape(p.reading), render.number(p.exact), html.escape(p.right)] for p in memory.published()]
         return _table(["printed", "for", "source", "what it is", "the exact number", "the model's figure"], rows)
     raise UnknownReference(f"memory:{text}: write memory:family NAME, contexts CHECKPOINT, formats CHECKPOINT, "
-                           "optimizers CHECKPOINT, zero or published")
+                           "optimizers CHECKPOINT, fits CHECKPOINT, zero, published or measured")
 
 
 def expand_architectures(text: str, tex: Tex) -> str:

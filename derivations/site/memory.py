@@ -217,6 +217,36 @@ def picture(checkpoint: str, architecture: str) -> list[tuple[int, int, int, int
         kept_for_backward = values[L] * activations_selective(tokens, 1, values[D])
         out.append((tokens, weights, 2 * cached(resolved.part, values, config, tokens), kept_for_backward))
     return out
+# ---------------------------------------------------------------------------------------------
+# Does it fit: a published measurement beside the derivation
+# ---------------------------------------------------------------------------------------------
+# Qwen's speed benchmark of Qwen2.5-7B-Instruct (Qwen2.5-7B's shapes) in BF16 with transformers, flash attention,
+# on an A100 80GB, batch 1: generate() makes 2,048 tokens after an input of each length, and the script prints
+# the peak of torch.cuda.max_memory_allocated() divided by 1024 three times under "GPU Memory(GB)": GiB
+# [cite: qwen25-speed-benchmark, "7B (Transformer)"] [cite: qwen25-speed-benchmark-script].
+MEASURED_CHECKPOINT = "qwen2.5-7b"
+MEASURED = ((1, "14.38"), (6144, "15.38"), (14336, "16.91"), (30720, "19.97"))
+MEASURED_GENERATED = 2048
+
+
+def measured() -> list[tuple[int, int, str, int, int]]:
+    """(input tokens, tokens the last step's cache holds, the figure as printed, its bytes at the printed
+    precision, the weights and that cache in bf16) for each of Qwen's measurements: the last step of generate
+    runs with the input and every generated token but the last in its cache."""
+    from fractions import Fraction
+
+    from .. import answers
+
+    config = configs.load(MEASURED_CHECKPOINT)
+    out = []
+    for tokens, printed in MEASURED:
+        cached_tokens = tokens + MEASURED_GENERATED - 1
+        held = answers.memory(config, None, cached_tokens)
+        out.append((tokens, cached_tokens, printed, int(Fraction(printed) * 2**30),
+                    held["weights_bytes"] + held["kv_cache_bytes"]))
+    return out
+
+
 # The units, as the page states them.
 megabyte, mebibyte = sympy.Pow(10, 6, evaluate=False), sympy.Pow(2, 20, evaluate=False)
 gigabyte, gibibyte = sympy.Pow(10, 9, evaluate=False), sympy.Pow(2, 30, evaluate=False)
