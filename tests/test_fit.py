@@ -223,20 +223,28 @@ def test_the_sizes_read_as_written():
 
 def test_without_a_memory_every_accelerator_is_answered():
     answer = fit("qwen2.5-7b")
-    assert [card["name"] for card in answer["accelerators"]] == ["A100-SXM4-40GB", "MI300X", "TPU-v5e"]
+    assert [card["name"] for card in answer["accelerators"]] == ["A100-SXM4-40GB", "H100-PCIe", "H100-SXM", "H200-SXM",
+                                                                 "MI300X", "TPU-v5e"]
     for card in answer["accelerators"]:
         single = fit("qwen2.5-7b", "--memory", str(card["memory_bytes"]))
         assert {k: card[k] for k in single if k.startswith(("max_", "inference_"))} == {
             k: v for k, v in single.items() if k.startswith(("max_", "inference_"))}
     # Google's 16 GB [cite: google-cloud-tpu-v5e] hold Qwen2.5-7B's bf16 weights, not a sequence of its context.
-    tpu = answer["accelerators"][2]
+    tpu = answer["accelerators"][-1]
     assert tpu["max_tokens"] is not None and tpu["max_batch"] is None
+    # A card with no dense bf16 rate stated counts in full here, where only its memory matters: NVIDIA's H200 holds
+    # “141 gigabytes (GB)” [cite: tensorrt-llm-h200-launch], the memory its answers are found in.
+    h200 = answer["accelerators"][3]
+    assert h200["memory_bytes"] == 141 * 10**9
+    assert h200["inference_bytes_at_max_tokens"] <= 141 * 10**9 < h200["inference_bytes_past_max_tokens"]
 
 
 @pytest.mark.parametrize("argv", [("fit", "qwen2.5-7b"), ("fit", "qwen2.5-7b", "--gpu", "A100"),
                                   ("fit", "llama-2-70b", "--memory", "24GB"), ("fit", "mistral-7b", "--gpu", "MI300X"),
                                   ("flops", "llama-2-7b", "--seq", "4096", "--gpu", "a100"),
-                                  ("flops", "bert-base-uncased", "--seq", "512", "--gpu", "TPU-v5e")])
+                                  ("flops", "bert-base-uncased", "--seq", "512", "--gpu", "TPU-v5e"),
+                                  ("flops", "llama-2-7b", "--seq", "32k", "--gpu", "H100 PCIe"),
+                                  ("fit", "qwen2.5-7b", "--gpu", "h200")])
 def test_the_text_fits_100_columns_and_says_what_is_not_counted(argv):
     status, out = in_process.printed(*argv)
     assert status == 0, out
