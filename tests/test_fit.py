@@ -311,6 +311,34 @@ def test_the_roofline_where_there_is_no_decode_step():
     assert "roofline" not in derivations.flop_count("bert-base-uncased", seq=512).json()
 
 
+@pytest.mark.parametrize(("gpu", "bandwidth"), [
+    # NVIDIA states these cards' bandwidth and no dense bf16 rate: the H100 SXM's “3.35TB/s” (its bf16 rate is printed
+    # “*With sparsity” only) [cite: nvidia-h100-datasheet, Technical Specifications], the H100 PCIe's “2,000 GB/s”
+    # [cite: nvidia-h100-pcie-brief, Table 2], the H200's “4.8TB/s” [cite: tensorrt-llm-h200-launch].
+    ("h100-sxm", 335 * 10**10), ("H100 PCIe", 2000 * 10**9), ("h200", 48 * 10**11)])
+def test_without_a_dense_peak_the_bound_is_the_bandwidths_alone_and_says_so(gpu, bandwidth):
+    # max(FLOPs / peak, bytes / bandwidth) >= bytes / bandwidth: still a lower bound, with no FLOP/s made up.
+    result = derivations.flop_count("llama-2-7b", seq=4096, gpu=gpu).json()
+    bounds = result["roofline"]
+    assert (bounds["bf16"], bounds["bf16_flops"], bounds["bandwidth_bytes"]) == (None, None, bandwidth)
+    assert bounds["bandwidth_only"] == "NVIDIA states no dense bf16 rate"
+    held = derivations.memory_use("llama-2-7b", seq=4096)
+    for step, moved in (("prefill", held.weights_bytes + held.kv_cache_bytes), ("decode", result["decode"]["bytes_read"])):
+        found = bounds[step]
+        assert found["bytes"] == moved
+        assert found["compute_seconds"] is None and found["bound_by"] == "bandwidth only"
+        assert Fraction(found["lower_bound_seconds"]) == Fraction(found["memory_seconds"]) == Fraction(moved, bandwidth)
+    status, out = in_process.printed("flops", "llama-2-7b", "--seq", "4096", "--gpu", gpu)
+    assert status == 0, out
+    rows = answers.roofline_cells(bounds)  # the rows the text prints (wrapped there within 100 columns)
+    assert [label for label, _, _ in rows] == ["prefill, lower bound", "decode, lower bound"]
+    for _, how, _ in rows:
+        assert how.endswith("bandwidth bound only: NVIDIA states no dense bf16 rate") and "max(" not in how
+    assert out.count("bandwidth") >= 2 and "states no dense bf16" in out and "None" not in out
+    # A card with a dense peak keeps the full bound and no such note.
+    assert derivations.flop_count("llama-2-7b", seq=4096, gpu="A100").json()["roofline"]["bandwidth_only"] is None
+
+
 @pytest.mark.parametrize("seconds, shown", [(Fraction(1, 100), "10.0 ms"), (Fraction(188, 1000), "188 ms"),
                                             (Fraction(437, 10**5), "4.37 ms"), (Fraction(3, 2), "1.50 s"),
                                             (Fraction(7, 10**7), "700 ns"), (Fraction(12, 10**6), "12.0 µs"),
