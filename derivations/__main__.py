@@ -125,7 +125,8 @@ def flops_arguments(f: argparse.ArgumentParser) -> None:
     f.add_argument("--batch", metavar="B", type=positive, default=1, help="sequences in the batch (default 1)")
     f.add_argument("--gpu", metavar="NAME", type=accelerator,
                    help="an accelerator (as derivations fit lists them): adds lower bounds on the prefill's and one "
-                        "decode step's time, max(FLOPs / its bf16 peak, bytes / its bandwidth)")
+                        "decode step's time, max(FLOPs / its bf16 peak, bytes / its bandwidth), or the bandwidth's term "
+                        "alone where its vendor states no dense bf16 rate")
     f.add_argument("--json", action="store_true", help="print one JSON object")
 
 

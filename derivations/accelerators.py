@@ -2,10 +2,13 @@
 
 Every figure is kept as the vendor's own text prints it (``"40 GB"``, ``"312 TFLOPS"``, ``"1555 GB/sec"``) and read
 into an exact integer here: bytes, FLOP/s and bytes a second. The FLOP/s are the dense rate (a datasheet's second
-figure, marked for sparsity, is twice it and is not used). A capacity is read in the unit the vendor writes: NVIDIA
-writes "GB", read as 10^9 bytes (:func:`derivations.storage.parse_bytes`), AMD's table heads its column "VRAM
-(GiB)", read as 2^30, and Google writes "GB", read as 10^9. A card whose vendor's own figures were not read is not in the table: no figure here comes
-from a third party.
+figure, marked for sparsity, is twice it and is not used). Where the vendor's text states no dense bf16 rate, the
+table has none (``bf16`` is None): a rate printed only "with sparsity" is not halved into one, and the roofline then
+bounds by the bandwidth alone (:mod:`derivations.roofline`). A capacity is read in the unit the vendor writes:
+NVIDIA writes "GB", read as 10^9 bytes (its H100 PCIe brief writes KiB, MiB and GiB where it means powers of two,
+"The KiB, MiB, and GiB notation emphasize the 'power of two' nature of the values" [cite: nvidia-h100-pcie-brief,
+Table 3's note]), AMD's table heads its column "VRAM (GiB)", read as 2^30, and Google writes "GB", read as 10^9. A
+card whose vendor's own figures were not read is not in the table: no figure here comes from a third party.
 
 Plain Python (no SymPy): the command line reads this table.
 """
@@ -17,14 +20,15 @@ from fractions import Fraction
 from typing import NamedTuple
 
 from .reading import ConfigError
-from .storage import parse_bytes
 
 _FLOPS = {"gflops": 10**9, "tflops": 10**12, "pflops": 10**15}
+# NVIDIA's TensorRT-LLM post writes the H200's memory "141 gigabytes (GB)": the unit in words, then its symbol.
+_BYTES = {"gb": 10**9, "gigabytes (gb)": 10**9, "gib": 2**30}
 _RATES = {"gb/sec": 10**9, "gb/s": 10**9, "gbps": 10**9, "tb/s": 10**12, "tb per second": 10**12}
 
 
 def _read(text: str, units: dict[str, int]) -> int:
-    """A vendor's figure ('312 TFLOPS', '5.3 TB per second') as an exact integer."""
+    """A vendor's figure ('312 TFLOPS', '5.3 TB per second', '80GB') as an exact integer."""
     found = re.fullmatch(r"([\d,]+(?:\.\d+)?)\s*(.+)", text.strip())
     assert found and found[2].lower() in units, text
     # "GBps" is bytes a second, "Gbps" bits: the case of the B tells them apart, and a rate here is in bytes.
@@ -37,7 +41,9 @@ def _read(text: str, units: dict[str, int]) -> int:
 class Accelerator(NamedTuple):
     """One accelerator, as its vendor states it: the ``memory``, ``bf16`` (dense) and ``bandwidth`` figures as
     written, where they are written (``source``, a key of :mod:`derivations.sources`, and ``locator``), and
-    ``note`` on how they are read. ``bf16`` is None for an accelerator without bf16. The sources are not imported
+    ``note`` on how they are read. ``bf16`` is None where the vendor's text states no dense bf16 rate (the card
+    may well compute in bf16: its datasheet may print a rate with sparsity only, which is not halved here; the
+    roofline then bounds by the bandwidth alone). The sources are not imported
     here (``fit`` reads this table, and answers in a fraction of a second): tests/test_accelerators.py holds every
     key to exist."""
 
@@ -52,11 +58,12 @@ class Accelerator(NamedTuple):
 
     @property
     def memory_bytes(self) -> int:
-        return parse_bytes(self.memory)
+        """Memory, bytes."""
+        return _read(self.memory, _BYTES)
 
     @property
     def bf16_flops(self) -> int | None:
-        """Dense bf16 peak, FLOP/s."""
+        """Dense bf16 peak, FLOP/s; None where the vendor states no dense rate."""
         return None if self.bf16 is None else _read(self.bf16, _FLOPS)
 
     @property
@@ -73,6 +80,27 @@ ACCELERATORS: dict[str, Accelerator] = {a.name: a for a in (
     Accelerator("A100-SXM4-40GB", "NVIDIA", "40 GB", "312 TFLOPS", "1555 GB/sec", "nvidia-ampere-in-depth",
                 "Table 1 (Peak BF16 Tensor Core, dense) and “40 GB HBM2 and 40 MB L2 cache”",
                 "the memory as NVIDIA writes it, 40 GB, read as 10^9 bytes a GB"),
+    # NVIDIA's H100 PCIe product brief (PB-11133-001_v02, November 2022), Table 2 “Memory Specifications”:
+    # “Memory size | 80 GB” and “Peak memory bandwidth | 2,000 GB/s” [cite: nvidia-h100-pcie-brief, Table 2]. The
+    # brief states no FLOP/s at all: no bf16 rate.
+    Accelerator("H100-PCIe", "NVIDIA", "80 GB", None, "2,000 GB/s", "nvidia-h100-pcie-brief",
+                "Table 2, Memory Specifications (Memory size; Peak memory bandwidth)",
+                "the memory as NVIDIA writes it, 80 GB, read as 10^9 bytes a GB; no FLOP/s stated"),
+    # NVIDIA's H100 datasheet (3440270, SEP24), “Technical Specifications”, column H100 SXM: “GPU Memory | 80GB” and
+    # “GPU Memory Bandwidth | 3.35TB/s”; its “BFLOAT16 Tensor Core* | 1,979 teraFLOPS” is marked “*With sparsity”
+    # and no dense rate is printed, so none is taken (halving it would be our figure, not NVIDIA's)
+    # [cite: nvidia-h100-datasheet, Technical Specifications].
+    Accelerator("H100-SXM", "NVIDIA", "80GB", None, "3.35TB/s", "nvidia-h100-datasheet",
+                "“Technical Specifications”, H100 SXM (GPU Memory; GPU Memory Bandwidth)",
+                "the memory as NVIDIA writes it, 80GB, read as 10^9 bytes a GB; the bf16 rate printed is “With "
+                "sparsity” only"),
+    # NVIDIA's TensorRT-LLM post on the H200's launch, “Latest HBM Memory”: “H200 is the first GPU with HBM3e memory
+    # with 4.8TB/s of memory bandwidth” and “expands GPU memory capacity nearly 2X to 141 gigabytes (GB)”
+    # [cite: tensorrt-llm-h200-launch, "Latest HBM Memory"]. The H200 of the post is the SXM module: it measures
+    # “a full HGX (TP8) H200”. No bf16 rate is stated.
+    Accelerator("H200-SXM", "NVIDIA", "141 gigabytes (GB)", None, "4.8TB/s", "tensorrt-llm-h200-launch",
+                "“Latest HBM Memory”",
+                "the memory as NVIDIA writes it, 141 gigabytes (GB), read as 10^9 bytes a GB; no FLOP/s stated"),
     # AMD's ROCm documentation: the MI300X's “Matrix BF16 | 2048 | 1307.4” (FLOPS/clock/CU, peak TFLOPS; the table
     # lists no sparse rate), “peak memory bandwidth of the GPU is 5.3 TB per second”, and 192 in the column
     # “VRAM (GiB)” [cite: rocm-mi300, mi300.md and gpu-arch-specs.rst].
@@ -102,9 +130,13 @@ _NAMES = {**{m: names[0] for m, names in _MODELS.items() if len(names) == 1},
 
 
 def get(name: str) -> Accelerator:
-    """An accelerator by name, in any case, with or without dashes ('mi300x', 'A100', 'a100-sxm4-40gb'); a
-    :class:`~derivations.reading.ConfigError` lists the known ones."""
+    """An accelerator by name, in any case, with or without dashes ('mi300x', 'A100', 'a100-sxm4-40gb', 'H100 PCIe');
+    a :class:`~derivations.reading.ConfigError` lists the known ones, or the entries a model's name ('h100') stands
+    for where it has several."""
     found = _NAMES.get(_key(str(name)))
+    several = _MODELS.get(_key(str(name)), [])
+    if found is None and len(several) > 1:
+        raise ConfigError(f"accelerator {name!r} names several: {', '.join(several)} (write one of them)")
     if found is None:
         raise ConfigError(f"unknown accelerator {name!r} (known: {', '.join(ACCELERATORS)})")
     return ACCELERATORS[found]

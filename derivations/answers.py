@@ -240,7 +240,8 @@ def roofline(config: Mapping, result: dict, accelerator: str) -> dict:
     The prefill's FLOPs are ``forward_causal`` (a kernel that skips the masked half does no more); the bytes it
     must move at least: the weights read once (decode's: bf16, a mixture's active experts, the fewest a batch can
     route to) and the key/value cache written once; the activations are left out (a fused kernel may keep them on
-    chip). The decode step's are ``decode``'s ``flops`` and ``bytes_read``."""
+    chip). The decode step's are ``decode``'s ``flops`` and ``bytes_read``. Where the vendor states no dense bf16
+    rate, each bound is bytes / bandwidth alone, and ``bandwidth_only`` says why (else None)."""
     from . import accelerators, roofline as bounds
 
     card = accelerators.get(accelerator)
@@ -249,6 +250,7 @@ def roofline(config: Mapping, result: dict, accelerator: str) -> dict:
     step = result["decode"]
     return {"accelerator": card.name, "bf16": card.bf16, "bf16_flops": card.bf16_flops,
             "bandwidth": card.bandwidth, "bandwidth_bytes": card.bandwidth_bytes,
+            "bandwidth_only": None if card.bf16 is not None else f"{card.vendor} states no dense bf16 rate",
             "prefill": bounds.bound(result["forward_causal"], weights + held["kv_cache_bytes"], card.bf16_flops,
                                     card.bandwidth_bytes),
             "decode": {"refused": step["refused"]} if "refused" in step else
@@ -299,9 +301,12 @@ def roofline_cells(bounds: dict) -> list[tuple[str, str, str]]:
             rows.append((label, f"none: {found['refused']}", ""))
             continue
         moved = storage.in_unit(found["bytes"], storage.DECIMAL)
-        rows.append((label, f"{bounds['accelerator']}: max({found['flops']:,} FLOPs / {bounds['bf16']}, {moved} / "
-                            f"{bounds['bandwidth']}), {found['bound_by']}",
-                     roofline.text(Fraction(found["lower_bound_seconds"]))))
+        if bounds["bandwidth_only"] is not None:  # max(a, b) >= b: the bandwidth's term alone is still a lower bound
+            how = f"{moved} / {bounds['bandwidth']}, bandwidth bound only: {bounds['bandwidth_only']}"
+        else:
+            how = (f"max({found['flops']:,} FLOPs / {bounds['bf16']}, {moved} / {bounds['bandwidth']}), "
+                   f"{found['bound_by']}")
+        rows.append((label, f"{bounds['accelerator']}: {how}", roofline.text(Fraction(found["lower_bound_seconds"]))))
     return rows
 
 

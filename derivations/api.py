@@ -193,7 +193,7 @@ def flop_count(model: str | Path | Mapping, seq: int, architecture: str | None =
         target: An encoder-decoder's decoder tokens; by default `seq`.
         batch: The sequences in the batch.
         revision: A branch, tag or commit of a Hugging Face model id.
-        gpu: An accelerator's name (`"A100"`, `"MI300X"`, `"TPU-v5e"`: the table of `derivations/accelerators.py`),
+        gpu: An accelerator's name (`"A100"`, `"H100-SXM"`, `"MI300X"`: the table of `derivations/accelerators.py`),
             for the roofline's lower bounds on its time.
 
     Returns:
@@ -218,7 +218,9 @@ def flop_count(model: str | Path | Mapping, seq: int, architecture: str | None =
           FLOP/s (`bf16`, `bf16_flops`) and its memory bandwidth (`bandwidth`, `bandwidth_bytes`); `prefill` and
           `decode`, each `{flops, bytes, compute_seconds, memory_seconds, lower_bound_seconds,
           lower_bound_seconds_float, bound_by}`: max(FLOPs / peak, bytes / bandwidth), the seconds as exact fractions
-          written `"p/q"`. The prefill's FLOPs are `forward_causal`, its bytes the weights read once (as `decode`
+          written `"p/q"`. Where the vendor states no dense bf16 rate (`bf16` None), each bound is bytes / bandwidth
+          alone (still a lower bound: `compute_seconds` None, `bound_by` `"bandwidth only"`) and `bandwidth_only`
+          says so (`"NVIDIA states no dense bf16 rate"`; else None). The prefill's FLOPs are `forward_causal`, its bytes the weights read once (as `decode`
           counts them) and the key/value cache written once; the decode step's are `decode`'s `flops` and
           `bytes_read` (or `{refused}`, where there is no such step).
         - `components`: one [`Component`][derivations.api.Component] for each component of the count; their

@@ -5,7 +5,8 @@ A step that does F FLOPs and must move M bytes through the accelerator's memory 
     max(F / peak, M / bandwidth) seconds
 
 (``peak``: the dense bf16 FLOP/s, ``bandwidth``: bytes a second, as its vendor states them,
-:mod:`derivations.accelerators`). A lower bound, never a prediction: no kernel runs at the peak, nothing overlaps
+:mod:`derivations.accelerators`). Where the vendor states no dense bf16 rate, the bound is M / bandwidth alone:
+max(a, b) >= b, so it is still a lower bound (a weaker one), and no FLOP/s figure is made up. A lower bound, never a prediction: no kernel runs at the peak, nothing overlaps
 perfectly, and whatever else the step reads (activations, the engine's own work) only adds. Exact: the seconds are
 fractions of integers.
 
@@ -39,7 +40,8 @@ def text(seconds: Fraction) -> str:
 def bound(flops: int, moved: int, peak: int | None, bandwidth: int) -> dict:
     """The lower bound of a step of ``flops`` FLOPs that moves ``moved`` bytes: each term's seconds (exact, as
     strings), the larger of the two (``lower_bound_seconds``, and as a float), and which one it is (``bound_by``,
-    "compute" or "memory"). An accelerator without a bf16 peak bounds by memory alone."""
+    "compute" or "memory"). Where no dense peak is stated (``peak`` None) the bound is the bandwidth's term alone,
+    ``compute_seconds`` is None and ``bound_by`` "bandwidth only": which term is the larger is not known."""
     assert flops >= 0 and moved >= 0 and bandwidth > 0 and (peak is None or peak > 0)
     compute = None if peak is None else Fraction(flops, peak)
     memory = Fraction(moved, bandwidth)
@@ -47,4 +49,4 @@ def bound(flops: int, moved: int, peak: int | None, bandwidth: int) -> dict:
     return {"flops": flops, "bytes": moved,
             "compute_seconds": None if compute is None else exact(compute), "memory_seconds": exact(memory),
             "lower_bound_seconds": exact(seconds), "lower_bound_seconds_float": float(seconds),
-            "bound_by": "compute" if compute is not None and compute >= memory else "memory"}
+            "bound_by": "bandwidth only" if compute is None else "compute" if compute >= memory else "memory"}

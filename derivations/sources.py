@@ -247,6 +247,31 @@ _SOURCES = (
     Source("google-cloud-tpu-v5e", "card", "Google Cloud", "Cloud TPU documentation: TPU v5e (its “Key chip "
            "specifications”: peak bf16 compute per chip, HBM2 capacity and bandwidth)", "cloud.google.com", None,
            "https://cloud.google.com/tpu/docs/v5e", read="2026-11-26", short="Google Cloud's TPU v5e page"),
+    # NVIDIA's two H100 documents, read in copies of NVIDIA's PDFs kept in a GitHub repository (the copy's commit is
+    # the version read; NVIDIA's own pages for them are no fixed address).
+    _page("nvidia-h100-pcie-brief", "card", "NVIDIA", "NVIDIA H100 PCIe GPU Product Brief, PB-11133-001_v02 "
+          "(November 2022): Table 2, Memory Specifications (memory size, peak memory bandwidth)",
+          "NVIDIA, document PB-11133-001_v02 (read in a copy of NVIDIA's PDF in GitHub, "
+          "auldsyababua/og-ai-inference-research, docs/nvidia-manuals/H100-PCIe-Product-Brief-PB-11133.pdf)", 2022,
+          "https://github.com/auldsyababua/og-ai-inference-research/blob/bc1a02f08695f53d8073b6ef225871de0f56e947/docs/nvidia-manuals/"
+          "H100-PCIe-Product-Brief-PB-11133.pdf",
+          revision="https://github.com/auldsyababua/og-ai-inference-research/tree/bc1a02f08695f53d8073b6ef225871de0f56e947",
+          short="NVIDIA's H100 PCIe product brief"),
+    _page("nvidia-h100-datasheet", "card", "NVIDIA", "NVIDIA H100 Tensor Core GPU Datasheet (SEP24): Technical "
+          "Specifications, H100 SXM and H100 NVL (GPU memory, its bandwidth, Tensor Core rates with sparsity)",
+          "NVIDIA, document 3440270 (read in a copy of NVIDIA's PDF in GitHub, auldsyababua/og-ai-inference-research, "
+          "docs/nvidia-manuals/H100-Tensor-Core-GPU-Product-Brief.pdf)", 2024,
+          "https://github.com/auldsyababua/og-ai-inference-research/blob/bc1a02f08695f53d8073b6ef225871de0f56e947/docs/nvidia-manuals/"
+          "H100-Tensor-Core-GPU-Product-Brief.pdf",
+          revision="https://github.com/auldsyababua/og-ai-inference-research/tree/bc1a02f08695f53d8073b6ef225871de0f56e947",
+          short="NVIDIA's H100 datasheet"),
+    _page("tensorrt-llm-h200-launch", "card", "NVIDIA", "H200 achieves nearly 12,000 tokens/sec on Llama2-13B with "
+          "TensorRT-LLM (its section Latest HBM Memory: the H200's memory and bandwidth)",
+          "GitHub, NVIDIA/TensorRT-LLM, docs/source/blogs/H200launch.md", 2023,
+          "https://github.com/NVIDIA/TensorRT-LLM/blob/1555478c1b417a0b34de05209862ea5a2ab9add1/docs/source/blogs/"
+          "H200launch.md",
+          revision="https://github.com/NVIDIA/TensorRT-LLM/tree/1555478c1b417a0b34de05209862ea5a2ab9add1",
+          short="NVIDIA's TensorRT-LLM post on the H200"),
     # -- released configs (the bundled derivations/checkpoints/*.json) ----------------------------
     _page("hub-google-bert", "config", "Google", "BERT checkpoints: config.json of bert-base-uncased, -cased, "
           "-chinese, -multilingual-cased and -uncased, bert-large-uncased and -cased", "Hugging Face, google-bert",

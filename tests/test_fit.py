@@ -223,20 +223,28 @@ def test_the_sizes_read_as_written():
 
 def test_without_a_memory_every_accelerator_is_answered():
     answer = fit("qwen2.5-7b")
-    assert [card["name"] for card in answer["accelerators"]] == ["A100-SXM4-40GB", "MI300X", "TPU-v5e"]
+    assert [card["name"] for card in answer["accelerators"]] == ["A100-SXM4-40GB", "H100-PCIe", "H100-SXM", "H200-SXM",
+                                                                 "MI300X", "TPU-v5e"]
     for card in answer["accelerators"]:
         single = fit("qwen2.5-7b", "--memory", str(card["memory_bytes"]))
         assert {k: card[k] for k in single if k.startswith(("max_", "inference_"))} == {
             k: v for k, v in single.items() if k.startswith(("max_", "inference_"))}
     # Google's 16 GB [cite: google-cloud-tpu-v5e] hold Qwen2.5-7B's bf16 weights, not a sequence of its context.
-    tpu = answer["accelerators"][2]
+    tpu = answer["accelerators"][-1]
     assert tpu["max_tokens"] is not None and tpu["max_batch"] is None
+    # A card with no dense bf16 rate stated counts in full here, where only its memory matters: NVIDIA's H200 holds
+    # “141 gigabytes (GB)” [cite: tensorrt-llm-h200-launch], the memory its answers are found in.
+    h200 = answer["accelerators"][3]
+    assert h200["memory_bytes"] == 141 * 10**9
+    assert h200["inference_bytes_at_max_tokens"] <= 141 * 10**9 < h200["inference_bytes_past_max_tokens"]
 
 
 @pytest.mark.parametrize("argv", [("fit", "qwen2.5-7b"), ("fit", "qwen2.5-7b", "--gpu", "A100"),
                                   ("fit", "llama-2-70b", "--memory", "24GB"), ("fit", "mistral-7b", "--gpu", "MI300X"),
                                   ("flops", "llama-2-7b", "--seq", "4096", "--gpu", "a100"),
-                                  ("flops", "bert-base-uncased", "--seq", "512", "--gpu", "TPU-v5e")])
+                                  ("flops", "bert-base-uncased", "--seq", "512", "--gpu", "TPU-v5e"),
+                                  ("flops", "llama-2-7b", "--seq", "32k", "--gpu", "H100 PCIe"),
+                                  ("fit", "qwen2.5-7b", "--gpu", "h200")])
 def test_the_text_fits_100_columns_and_says_what_is_not_counted(argv):
     status, out = in_process.printed(*argv)
     assert status == 0, out
@@ -301,6 +309,34 @@ def test_the_roofline_where_there_is_no_decode_step():
     assert bounds["decode"] == {"refused": "an encoder generates no tokens"}
     assert bounds["prefill"]["bytes"] == derivations.memory_use("bert-base-uncased", seq=512).weights_bytes
     assert "roofline" not in derivations.flop_count("bert-base-uncased", seq=512).json()
+
+
+@pytest.mark.parametrize(("gpu", "bandwidth"), [
+    # NVIDIA states these cards' bandwidth and no dense bf16 rate: the H100 SXM's “3.35TB/s” (its bf16 rate is printed
+    # “*With sparsity” only) [cite: nvidia-h100-datasheet, Technical Specifications], the H100 PCIe's “2,000 GB/s”
+    # [cite: nvidia-h100-pcie-brief, Table 2], the H200's “4.8TB/s” [cite: tensorrt-llm-h200-launch].
+    ("h100-sxm", 335 * 10**10), ("H100 PCIe", 2000 * 10**9), ("h200", 48 * 10**11)])
+def test_without_a_dense_peak_the_bound_is_the_bandwidths_alone_and_says_so(gpu, bandwidth):
+    # max(FLOPs / peak, bytes / bandwidth) >= bytes / bandwidth: still a lower bound, with no FLOP/s made up.
+    result = derivations.flop_count("llama-2-7b", seq=4096, gpu=gpu).json()
+    bounds = result["roofline"]
+    assert (bounds["bf16"], bounds["bf16_flops"], bounds["bandwidth_bytes"]) == (None, None, bandwidth)
+    assert bounds["bandwidth_only"] == "NVIDIA states no dense bf16 rate"
+    held = derivations.memory_use("llama-2-7b", seq=4096)
+    for step, moved in (("prefill", held.weights_bytes + held.kv_cache_bytes), ("decode", result["decode"]["bytes_read"])):
+        found = bounds[step]
+        assert found["bytes"] == moved
+        assert found["compute_seconds"] is None and found["bound_by"] == "bandwidth only"
+        assert Fraction(found["lower_bound_seconds"]) == Fraction(found["memory_seconds"]) == Fraction(moved, bandwidth)
+    status, out = in_process.printed("flops", "llama-2-7b", "--seq", "4096", "--gpu", gpu)
+    assert status == 0, out
+    rows = answers.roofline_cells(bounds)  # the rows the text prints (wrapped there within 100 columns)
+    assert [label for label, _, _ in rows] == ["prefill, lower bound", "decode, lower bound"]
+    for _, how, _ in rows:
+        assert how.endswith("bandwidth bound only: NVIDIA states no dense bf16 rate") and "max(" not in how
+    assert out.count("bandwidth") >= 2 and "states no dense bf16" in out and "None" not in out
+    # A card with a dense peak keeps the full bound and no such note.
+    assert derivations.flop_count("llama-2-7b", seq=4096, gpu="A100").json()["roofline"]["bandwidth_only"] is None
 
 
 @pytest.mark.parametrize("seconds, shown", [(Fraction(1, 100), "10.0 ms"), (Fraction(188, 1000), "188 ms"),

@@ -588,7 +588,9 @@ def expand_accelerators(text: str, tex: Tex) -> str:
         raise UnknownReference(f"accelerators:{text}: write accelerators:table")
     rows = [[html.escape(f"{a.vendor} {a.name}"),
              f"“{html.escape(a.memory)}”<br>{_bytes(a.memory_bytes)}",
-             "none" if a.bf16 is None else f"“{html.escape(a.bf16)}”<br>{render.number(a.bf16_flops)} FLOP/s",
+             # None: the vendor's text states no dense rate (a rate with sparsity only is not halved into one).
+             f"not stated by {html.escape(a.vendor)}" if a.bf16 is None
+             else f"“{html.escape(a.bf16)}”<br>{render.number(a.bf16_flops)} FLOP/s",
              f"“{html.escape(a.bandwidth)}”<br>{render.number(a.bandwidth_bytes)} bytes/s",
              sources.cite(a.source, html.escape(a.locator))]
             for a in accelerators.ACCELERATORS.values()]
