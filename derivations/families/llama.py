@@ -21,7 +21,8 @@ from ..components import (AttentionLayout, Part, as_kind, attention, embedding, 
                          rms_norm, score, task_heads, tied_tensor)
 from ..readers import llama as reader
 from ..sources import Citation
-from ..symbols import C, D, F, H, K, L, M, V, d_h, r
+from ..symbols import C, D, F, H, K, L, M, V, b, d_h, g_kv, l_2, r, s
+from .. import transient as tr
 
 
 # ---------------------------------------------------------------------------------------------
@@ -287,6 +288,82 @@ gqa_ignored = Miscount(
     cause="keys and values are counted with as many heads as queries, though the model groups them (grouped-query "
           "attention), and the head and the norms are left out",
 )
+
+
+# ---------------------------------------------------------------------------------------------
+# The forward at inference (derivations.transient): transformers' modeling_llama.py, statement by statement
+# ---------------------------------------------------------------------------------------------
+
+def attention_forward(t: tr.Timeline, x: str, generate: bool) -> tuple[str, tuple[str, str]]:
+    """LlamaAttention.forward on the normed ``x``: q, k and v projected (views of the products), q and k rotated;
+    with a cache (generate), k and v go into it and their transient tensors die there; eager attention; o_proj.
+    Returns the output and the attention weights, which the layer holds (``hidden_states, _ = ...``)."""
+    rows = b * s
+    q, k, v = (tr.linear(t, "q", rows, H * d_h), tr.linear(t, "k", rows, K * d_h), tr.linear(t, "v", rows, K * d_h))
+    q_rot, k_rot = tr.rotate(t, "q_rot", q, rows * H * d_h), tr.rotate(t, "k_rot", k, rows * K * d_h)
+    t.drop(q, k)  # query_states, key_states = apply_rotary_pos_emb(...)
+    if generate:
+        t.drop(k_rot, v)  # key_states, value_states = past_key_values.update(...): the cache's tensors now
+    context, weights = tr.eager_attention(t, q_rot, k_rot, v, "mask", H, d_h, g_kv)
+    out = tr.linear(t, "o", rows, D)
+    t.drop(*context)
+    t.drop(q_rot, *(() if generate else (k_rot, v)))  # the function returns
+    return out, weights
+
+
+def gated_mlp_forward(t: tr.Timeline, x: str, width=F) -> str:
+    """LlamaMLP.forward: ``down_proj(act_fn(gate_proj(x)) * up_proj(x))``."""
+    rows = b * s
+    gate = tr.linear(t, "gate", rows, width)
+    t.new("act", tr.activation(rows * width))
+    t.drop(gate)
+    tr.linear(t, "up", rows, width)
+    t.new("product", tr.activation(rows * width))
+    t.drop("act", "up")
+    out = tr.linear(t, "down", rows, D)
+    t.drop("product")
+    return out
+
+
+def layer_forward(t: tr.Timeline, x: str, out: str, generate: bool) -> str:
+    """LlamaDecoderLayer.forward on ``x``, which its caller holds throughout: norm, attention, residual add, norm,
+    feed-forward, residual add. The attention weights stay bound to ``_`` until the layer returns."""
+    normed = tr.rms_norm(t, "input_norm", D)
+    attended, weights = attention_forward(t, normed, generate)
+    t.drop(normed)
+    t.new("residual", tr.activation(b * s * D))
+    t.drop(attended)
+    normed = tr.rms_norm(t, "post_norm", D)
+    mlp = gated_mlp_forward(t, normed)
+    t.drop(normed)
+    t.new(out, tr.activation(b * s * D))
+    t.drop(mlp, "residual", *weights)
+    return out
+
+
+def causal_lm_forward(t: tr.Timeline, generate: bool, lm_head: bool = True) -> None:
+    """LlamaForCausalLM.forward (LlamaModel.forward without the head): the embeddings, the positions, the causal
+    mask, the rotary cosine and sine (held by the model through every layer), the layers, the final norm; then the
+    logits of every token, or of the last one (logits_to_keep=1)."""
+    stream = tr.activation(b * s * D)
+    t.new("embeddings", stream)  # inputs_embeds: held by the model's forward until it returns
+    position_ids = tr.positions(t)
+    mask = tr.causal_mask(t)
+    cos, sin = tr.rotary(t, d_h)
+    # The first layer reads the embeddings; a later one, the previous layer's output, which dies when it returns.
+    layer_forward(t, "embeddings", "hidden", generate)
+    with t.only(l_2):
+        t.drop("hidden")
+        t.new("previous", stream)
+        layer_forward(t, "previous", "hidden", generate)
+        t.drop("previous")
+    tr.rms_norm(t, "final", D)
+    t.drop("hidden", "embeddings", position_ids, mask, cos, sin, "cos_kept_fp32", "sin_kept_fp32")
+    if lm_head:
+        t.new("logits", tr.activation(b * (1 if generate else s) * V))
+
+
+TRANSIENT = {"LlamaForCausalLM": tr.transient(causal_lm_forward)}
 
 
 FAMILY = Family(

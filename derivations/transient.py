@@ -1,0 +1,268 @@
+r"""What a forward holds at inference beyond its weights and its key/value cache: the transient peak.
+
+The eager forward of transformers, read statement by statement: each tensor an operation makes is born with its
+bytes, and dies when Python drops the last name of it (a temporary at the end of its expression, a local when its
+name is bound again or its function returns). A family writes its forward as such a :class:`Timeline` (the
+building blocks below are the statements its layers share), and the peak is the most bytes alive at once:
+
+$$M_\mathrm{transient} = \max_{m} \sum_{x \text{ alive at } m} \mathrm{bytes}(x)$$
+
+over the moments ``m`` right after each birth. Each moment is a polynomial in the sizes, the tokens s, the batch b,
+the bytes of an activation w (2 in bf16, 4 in fp32) and u (1 below fp32, where an upcast to fp32 is a copy); a
+condition on the sizes (a second layer, grouped heads that are copied) is a factor of 0 or 1
+(derivations.symbols). The maximum is taken on numbers: which moment is the peak depends on the sizes (the
+attention scores at a long context, the feed-forward or the logits at a short one).
+
+Two forwards: a bare one (``use_cache=False``, the logits of every token) and the one ``generate`` runs on the
+prompt (``use_cache=True``, ``logits_to_keep=1``: the last token's logits), its cache not counted here (each
+layer's keys and values go into the cache, derivations.memory, and their transient copies die there).
+Counted: the tensors torch's operations return, at their storage's bytes; not the weights, nor the inputs (ids,
+mask), nor the scratch inside a kernel, nor an allocator's rounding. tests/test_reference_transient.py measures
+the same on transformers' models (tests/live_bytes.py) and compares.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+
+import sympy
+
+from .components import Expr
+from .symbols import b, c_t, s, u, w
+
+# Bytes of one element by dtype: a 64-bit integer (positions, aranges), a boolean (masks), fp32 (upcasts).
+INT64, BOOL, FP32 = 8, 1, 4
+
+
+class Timeline:
+    """Tensors alive during a forward, in the order the eager implementation makes and drops them."""
+
+    def __init__(self) -> None:
+        self.live: dict[str, Expr] = {}
+        self.moments: list[Expr] = []
+        self._factor: Expr = sympy.Integer(1)
+        self._rising = False  # the last event was a birth: a next birth only adds to the same moment
+
+    def new(self, name: str, size) -> str:
+        """A tensor of ``size`` bytes is born (0 where it is not made: an upcast in fp32 is the tensor itself)."""
+        assert name not in self.live, f"{name} is alive already"
+        self.live[name] = sympy.sympify(size)
+        moment = self._factor * sympy.Add(*self.live.values())
+        # Sizes are never negative: of two births in a row, the second moment holds the first.
+        if self._rising:
+            self.moments[-1] = moment
+        else:
+            self.moments.append(moment)
+        self._rising = True
+        return name
+
+    def drop(self, *names: str) -> None:
+        """Tensors die: Python dropped their last name."""
+        for name in names:
+            del self.live[name]
+        self._rising = False
+
+    def size(self, name: str) -> Expr:
+        return self.live[name]
+
+    @contextmanager
+    def only(self, condition: Expr) -> Iterator[None]:
+        """Moments inside exist only where ``condition`` (0 or 1) is 1: what is born inside must be the same size
+        as what it stands for outside, or die inside."""
+        outer, self._factor = self._factor, self._factor * condition
+        self._rising = False
+        try:
+            yield
+        finally:
+            self._factor = outer
+            self._rising = False
+
+    def peak(self) -> list[Expr]:
+        """The candidate moments, expanded, each once."""
+        seen: dict[Expr, None] = {}
+        for moment in self.moments:
+            seen.setdefault(sympy.expand(moment), None)
+        return list(seen)
+
+
+@dataclass(frozen=True)
+class Transient:
+    """A class's forward at inference: the moments of the bare forward and of generate's forward on the prompt."""
+
+    forward: tuple[Expr, ...]
+    generate: tuple[Expr, ...]
+
+
+def transient(program: Callable[[Timeline, bool], None]) -> Transient:
+    """Both forwards of a family's ``program(timeline, generate)``."""
+    out = []
+    for generate in (False, True):
+        timeline = Timeline()
+        program(timeline, generate)
+        out.append(tuple(timeline.peak()))
+    return Transient(*out)
+
+
+def evaluate_peak(moments, values) -> int:
+    """The transient peak for given sizes (SymPy values): the largest moment."""
+    from .components import evaluate
+
+    return max(evaluate(m, values) for m in moments)
+
+
+# ---------------------------------------------------------------------------------------------
+# Building blocks: statements the families' forwards share (transformers 5.23's modeling files)
+# ---------------------------------------------------------------------------------------------
+
+def activation(elements: Expr) -> Expr:
+    """Bytes of ``elements`` in the activation dtype."""
+    return w * elements
+
+
+def upcast(elements: Expr) -> Expr:
+    """Bytes of ``.to(torch.float32)`` of ``elements``: a copy below fp32, the tensor itself (nothing new) in fp32."""
+    return FP32 * u * elements
+
+
+def downcast(elements: Expr) -> Expr:
+    """Bytes of ``.to(input_dtype)`` of an fp32 tensor: a copy below fp32, nothing new in fp32."""
+    return w * u * elements
+
+
+def positions(t: Timeline) -> str:
+    """``position_ids = torch.arange(T) + past_seen_tokens``: T 64-bit integers, one row for the batch."""
+    t.new("arange", INT64 * s)
+    t.new("position_ids", INT64 * s)
+    t.drop("arange")
+    return "position_ids"
+
+
+def causal_mask(t: Timeline) -> str:
+    """masking_utils.create_causal_mask for eager attention, from a 2D mask of ones: the mask as booleans, the
+    aranges of the batch, the head, the queries and the keys, ``causal & padding`` built by broadcasting (the causal
+    part 1 x 1 x T x T, the padding b x 1 x 1 x T, their conjunction b x 1 x T x T), then ``torch.where`` to 0 and
+    the dtype's minimum: b x 1 x T x T in the activation dtype, held by the model for every layer."""
+    t.new("mask_2d", BOOL * b * s)  # attention_mask.to(bool)
+    t.new("batch_arange", INT64 * b)
+    t.new("head_arange", INT64)
+    for side in ("q", "kv"):  # torch.arange(length) + offset
+        t.new(f"{side}_arange0", INT64 * s)
+        t.new(f"{side}_arange", INT64 * s)
+        t.drop(f"{side}_arange0")
+    # and_masks: result = new_ones(()); result = result & causal(...); result = result & padding(...)
+    t.new("ones", BOOL)
+    t.new("causal", BOOL * s * s)
+    t.new("and1", BOOL * s * s)
+    t.drop("causal", "ones")
+    t.new("padding", BOOL * b * s)
+    t.new("bool_mask", BOOL * b * s * s)
+    t.drop("padding", "and1")
+    t.drop("batch_arange", "head_arange", "q_arange", "kv_arange")  # sdpa_mask returns
+    # eager_mask: torch.where(mask, torch.zeros((), dtype), min_dtype)
+    t.new("zero", w)
+    t.new("minimum", w)
+    t.new("mask", activation(b * s * s))
+    t.drop("minimum", "zero", "bool_mask", "mask_2d")
+    return "mask"
+
+
+def rotary(t: Timeline, width: Expr) -> tuple[str, str]:
+    """LlamaRotaryEmbedding.forward on the positions (one row, broadcast over the batch): the angles in fp32
+    (``position_ids[..., None].float() * inv_freq``, then doubled by ``torch.cat``), their cosine and sine each
+    times attention_scaling, cast to the activation dtype. In fp32 the cast is the tensor itself: the fp32 cosine
+    and sine are what the layers hold."""
+    half = width / 2
+    t.new("positions_f", FP32 * s)
+    t.new("freqs", FP32 * s * half)
+    t.drop("positions_f")
+    t.new("emb", FP32 * s * width)
+    for name in ("cos", "sin"):
+        t.new(f"{name}_raw", FP32 * s * width)
+        # emb.cos() * attention_scaling: what dies at the return below fp32, and what the layers hold in fp32.
+        t.new(f"{name}_fp32", FP32 * u * s * width)
+        t.new(f"{name}_kept_fp32", FP32 * (1 - u) * s * width)
+        t.drop(f"{name}_raw")
+    t.new("cos", downcast(s * width))
+    t.new("sin", downcast(s * width))
+    t.drop("freqs", "emb", "cos_fp32", "sin_fp32")
+    return "cos", "sin"
+
+
+def linear(t: Timeline, name: str, rows: Expr, n_out: Expr) -> str:
+    """``nn.Linear``: one matrix product's result, rows by n_out (a bias is added in the same product)."""
+    return t.new(name, activation(rows * n_out))
+
+
+def rms_norm(t: Timeline, name: str, width: Expr, rows: Expr = None) -> str:
+    """LlamaRMSNorm.forward: ``x.to(fp32)``; ``variance = x.pow(2).mean(-1)``; ``x * rsqrt(variance + eps)``;
+    ``weight * x.to(input_dtype)``. Its input is its caller's."""
+    rows = b * s if rows is None else rows
+    n = rows * width
+    t.new(f"{name}.x32", upcast(n))
+    t.new(f"{name}.pow", FP32 * n)
+    t.new(f"{name}.variance", FP32 * rows)
+    t.drop(f"{name}.pow")
+    t.new(f"{name}.eps", FP32 * rows)
+    t.new(f"{name}.rsqrt", FP32 * rows)
+    t.drop(f"{name}.eps")
+    t.new(f"{name}.normed", FP32 * n)
+    t.drop(f"{name}.rsqrt", f"{name}.x32")
+    t.new(f"{name}.cast", downcast(n))
+    t.new(name, activation(n))
+    t.drop(f"{name}.cast")
+    t.drop(f"{name}.normed", f"{name}.variance")  # the function returns
+    return name
+
+
+def rotate(t: Timeline, name: str, x: str, elements: Expr) -> str:
+    """apply_rotary_pos_emb on one of q and k: ``(x * cos) + (rotate_half(x) * sin)``, where rotate_half is
+    ``torch.cat((-x2, x1))`` of the two halves of each head."""
+    t.new(f"{name}.cos", activation(elements))
+    t.new(f"{name}.neg", activation(elements / 2))
+    t.new(f"{name}.half", activation(elements))
+    t.drop(f"{name}.neg")
+    t.new(f"{name}.sin", activation(elements))
+    t.drop(f"{name}.half")
+    t.new(name, activation(elements))
+    t.drop(f"{name}.cos", f"{name}.sin")
+    return name
+
+
+def softmax_fp32(t: Timeline, scores: str, elements: Expr) -> tuple[str, str]:
+    """``softmax(scores, dim=-1, dtype=torch.float32).to(query.dtype)``: below fp32, a copy of the scores in fp32,
+    the softmax in fp32, and its cast back, the only one kept; in fp32 the softmax is kept itself. The scores die
+    when the name is bound again."""
+    t.new("softmax.input", upcast(elements))
+    t.new("softmax.fp32", FP32 * u * elements)
+    t.new("probabilities_fp32", FP32 * (1 - u) * elements)
+    t.drop("softmax.input")
+    t.new("probabilities", downcast(elements))
+    t.drop("softmax.fp32", scores)
+    return "probabilities", "probabilities_fp32"
+
+
+def eager_attention(t: Timeline, q: str, k: str, v: str, mask: str, heads: Expr, head_size: Expr,
+                    repeated: Expr) -> tuple[tuple[str, str], tuple[str, str]]:
+    """eager_attention_forward: ``repeat_kv`` on the keys and values (a copy to the H query heads where
+    ``repeated`` is 1), ``matmul(q, k^T) * scaling``, ``+ mask``, the softmax in fp32 (:func:`softmax_fp32`),
+    ``matmul(weights, v)``, ``transpose(1, 2).contiguous()``. Returns the output and the attention weights, which
+    it returns too (the caller holds them: two names, the cast below fp32 and the fp32 softmax in fp32); the output
+    is two names too (one of them of 0 bytes), both dying when the caller binds its name again."""
+    rows = b * heads * s
+    t.new("keys_repeated", activation(repeated * rows * head_size))
+    t.new("values_repeated", activation(repeated * rows * head_size))
+    t.new("scores", activation(rows * s))
+    t.new("scaled", activation(rows * s))
+    t.drop("scores")
+    t.new("masked", activation(rows * s))
+    t.drop("scaled")
+    weights = softmax_fp32(t, "masked", rows * s)
+    # The product, heads by tokens; transposed to tokens by heads, a copy unless that is contiguous already (c_t 0:
+    # one token or one head), when the product itself is returned.
+    t.new("context_copied", activation(c_t * rows * head_size))
+    t.new("context", activation((1 - c_t) * rows * head_size))
+    t.new("context_contiguous", activation(c_t * rows * head_size))
+    t.drop("context_copied", "keys_repeated", "values_repeated")  # the function returns
+    return ("context", "context_contiguous"), weights
