@@ -45,9 +45,28 @@ def compile_section(model_type: str, name: str) -> dict:
         # What each class computes: one row per component (derivations.flops), in the sequence length s
         # (and s_d, an encoder-decoder's target length), and for one generated token.
         return {"flops": each(flop_rows)}
-    # What each class holds (derivations.memory): its tensors, and what a token leaves in the cache.
+    # What each class holds (derivations.memory): its tensors, and what a token leaves in the cache; and what its
+    # forward holds at inference beyond them (derivations.transient).
     assert name == "memory", name
-    return {"memory": each(memory_rows)}
+    return {"memory": {variant: {name: memory_rows(part) | {"transient": transient_rows(family, variant, name)}
+                                 for name, part in architectures.items()}
+                       for variant, architectures in family.variants.items()}}
+
+
+# What a class without a derived forward at inference answers instead of a transient peak.
+NO_TRANSIENT = "transient peak not derived for this class yet"
+
+
+def transient_rows(family, variant: str, name: str) -> dict:
+    """The moments of the class's forward at inference (derivations.transient) as polynomials: ``forward`` (the
+    bare forward) and ``generate`` (generate's forward on the prompt; None for a class that does not generate);
+    ``even``, the sizes it assumes even; or ``refused``: why there are none."""
+    derived = family.transient.get(variant, {}).get(name)
+    if derived is None:
+        return {"refused": NO_TRANSIENT}
+    return {"forward": [terms(m) for m in derived.forward],
+            "generate": None if derived.generate is None else [terms(m) for m in derived.generate],
+            "even": list(derived.even)}
 
 
 def memory_rows(part) -> dict:

@@ -89,20 +89,25 @@ class Timeline:
 
 @dataclass(frozen=True)
 class Transient:
-    """A class's forward at inference: the moments of the bare forward and of generate's forward on the prompt."""
+    """A class's forward at inference: the moments of the bare forward, and of generate's forward on the prompt
+    (None for a class that does not generate: a body alone, an encoder)."""
 
     forward: tuple[Expr, ...]
-    generate: tuple[Expr, ...]
+    generate: tuple[Expr, ...] | None
+    # Sizes the program assumes even (rotary embeddings rotate the halves of a head): an odd one is refused.
+    even: tuple[str, ...] = ()
 
 
-def transient(program: Callable[[Timeline, bool], None]) -> Transient:
-    """Both forwards of a family's ``program(timeline, generate)``."""
+def transient(program: Callable[[Timeline, bool], None], generates: bool = True, even: tuple[str, ...] = ()
+              ) -> Transient:
+    """The forwards of a family's ``program(timeline, generate)``: the bare one, and generate's where the class
+    generates; ``even``: the sizes it assumes even."""
     out = []
-    for generate in (False, True):
+    for generate in (False, True)[:1 + generates]:
         timeline = Timeline()
         program(timeline, generate)
         out.append(tuple(timeline.peak()))
-    return Transient(*out)
+    return Transient(out[0], out[1] if generates else None, even)
 
 
 def evaluate_peak(moments, values) -> int:

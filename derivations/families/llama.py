@@ -363,7 +363,18 @@ def causal_lm_forward(t: tr.Timeline, generate: bool, lm_head: bool = True) -> N
         t.new("logits", tr.activation(b * (1 if generate else s) * V))
 
 
-TRANSIENT = {"LlamaForCausalLM": tr.transient(causal_lm_forward)}
+def transient(prefix: str = "Llama", program=causal_lm_forward) -> dict[str, dict[str, tr.Transient]]:
+    """The classes whose forward at inference is derived, in every layout (biases and a tied head change no
+    tensor a forward makes): the causal LM, and the body alone (no logits; it does not generate)."""
+    # Rotary embeddings rotate the two halves of a head: d_h even (a head of 1 broadcasts the rotation's 2, which
+    # the program does not follow).
+    return {layout: {f"{prefix}Model": tr.transient(lambda t, generate: program(t, False, lm_head=False),
+                                                     generates=False, even=("d_h",)),
+                     f"{prefix}ForCausalLM": tr.transient(program, even=("d_h",))}
+            for layout in VARIANTS}
+
+
+TRANSIENT = transient()
 
 
 FAMILY = Family(
@@ -397,4 +408,5 @@ FAMILY = Family(
     table_columns={"LlamaForCausalLM": "LlamaForCausalLM", "LlamaForCausalLM.LlamaModel.layer": "all layers"},
     miscounts=(two_matrix_mlp, quantized_4bit, gqa_ignored),
     rounded=PAPER + NAMES,
+    transient=TRANSIENT,
 )

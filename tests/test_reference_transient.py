@@ -1,0 +1,106 @@
+"""The forward's transient peak at inference, derived (derivations.transient, through the command line's compiled
+answer ``memory --json``), against the peak of live tensor bytes torch measures while transformers runs the same
+forward (tests/live_bytes.py): eval mode, eager attention, on the meta device, in bf16 and fp32, batch 1 and more;
+the bare forward (use_cache=False, every token's logits) and generate's forward on the prompt (use_cache=True,
+logits_to_keep=1, its cache apart). The expected numbers are torch's, never the derivation's.
+
+The families whose forward is derived are those of :data:`VERIFIED`; every other class's memory answer refuses an
+inference total and says why (test_an_underived_class_says_why).
+"""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+
+import live_bytes  # skips this module without torch/transformers (fails under CI)
+import profiles
+import reference
+from derivations import answers, configs, registry
+from spec import specs
+
+# The families whose forward at inference is derived and checked here, each with its classes.
+VERIFIED = {"llama": ("LlamaForCausalLM", "LlamaModel")}
+
+
+def derived(config: dict, architecture: str, tokens: int, batch: int, dtype: str, generate: bool) -> int:
+    """What ``memory --json`` answers: ``transient_bytes`` (generate's forward) or ``transient_forward_bytes``."""
+    out = answers.memory(config, architecture, tokens, None, batch, dtype)
+    assert "inference_refused" not in out, out["inference_refused"]
+    if generate:
+        assert out["transient_of"] == "generate"
+        return out["transient_bytes"]
+    return out["transient_forward_bytes"]
+
+
+def check(config: dict, architecture: str, tokens: int, batch: int, dtype: str, generate: bool) -> None:
+    measured = live_bytes.measured(architecture, config, dtype, tokens, batch, generate)
+    assert derived(config, architecture, tokens, batch, dtype, generate) == measured, \
+        (architecture, tokens, batch, dtype, "generate" if generate else "forward")
+
+
+def generates(architecture: str) -> tuple[bool, ...]:
+    return (False, True) if architecture.endswith(("ForCausalLM", "LMHeadModel")) else (False,)
+
+
+# Every bundled checkpoint of the verified families, two layers deep and every width as published (the meta device
+# holds no data: a width costs nothing), at lengths from one token to past the usual short ones.
+REAL = [(checkpoint, architecture) for family, classes in VERIFIED.items()
+        for checkpoint in registry.families()[family].checkpoints for architecture in classes[:1]]
+
+
+@pytest.mark.parametrize("checkpoint, architecture", REAL, ids=[c for c, _ in REAL])
+def test_real_checkpoints(checkpoint: str, architecture: str) -> None:
+    config = reference.shallow(configs.load(checkpoint), 2)
+    for tokens, batch, dtype in ((1, 1, "bf16"), (333, 2, "bf16"), (64, 3, "fp32")):
+        for generate in generates(architecture):
+            check(config, architecture, tokens, batch, dtype, generate)
+
+
+@pytest.mark.parametrize("family, architecture", [(f, a) for f, classes in VERIFIED.items() for a in classes])
+def test_every_verified_class(family: str, architecture: str) -> None:
+    # One layer and two (the second layer's input is a tensor of its own), one token and several.
+    example = configs.load(registry.families()[family].example)
+    for depth, tokens, batch in ((1, 1, 1), (1, 9, 2), (2, 17, 1)):
+        config = reference.shallow(example, depth)
+        for generate in generates(architecture):
+            check(config, architecture, tokens, batch, "bf16", generate)
+
+
+@pytest.mark.parametrize("family", sorted(VERIFIED))
+@settings(max_examples=profiles.draws(40), deadline=None)
+@given(data=st.data())
+def test_random_configs(family: str, data: st.DataObject) -> None:
+    # The family's random configs (tests/specs/), each class, at a drawn length, batch and dtype.
+    config = data.draw(specs()[family].configs, label="config")
+    architecture = data.draw(st.sampled_from(VERIFIED[family]), label="architecture")
+    out = answers.memory(config, architecture, 1, None, 1, "bf16")
+    assume("inference_refused" not in out)  # an odd rotary head (d_h = 1): refused, said so
+    tokens = data.draw(st.integers(1, 40), label="tokens")
+    batch = data.draw(st.integers(1, 3), label="batch")
+    dtype = data.draw(st.sampled_from(["bf16", "fp16", "fp32"]), label="dtype")
+    generate = data.draw(st.sampled_from(generates(architecture)), label="generate")
+    check(config, architecture, tokens, batch, dtype, generate)
+
+
+def test_a_quantized_format_computes_in_16_bits() -> None:
+    # Weights in 4 bits are dequantized to 16 bits before each product: the transient is bf16's.
+    config = reference.shallow(configs.load("llama-2-7b"), 2)
+    quantized = answers.memory(config, None, 100, None, 1, "int4")
+    assert quantized["transient_bytes"] == live_bytes.measured("LlamaForCausalLM", config, "bf16", 100, 1, True)
+
+
+def test_the_inference_total_adds_its_parts() -> None:
+    out = answers.memory(configs.load("llama-2-7b"), None, 4096, None, 2, "bf16")
+    assert out["inference_bytes"] == out["weights_bytes"] + out["kv_cache_bytes"] + out["transient_bytes"]
+    assert answers.inference_bytes(configs.load("llama-2-7b"), None, 4096, 2, "bf16") == out["inference_bytes"]
+
+
+def test_an_underived_class_says_why() -> None:
+    # No guess: a class whose forward is not derived has no transient and no inference total, and says why.
+    out = answers.memory(configs.load("llama-2-7b"), "LlamaForSequenceClassification", 100)
+    assert "transient_bytes" not in out and "inference_bytes" not in out
+    assert out["inference_refused"] == "transient peak not derived for this class yet"
+    with pytest.raises(answers.ConfigError, match="not derived"):
+        answers.inference_bytes(configs.load("llama-2-7b"), "LlamaForSequenceClassification", 100)
