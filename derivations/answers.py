@@ -278,7 +278,7 @@ def memory(config: Mapping, architecture: str | None, tokens: int | None, target
     }
     if cross:
         result["target"] = (target or tokens)
-    result |= _transient(held, values, tokens, batch, fmt)
+    result |= _transient(config, held, values, tokens, batch, fmt)
     if "transient_bytes" in result:
         # derivations.transient: the peak of the forward's tensors beside the weights and the cache it fills.
         result["inference_bytes"] = result["weights_bytes"] + result["kv_cache_bytes"] + result["transient_bytes"]
@@ -310,7 +310,7 @@ def inference_bytes(config: Mapping, architecture: str | None, tokens: int, batc
     weights = storage.weight_bytes([(compiled.count(size, values), compiled.count(copies, values), quantizable)
                                     for size, copies, quantizable in held["tensors"]], fmt)
     elements = _cache(config, chosen, held, values, tokens, None, batch)[0]
-    transient = _transient(held, values, tokens, batch, fmt)
+    transient = _transient(config, held, values, tokens, batch, fmt)
     if "transient_bytes" not in transient:
         raise ConfigError(f"{chosen.architecture}: no inference total: {transient['inference_refused']}")
     return weights + elements * _cache_bits(fmt) // 8 + transient["transient_bytes"]
@@ -352,16 +352,20 @@ def _cache_bits(fmt: storage.Format) -> int:
     return fmt.bits if fmt.block is None else fmt.kept_bits
 
 
-def _transient(held: dict, values: dict, tokens: int, batch: int, fmt: storage.Format) -> dict:
+def _transient(config: Mapping, held: dict, values: dict, tokens: int, batch: int, fmt: storage.Format) -> dict:
     """The forward's transient peak at inference (derivations.transient, compiled): the largest of its moments,
     for the bare forward and for generate's forward on the prompt (the bare one for a class that does not
     generate); or why there is none."""
     rows = held["transient"]
     if "refused" in rows:
         return {"inference_refused": rows["refused"]}
-    odd = [name for name in rows.get("even", ()) if values[name] % 2]
+    odd = [name for name in rows["even"] if values[name] % 2]
     if odd:
         return {"inference_refused": f"the forward is derived for an even {odd[0]} only (got {values[odd[0]]})"}
+    for field, default, accepted in rows["requires"]:
+        if config.get(field, default) not in accepted:
+            return {"inference_refused": f"the forward is derived for {field} {' or '.join(map(repr, accepted))} "
+                                         f"only (got {config.get(field, default)!r})"}
     at = storage.transient_values(values, tokens, batch, fmt)
     forward = max(compiled.count(moment, at) for moment in rows["forward"])
     generate = forward if rows["generate"] is None else max(compiled.count(moment, at) for moment in rows["generate"])

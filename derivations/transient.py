@@ -96,18 +96,22 @@ class Transient:
     generate: tuple[Expr, ...] | None
     # Sizes the program assumes even (rotary embeddings rotate the halves of a head): an odd one is refused.
     even: tuple[str, ...] = ()
+    # Config fields that choose another code path than the program's, each (field, transformers' default, the
+    # values the program follows): another value is refused.
+    requires: tuple[tuple[str, object, tuple], ...] = ()
 
 
-def transient(program: Callable[[Timeline, bool], None], generates: bool = True, even: tuple[str, ...] = ()
-              ) -> Transient:
+def transient(program: Callable[[Timeline, bool], None], generates: bool = True, even: tuple[str, ...] = (),
+              requires: tuple[tuple[str, object, tuple], ...] = ()) -> Transient:
     """The forwards of a family's ``program(timeline, generate)``: the bare one, and generate's where the class
-    generates; ``even``: the sizes it assumes even."""
+    generates; ``even``: the sizes it assumes even; ``requires``: the config fields it assumes (see
+    :class:`Transient`)."""
     out = []
     for generate in (False, True)[:1 + generates]:
         timeline = Timeline()
         program(timeline, generate)
         out.append(tuple(timeline.peak()))
-    return Transient(out[0], out[1] if generates else None, even)
+    return Transient(out[0], out[1] if generates else None, even, requires)
 
 
 def evaluate_peak(moments, values) -> int:
@@ -218,6 +222,32 @@ def rms_norm(t: Timeline, name: str, width: Expr, rows: Expr = None) -> str:
     t.new(name, activation(n))
     t.drop(f"{name}.cast")
     t.drop(f"{name}.normed", f"{name}.variance")  # the function returns
+    return name
+
+
+def layer_norm(t: Timeline, name: str, width: Expr, rows: Expr = None) -> str:
+    """``nn.LayerNorm``: native_layer_norm returns the normed rows and their mean and reciprocal deviation (fp32,
+    one a row), which die at once."""
+    rows = b * s if rows is None else rows
+    t.new(name, activation(rows * width))
+    t.new(f"{name}.mean", FP32 * rows)
+    t.new(f"{name}.rstd", FP32 * rows)
+    t.drop(f"{name}.mean", f"{name}.rstd")
+    return name
+
+
+def gelu_tanh_python(t: Timeline, name: str, elements: Expr) -> str:
+    """NewGELUActivation (``gelu_new``), written in Python: ``0.5 * x * (1.0 + tanh(sqrt(2 / pi) * (x + 0.044715 *
+    pow(x, 3.0))))``, each operation a tensor, each dying when the next one has read it."""
+    t.new(f"{name}.half", activation(elements))  # 0.5 * x, the left operand, held to the last product
+    previous = None
+    for step in ("pow", "scaled", "sum", "inner", "tanh", "plus_one"):
+        t.new(f"{name}.{step}", activation(elements))
+        if previous is not None:
+            t.drop(previous)
+        previous = f"{name}.{step}"
+    t.new(name, activation(elements))
+    t.drop(f"{name}.half", previous)
     return name
 
 

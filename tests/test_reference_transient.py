@@ -18,10 +18,11 @@ import live_bytes  # skips this module without torch/transformers (fails under C
 import profiles
 import reference
 from derivations import answers, configs, registry
+from derivations.symbols import P
 from spec import specs
 
 # The families whose forward at inference is derived and checked here, each with its classes.
-VERIFIED = {"llama": ("LlamaForCausalLM", "LlamaModel")}
+VERIFIED = {"llama": ("LlamaForCausalLM", "LlamaModel"), "gpt2": ("GPT2LMHeadModel", "GPT2Model")}
 
 
 def derived(config: dict, architecture: str, tokens: int, batch: int, dtype: str, generate: bool) -> int:
@@ -77,7 +78,8 @@ def test_random_configs(family: str, data: st.DataObject) -> None:
     architecture = data.draw(st.sampled_from(VERIFIED[family]), label="architecture")
     out = answers.memory(config, architecture, 1, None, 1, "bf16")
     assume("inference_refused" not in out)  # an odd rotary head (d_h = 1): refused, said so
-    tokens = data.draw(st.integers(1, 40), label="tokens")
+    longest = registry.resolve(config, architecture).values.get(P, 40)  # a table of P positions reads P tokens
+    tokens = data.draw(st.integers(1, min(40, longest)), label="tokens")
     batch = data.draw(st.integers(1, 3), label="batch")
     dtype = data.draw(st.sampled_from(["bf16", "fp16", "fp32"]), label="dtype")
     generate = data.draw(st.sampled_from(generates(architecture)), label="generate")
@@ -104,3 +106,10 @@ def test_an_underived_class_says_why() -> None:
     assert out["inference_refused"] == "transient peak not derived for this class yet"
     with pytest.raises(answers.ConfigError, match="not derived"):
         answers.inference_bytes(configs.load("llama-2-7b"), "LlamaForSequenceClassification", 100)
+
+
+def test_another_code_path_is_refused() -> None:
+    # GPT-2 with another activation (or its fp32 reordering of attention) runs other statements than the derived ones.
+    for change in ({"activation_function": "relu"}, {"reorder_and_upcast_attn": True}):
+        out = answers.memory(configs.load("gpt2") | change, None, 100)
+        assert "transient_bytes" not in out and next(iter(change)) in out["inference_refused"]
