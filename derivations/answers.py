@@ -362,6 +362,10 @@ def _transient(config: Mapping, held: dict, values: dict, tokens: int, batch: in
     odd = [name for name in rows["even"] if values[name] % 2]
     if odd:
         return {"inference_refused": f"the forward is derived for an even {odd[0]} only (got {values[odd[0]]})"}
+    for a, b, c in rows["products"]:
+        if values[a] * values[b] != values[c]:
+            return {"inference_refused": f"the forward is derived where {a} x {b} = {c} only (transformers' forward "
+                                         f"fails otherwise)"}
     for field, default, accepted in rows["requires"]:
         if config.get(field, default) not in accepted:
             return {"inference_refused": f"the forward is derived for {field} {' or '.join(map(repr, accepted))} "

@@ -60,7 +60,8 @@ NO_TRANSIENT = "transient peak not derived for this class yet"
 def transient_rows(family, variant: str, name: str) -> dict:
     """The moments of the class's forward at inference (derivations.transient) as polynomials: ``forward`` (the
     bare forward) and ``generate`` (generate's forward on the prompt; None for a class that does not generate);
-    ``even``, the sizes it assumes even, ``requires``, the config fields it assumes (field, default, values); or
+    ``even``, the sizes it assumes even, ``requires``, the config fields it assumes (field, default, values),
+    ``products``, the products of sizes it assumes (a, b, c: a b = c); or
     ``refused``: why there are none."""
     derived = family.transient.get(variant, {}).get(name)
     if derived is None:
@@ -68,7 +69,8 @@ def transient_rows(family, variant: str, name: str) -> dict:
     return {"forward": [terms(m) for m in derived.forward],
             "generate": None if derived.generate is None else [terms(m) for m in derived.generate],
             "even": list(derived.even),
-            "requires": [[field, default, list(accepted)] for field, default, accepted in derived.requires]}
+            "requires": [[field, default, list(accepted)] for field, default, accepted in derived.requires],
+            "products": [list(names) for names in derived.products]}
 
 
 def memory_rows(part) -> dict:

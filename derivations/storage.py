@@ -293,7 +293,8 @@ def transient_values(values: dict[str, int], tokens: int, batch: int, fmt: Forma
     upcast to fp32 copies (u), and the conditions the moments are multiplied by, each 1 or 0 (derivations.symbols):
     a second layer (l_2), key/value heads copied to the query heads (g_kv: more than one of them, fewer than the
     query heads; one is expanded as a view), attention's output transposed by a copy (c_t: more than one token and
-    more than one head), a view of a fused projection copied to fold batch and heads (c_b: more than one of each)."""
+    more than one head), a view of a fused projection copied to fold batch and heads (c_b: more than one of each), and of a head-split
+    one (c_bt: more than one sequence, head and token)."""
     width = activation_bytes(fmt)
     out = dict(values) | {"s": tokens, "b": batch, "w": width, "u": int(width < 4)}
     heads = values.get("H")
@@ -301,4 +302,5 @@ def transient_values(values: dict[str, int], tokens: int, batch: int, fmt: Forma
     out["g_kv"] = int(heads is not None and 1 < values.get("K", heads) < heads)
     out["c_t"] = int(tokens > 1 and (heads or 1) > 1)
     out["c_b"] = int(batch > 1 and (heads or 1) > 1)
+    out["c_bt"] = int(batch > 1 and (heads or 1) > 1 and tokens > 1)
     return out

@@ -73,6 +73,7 @@ l_2 = sympy.Symbol("l_2", integer=True, nonnegative=True)
 g_kv = sympy.Symbol("g_kv", integer=True, nonnegative=True)
 c_t = sympy.Symbol("c_t", integer=True, nonnegative=True)
 c_b = sympy.Symbol("c_b", integer=True, nonnegative=True)
+c_bt = sympy.Symbol("c_bt", integer=True, nonnegative=True)
 # A ratio, not a size: Meta's ffn_dim_multiplier (1.3 for Llama-2-70B).
 r = sympy.Symbol("r", positive=True)
 
@@ -182,6 +183,8 @@ NOTATION: tuple[Notation, ...] = (
                   "else 0 (the transpose is contiguous already)", (), "transformers' transpose(1, 2).contiguous()"),
     Notation(c_b, "1 where a matrix product over heads copies a view of a fused projection to fold batch and heads "
                   "together (b > 1 and H > 1), else 0", (), "torch.matmul's reshape of GPT-2's split c_attn"),
+    Notation(c_bt, "1 where a matrix product over heads copies a head-split view of a projection to fold batch and "
+                   "heads together (b > 1, H > 1 and s > 1), else 0", (), "torch.matmul's reshape in BERT's attention"),
     Notation(M, "the multiple LLaMA rounds its feed-forward width up to", (),
              "multiple_of in Meta's params.json (256 for LLaMA-1 and Llama-2-7B)"),
     Notation(r, "the factor LLaMA scales its feed-forward width by, before rounding (not an integer)",

@@ -99,19 +99,22 @@ class Transient:
     # Config fields that choose another code path than the program's, each (field, transformers' default, the
     # values the program follows): another value is refused.
     requires: tuple[tuple[str, object, tuple], ...] = ()
+    # Sizes whose product the program assumes to be another, (a, b, c) for a b = c (BERT's heads cover its width:
+    # where they do not, transformers' forward fails on its output map).
+    products: tuple[tuple[str, str, str], ...] = ()
 
 
 def transient(program: Callable[[Timeline, bool], None], generates: bool = True, even: tuple[str, ...] = (),
-              requires: tuple[tuple[str, object, tuple], ...] = ()) -> Transient:
+              requires: tuple[tuple[str, object, tuple], ...] = (), products: tuple[tuple[str, str, str], ...] = ()
+              ) -> Transient:
     """The forwards of a family's ``program(timeline, generate)``: the bare one, and generate's where the class
-    generates; ``even``: the sizes it assumes even; ``requires``: the config fields it assumes (see
-    :class:`Transient`)."""
+    generates; ``even``, ``requires``, ``products``: what it assumes (see :class:`Transient`)."""
     out = []
     for generate in (False, True)[:1 + generates]:
         timeline = Timeline()
         program(timeline, generate)
         out.append(tuple(timeline.peak()))
-    return Transient(out[0], out[1] if generates else None, even, requires)
+    return Transient(out[0], out[1] if generates else None, even, requires, products)
 
 
 def evaluate_peak(moments, values) -> int:

@@ -85,8 +85,9 @@ class LiveBytes(TorchDispatchMode):
 def _model(architecture: str, config_json: str, dtype: str) -> torch.nn.Module:
     hf_config = transformers.AutoConfig.for_model(**json.loads(config_json))
     hf_config._attn_implementation = "eager"
+    class_name, kwargs = reference.VARIANTS.get(architecture, (architecture, {}))
     with torch.device("meta"):
-        model = getattr(transformers, architecture)._from_config(hf_config, dtype=DTYPES[dtype])
+        model = getattr(transformers, class_name)._from_config(hf_config, dtype=DTYPES[dtype], **kwargs)
     return model.eval()
 
 
@@ -106,7 +107,10 @@ def measured(architecture: str, config: Mapping, dtype: str, tokens: int, batch:
 
     model = build(architecture, config, dtype)
     ids = torch.zeros((batch, tokens), dtype=torch.long, device="meta")
-    inputs = {"input_ids": ids, "attention_mask": torch.ones_like(ids)}
+    # An encoder is given the ids alone: it asks whether a mask is all ones (a value the meta device does not hold)
+    # to build none, and none is built without one. A decoder is given a mask of ones, as a tokenizer gives it.
+    inputs = {"input_ids": ids} if reference.bidirectional(model) else {"input_ids": ids,
+                                                                        "attention_mask": torch.ones_like(ids)}
     accepted = inspect.signature(model.forward).parameters
     if "use_cache" in accepted:
         inputs["use_cache"] = generate
@@ -115,8 +119,16 @@ def measured(architecture: str, config: Mapping, dtype: str, tokens: int, batch:
         inputs["logits_to_keep"] = 1
     with torch.no_grad(), LiveBytes() as live:
         out = model(**inputs)
-        cache = getattr(out, "past_key_values", None)
-        held = [] if cache is None else [t for layer in cache.layers if layer.keys is not None
-                                         for t in (layer.keys, layer.values)]
-        excluded = live.serials(held)
+        excluded = live.serials(cache_tensors(getattr(out, "past_key_values", None)))
     return live.peak(excluded)
+
+
+def cache_tensors(cache) -> list:
+    """Every tensor a cache holds (an EncoderDecoderCache's two caches): each layer's keys and values, and what else
+    a layer keeps (a sliding window's length as a tensor)."""
+    if cache is None:
+        return []
+    caches = [cache.self_attention_cache, cache.cross_attention_cache] if hasattr(cache, "cross_attention_cache") \
+        else [cache]
+    return [value for part in caches for layer in part.layers for value in vars(layer).values()
+            if isinstance(value, torch.Tensor)]

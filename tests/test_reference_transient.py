@@ -22,7 +22,8 @@ from derivations.symbols import P
 from spec import specs
 
 # The families whose forward at inference is derived and checked here, each with its classes.
-VERIFIED = {"llama": ("LlamaForCausalLM", "LlamaModel"), "gpt2": ("GPT2LMHeadModel", "GPT2Model")}
+VERIFIED = {"llama": ("LlamaForCausalLM", "LlamaModel"), "gpt2": ("GPT2LMHeadModel", "GPT2Model"),
+            "bert": ("BertForMaskedLM", "BertModel", "BertModelWithoutPooler")}
 
 
 def derived(config: dict, architecture: str, tokens: int, batch: int, dtype: str, generate: bool) -> int:
