@@ -371,8 +371,8 @@ def _transient(config: Mapping, held: dict, values: dict, tokens: int, batch: in
             return {"inference_refused": f"the forward is derived for {field} {' or '.join(map(repr, accepted))} "
                                          f"only (got {config.get(field, default)!r})"}
     at = storage.transient_values(values, tokens, batch, fmt)
-    forward = max(compiled.count(moment, at) for moment in rows["forward"])
-    generate = forward if rows["generate"] is None else max(compiled.count(moment, at) for moment in rows["generate"])
+    forward = compiled.largest(rows["forward"], at)
+    generate = forward if rows["generate"] is None else compiled.largest(rows["generate"], at)
     return {"transient_bytes": generate, "transient_forward_bytes": forward,
             "transient_of": "forward" if rows["generate"] is None else "generate"}
 

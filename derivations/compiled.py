@@ -183,3 +183,29 @@ def count(terms: list, values: Mapping[str, int]) -> int:
     total = sum(Fraction(c) * prod(values[s] ** k for s, k in powers.items()) for c, powers in terms)
     assert total.denominator == 1, f"not an integer: {total}"
     return int(total)
+
+
+# Moments parsed for evaluation, by the identity of their compiled list (kept for the process, as the sections are).
+_parsed: dict[int, tuple] = {}
+
+
+def largest(moments: list, values: Mapping[str, int]) -> int:
+    """The largest of several compiled polynomials (a transient's moments), exactly: each distinct monomial is
+    evaluated once, and the moments as integer sums over them (over their common denominator), so that a search that
+    asks many times stays cheap."""
+    key = id(moments)
+    if key not in _parsed or _parsed[key][0] is not moments:
+        from fractions import Fraction
+        from math import lcm
+
+        monomials: dict[tuple, int] = {}
+        rational = [[(Fraction(c), monomials.setdefault(tuple(sorted(powers.items())), len(monomials)))
+                     for c, powers in moment] for moment in moments]
+        denominator = lcm(1, *(c.denominator for moment in rational for c, _ in moment))
+        sums = [[(int(c * denominator), index) for c, index in moment] for moment in rational]
+        _parsed[key] = (moments, list(monomials), sums, denominator)
+    _, monomials, sums, denominator = _parsed[key]
+    at = [prod(values[s] ** k for s, k in monomial) for monomial in monomials]
+    most = max(sum(c * at[i] for c, i in moment) for moment in sums)
+    assert most % denominator == 0, f"not an integer: {most}/{denominator}"
+    return most // denominator
