@@ -278,7 +278,7 @@ def memory(config: Mapping, architecture: str | None, tokens: int | None, target
     }
     if cross:
         result["target"] = (target or tokens)
-    result |= _transient(config, held, values, tokens, batch, fmt)
+    result |= _transient(config, held, values, tokens, batch, fmt, windows)
     if "transient_bytes" in result:
         # derivations.transient: the peak of the forward's tensors beside the weights and the cache it fills.
         result["inference_bytes"] = result["weights_bytes"] + result["kv_cache_bytes"] + result["transient_bytes"]
@@ -309,8 +309,8 @@ def inference_bytes(config: Mapping, architecture: str | None, tokens: int, batc
     chosen, held, values, tokens = _held(config, architecture, tokens, None)
     weights = storage.weight_bytes([(compiled.count(size, values), compiled.count(copies, values), quantizable)
                                     for size, copies, quantizable in held["tensors"]], fmt)
-    elements = _cache(config, chosen, held, values, tokens, None, batch)[0]
-    transient = _transient(config, held, values, tokens, batch, fmt)
+    elements, windows, _ = _cache(config, chosen, held, values, tokens, None, batch)
+    transient = _transient(config, held, values, tokens, batch, fmt, windows)
     if "transient_bytes" not in transient:
         raise ConfigError(f"{chosen.architecture}: no inference total: {transient['inference_refused']}")
     return weights + elements * _cache_bits(fmt) // 8 + transient["transient_bytes"]
@@ -352,7 +352,8 @@ def _cache_bits(fmt: storage.Format) -> int:
     return fmt.bits if fmt.block is None else fmt.kept_bits
 
 
-def _transient(config: Mapping, held: dict, values: dict, tokens: int, batch: int, fmt: storage.Format) -> dict:
+def _transient(config: Mapping, held: dict, values: dict, tokens: int, batch: int, fmt: storage.Format,
+               windows) -> dict:
     """The forward's transient peak at inference (derivations.transient, compiled): the largest of its moments,
     for the bare forward and for generate's forward on the prompt (the bare one for a class that does not
     generate); or why there is none."""
@@ -370,7 +371,8 @@ def _transient(config: Mapping, held: dict, values: dict, tokens: int, batch: in
         if config.get(field, default) not in accepted:
             return {"inference_refused": f"the forward is derived for {field} {' or '.join(map(repr, accepted))} "
                                          f"only (got {config.get(field, default)!r})"}
-    at = storage.transient_values(values, tokens, batch, fmt)
+    # f_w: some layer attends to a window (the reader's windows, as the cache reads them): a sliding-window mask.
+    at = storage.transient_values(values, tokens, batch, fmt) | {"f_w": int(any(w is not None for w in windows))}
     forward = compiled.largest(rows["forward"], at)
     generate = forward if rows["generate"] is None else compiled.largest(rows["generate"], at)
     return {"transient_bytes": generate, "transient_forward_bytes": forward,

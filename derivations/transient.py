@@ -30,7 +30,7 @@ from dataclasses import dataclass
 import sympy
 
 from .components import Expr
-from .symbols import b, c_t, s, u, w
+from .symbols import b, c_t, f_w, s, u, w
 
 # Bytes of one element by dtype: a 64-bit integer (positions, aranges), a boolean (masks), fp32 (upcasts).
 INT64, BOOL, FP32 = 8, 1, 4
@@ -104,16 +104,21 @@ class Transient:
     products: tuple[tuple[str, str, str], ...] = ()
 
 
-def transient(program: Callable[[Timeline, bool], None], generates: bool = True, even: tuple[str, ...] = (),
-              requires: tuple[tuple[str, object, tuple], ...] = (), products: tuple[tuple[str, str, str], ...] = ()
-              ) -> Transient:
+def transient(program: Callable[..., None], generates: bool = True, even: tuple[str, ...] = (),
+              requires: tuple[tuple[str, object, tuple], ...] = (), products: tuple[tuple[str, str, str], ...] = (),
+              windowed: bool = False) -> Transient:
     """The forwards of a family's ``program(timeline, generate)``: the bare one, and generate's where the class
-    generates; ``even``, ``requires``, ``products``: what it assumes (see :class:`Transient`)."""
+    generates; ``even``, ``requires``, ``products``: what it assumes (see :class:`Transient`). ``windowed``: the
+    program takes ``sliding`` too, whether some layer attends to a window (its masks differ); both are derived,
+    each moment weighted by f_w or 1 - f_w, which the config decides."""
     out = []
     for generate in (False, True)[:1 + generates]:
-        timeline = Timeline()
-        program(timeline, generate)
-        out.append(tuple(timeline.peak()))
+        moments: list[Expr] = []
+        for sliding, weight in (((False, 1 - f_w), (True, f_w)) if windowed else ((None, 1),)):
+            timeline = Timeline()
+            program(timeline, generate) if sliding is None else program(timeline, generate, sliding=sliding)
+            moments += [sympy.expand(weight * m) for m in timeline.peak()]
+        out.append(tuple(dict.fromkeys(moments)))
     return Transient(out[0], out[1] if generates else None, even, requires, products)
 
 
@@ -151,33 +156,48 @@ def positions(t: Timeline) -> str:
     return "position_ids"
 
 
-def causal_mask(t: Timeline) -> str:
+def causal_mask(t: Timeline, sliding: bool = False, name: str = "mask") -> str:
     """masking_utils.create_causal_mask for eager attention, from a 2D mask of ones: the mask as booleans, the
     aranges of the batch, the head, the queries and the keys, ``causal & padding`` built by broadcasting (the causal
     part 1 x 1 x T x T, the padding b x 1 x 1 x T, their conjunction b x 1 x T x T), then ``torch.where`` to 0 and
-    the dtype's minimum: b x 1 x T x T in the activation dtype, held by the model for every layer."""
-    t.new("mask_2d", BOOL * b * s)  # attention_mask.to(bool)
-    t.new("batch_arange", INT64 * b)
-    t.new("head_arange", INT64)
+    the dtype's minimum: b x 1 x T x T in the activation dtype, held by the model for every layer.
+    ``sliding``: create_sliding_window_causal_mask, whose causal part is itself ``window & causal``, the window's
+    part ``kv > q - sliding_window`` (the shifted queries, T 64-bit integers, then T x T booleans)."""
+    t.new(f"{name}.mask_2d", BOOL * b * s)  # attention_mask.to(bool)
+    t.new(f"{name}.batch_arange", INT64 * b)
+    t.new(f"{name}.head_arange", INT64)
     for side in ("q", "kv"):  # torch.arange(length) + offset
-        t.new(f"{side}_arange0", INT64 * s)
-        t.new(f"{side}_arange", INT64 * s)
-        t.drop(f"{side}_arange0")
+        t.new(f"{name}.{side}_arange0", INT64 * s)
+        t.new(f"{name}.{side}_arange", INT64 * s)
+        t.drop(f"{name}.{side}_arange0")
     # and_masks: result = new_ones(()); result = result & causal(...); result = result & padding(...)
-    t.new("ones", BOOL)
-    t.new("causal", BOOL * s * s)
-    t.new("and1", BOOL * s * s)
-    t.drop("causal", "ones")
-    t.new("padding", BOOL * b * s)
-    t.new("bool_mask", BOOL * b * s * s)
-    t.drop("padding", "and1")
-    t.drop("batch_arange", "head_arange", "q_arange", "kv_arange")  # sdpa_mask returns
+    t.new(f"{name}.ones", BOOL)
+    if sliding:  # the inner and_masks(sliding_window_overlay, causal_mask_function)
+        t.new(f"{name}.inner_ones", BOOL)
+        t.new(f"{name}.shifted", INT64 * s)
+        t.new(f"{name}.overlay", BOOL * s * s)
+        t.drop(f"{name}.shifted")
+        t.new(f"{name}.inner1", BOOL * s * s)
+        t.drop(f"{name}.overlay", f"{name}.inner_ones")
+        t.new(f"{name}.causal", BOOL * s * s)
+        t.new(f"{name}.window_causal", BOOL * s * s)
+        t.drop(f"{name}.causal", f"{name}.inner1")
+        t.new(f"{name}.and1", BOOL * s * s)
+        t.drop(f"{name}.window_causal", f"{name}.ones")
+    else:
+        t.new(f"{name}.causal", BOOL * s * s)
+        t.new(f"{name}.and1", BOOL * s * s)
+        t.drop(f"{name}.causal", f"{name}.ones")
+    t.new(f"{name}.padding", BOOL * b * s)
+    t.new(f"{name}.bool_mask", BOOL * b * s * s)
+    t.drop(f"{name}.padding", f"{name}.and1")
+    t.drop(f"{name}.batch_arange", f"{name}.head_arange", f"{name}.q_arange", f"{name}.kv_arange")  # sdpa_mask returns
     # eager_mask: torch.where(mask, torch.zeros((), dtype), min_dtype)
-    t.new("zero", w)
-    t.new("minimum", w)
-    t.new("mask", activation(b * s * s))
-    t.drop("minimum", "zero", "bool_mask", "mask_2d")
-    return "mask"
+    t.new(f"{name}.zero", w)
+    t.new(f"{name}.minimum", w)
+    t.new(name, activation(b * s * s))
+    t.drop(f"{name}.minimum", f"{name}.zero", f"{name}.bool_mask", f"{name}.mask_2d")
+    return name
 
 
 def rotary(t: Timeline, width: Expr) -> tuple[str, str]:

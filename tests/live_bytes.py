@@ -5,7 +5,7 @@
 the operation's inputs' storages, nor one seen before) is counted at its storage's bytes (``untyped_storage()
 .nbytes()``) until the storage is freed (``weakref.finalize`` on it: torch keeps one Python object per storage
 for as long as the storage lives). What existed before the mode was entered (the weights, buffers, the inputs) is
-never counted: only what the forward allocates. It counts what torch's operations hand back, not the scratch a
+never counted: only what the forward allocates, on the model's device. It counts what torch's operations hand back, not the scratch a
 kernel uses inside itself, nor an allocator's rounding: the live set of tensors, as the derivation states it.
 
 The model is built as ``from_pretrained`` builds it for a dtype (``_from_config(dtype=...)``: the default dtype
@@ -35,8 +35,9 @@ class LiveBytes(TorchDispatchMode):
     """Every storage the operations under the mode create, in order: ``events`` holds (serial, +bytes) at its
     birth and (serial, -bytes) when it is freed; :meth:`peak` is the most alive at once."""
 
-    def __init__(self) -> None:
+    def __init__(self, device: torch.device) -> None:
         super().__init__()
+        self.device = device  # the model's: a tensor elsewhere (a CPU scalar a cache keeps) is not its memory
         self.events: list[tuple[int, int]] = []
         self.serial: dict[int, int] = {}  # a live storage's address (_cdata) -> its serial number
         self.count = 0
@@ -53,7 +54,7 @@ class LiveBytes(TorchDispatchMode):
         inputs = (set() if func is torch.ops.aten.lift_fresh.default else
                   {t.untyped_storage()._cdata for t in tree_flatten((args, kwargs))[0] if isinstance(t, torch.Tensor)})
         for tensor in tree_flatten(out)[0]:
-            if not isinstance(tensor, torch.Tensor):
+            if not isinstance(tensor, torch.Tensor) or tensor.device != self.device:
                 continue
             storage = tensor.untyped_storage()
             key = storage._cdata
@@ -117,7 +118,7 @@ def measured(architecture: str, config: Mapping, dtype: str, tokens: int, batch:
     if generate:
         assert "logits_to_keep" in accepted, f"{architecture} does not generate"
         inputs["logits_to_keep"] = 1
-    with torch.no_grad(), LiveBytes() as live:
+    with torch.no_grad(), LiveBytes(ids.device) as live:
         out = model(**inputs)
         excluded = live.serials(cache_tensors(getattr(out, "past_key_values", None)))
     return live.peak(excluded)

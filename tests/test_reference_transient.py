@@ -23,7 +23,8 @@ from spec import specs
 
 # The families whose forward at inference is derived and checked here, each with its classes.
 VERIFIED = {"llama": ("LlamaForCausalLM", "LlamaModel"), "gpt2": ("GPT2LMHeadModel", "GPT2Model"),
-            "bert": ("BertForMaskedLM", "BertModel", "BertModelWithoutPooler")}
+            "bert": ("BertForMaskedLM", "BertModel", "BertModelWithoutPooler"),
+            "mistral": ("MistralForCausalLM", "MistralModel"), "qwen2": ("Qwen2ForCausalLM", "Qwen2Model")}
 
 
 def derived(config: dict, architecture: str, tokens: int, batch: int, dtype: str, generate: bool) -> int:
@@ -75,9 +76,16 @@ def test_every_verified_class(family: str, architecture: str) -> None:
 @given(data=st.data())
 def test_random_configs(family: str, data: st.DataObject) -> None:
     # The family's random configs (tests/specs/), each class, at a drawn length, batch and dtype.
-    config = data.draw(specs()[family].configs, label="config")
+    spec = specs()[family]
+    config = data.draw(spec.configs, label="config")
+    if spec.windows is not None:  # sliding windows as the family's configs set them (another mask is built)
+        layers = next(config[f] for f in reference.DEPTH_FIELDS if f in config)
+        spec.windows(data, config, layers)
     architecture = data.draw(st.sampled_from(VERIFIED[family]), label="architecture")
-    out = answers.memory(config, architecture, 1, None, 1, "bf16")
+    try:
+        out = answers.memory(config, architecture, 1, None, 1, "bf16")
+    except answers.ConfigError:  # a config the reader refuses (windows in layer_types, and none set)
+        assume(False)
     assume("inference_refused" not in out)  # an odd rotary head (d_h = 1): refused, said so
     longest = registry.resolve(config, architecture).values.get(P, 40)  # a table of P positions reads P tokens
     tokens = data.draw(st.integers(1, min(40, longest)), label="tokens")
@@ -114,3 +122,17 @@ def test_another_code_path_is_refused() -> None:
     for change in ({"activation_function": "relu"}, {"reorder_and_upcast_attn": True}):
         out = answers.memory(configs.load("gpt2") | change, None, 100)
         assert "transient_bytes" not in out and next(iter(change)) in out["inference_refused"]
+
+
+@pytest.mark.parametrize("checkpoint, change", [
+    ("mistral-7b", {"sliding_window": 16}), ("mistral-7b", {"sliding_window": None}),
+    ("qwen2-7b", {"use_sliding_window": True, "sliding_window": 16, "max_window_layers": 1}),
+], ids=["mistral-window", "mistral-none", "qwen2-both-masks"])
+def test_sliding_windows(checkpoint: str, change: dict) -> None:
+    # A window shorter than the tokens: Mistral builds a sliding-window mask instead of the causal one (none without a
+    # window), Qwen2 both where some layer slides; generate's cache keeps the window's layers apart.
+    config = reference.shallow(configs.load(checkpoint), 2) | change
+    architecture = registry.families()[registry.of_model_type(config["model_type"]).name].main
+    for tokens, batch in ((40, 2), (5, 1)):
+        for generate in (False, True):
+            check(config, architecture, tokens, batch, "bf16", generate)

@@ -341,14 +341,15 @@ def layer_forward(t: tr.Timeline, x: str, out: str, generate: bool) -> str:
     return out
 
 
-def causal_lm_forward(t: tr.Timeline, generate: bool, lm_head: bool = True) -> None:
+def causal_lm_forward(t: tr.Timeline, generate: bool, lm_head: bool = True, masks=None) -> None:
     """LlamaForCausalLM.forward (LlamaModel.forward without the head): the embeddings, the positions, the causal
     mask, the rotary cosine and sine (held by the model through every layer), the layers, the final norm; then the
-    logits of every token, or of the last one (logits_to_keep=1)."""
+    logits of every token, or of the last one (logits_to_keep=1). ``masks(t)``: the masks a kin builds instead
+    (Mistral's sliding-window mask, Qwen2's two), the names of those the model holds."""
     stream = tr.activation(b * s * D)
     t.new("embeddings", stream)  # inputs_embeds: held by the model's forward until it returns
     position_ids = tr.positions(t)
-    mask = tr.causal_mask(t)
+    held_masks = (tr.causal_mask(t),) if masks is None else masks(t)
     cos, sin = tr.rotary(t, d_h)
     # The first layer reads the embeddings; a later one, the previous layer's output, which dies when it returns.
     layer_forward(t, "embeddings", "hidden", generate)
@@ -358,20 +359,29 @@ def causal_lm_forward(t: tr.Timeline, generate: bool, lm_head: bool = True) -> N
         layer_forward(t, "previous", "hidden", generate)
         t.drop("previous")
     tr.rms_norm(t, "final", D)
-    t.drop("hidden", "embeddings", position_ids, mask, cos, sin, "cos_kept_fp32", "sin_kept_fp32")
+    t.drop("hidden", "embeddings", position_ids, *held_masks, cos, sin, "cos_kept_fp32", "sin_kept_fp32")
     if lm_head:
         t.new("logits", tr.activation(b * (1 if generate else s) * V))
 
 
-def transient(prefix: str = "Llama", program=causal_lm_forward) -> dict[str, dict[str, tr.Transient]]:
+def transient(prefix: str = "Llama", program=causal_lm_forward, masks=None, layouts=None
+              ) -> dict[str, dict[str, tr.Transient]]:
     """The classes whose forward at inference is derived, in every layout (biases and a tied head change no
-    tensor a forward makes): the causal LM, and the body alone (no logits; it does not generate)."""
+    tensor a forward makes): the causal LM, and the body alone (no logits; it does not generate). ``masks(t,
+    sliding)``: the masks of a kin whose layers may attend to a window (see :func:`causal_lm_forward`)."""
     # Rotary embeddings rotate the two halves of a head: d_h even (a head of 1 broadcasts the rotation's 2, which
     # the program does not follow).
-    return {layout: {f"{prefix}Model": tr.transient(lambda t, generate: program(t, False, lm_head=False),
-                                                     generates=False, even=("d_h",)),
-                     f"{prefix}ForCausalLM": tr.transient(program, even=("d_h",))}
-            for layout in VARIANTS}
+    if masks is None:
+        def run(t, generate, lm_head=True):
+            program(t, generate, lm_head)
+    else:
+        def run(t, generate, lm_head=True, sliding=False):
+            program(t, generate, lm_head, masks=lambda timeline: masks(timeline, sliding))
+    windowed = masks is not None
+    return {layout: {f"{prefix}Model": tr.transient(lambda t, generate, **k: run(t, False, False, **k), generates=False,
+                                                     even=("d_h",), windowed=windowed),
+                     f"{prefix}ForCausalLM": tr.transient(run, even=("d_h",), windowed=windowed)}
+            for layout in (VARIANTS if layouts is None else layouts)}
 
 
 TRANSIENT = transient()
