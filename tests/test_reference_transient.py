@@ -24,7 +24,8 @@ from spec import specs
 # The families whose forward at inference is derived and checked here, each with its classes.
 VERIFIED = {"llama": ("LlamaForCausalLM", "LlamaModel"), "gpt2": ("GPT2LMHeadModel", "GPT2Model"),
             "bert": ("BertForMaskedLM", "BertModel", "BertModelWithoutPooler"),
-            "mistral": ("MistralForCausalLM", "MistralModel"), "qwen2": ("Qwen2ForCausalLM", "Qwen2Model")}
+            "mistral": ("MistralForCausalLM", "MistralModel"), "qwen2": ("Qwen2ForCausalLM", "Qwen2Model"),
+            "qwen3": ("Qwen3ForCausalLM", "Qwen3Model")}
 
 
 def derived(config: dict, architecture: str, tokens: int, batch: int, dtype: str, generate: bool) -> int:

@@ -294,12 +294,22 @@ gqa_ignored = Miscount(
 # The forward at inference (derivations.transient): transformers' modeling_llama.py, statement by statement
 # ---------------------------------------------------------------------------------------------
 
-def attention_forward(t: tr.Timeline, x: str, generate: bool) -> tuple[str, tuple[str, str]]:
+def attention_forward(t: tr.Timeline, x: str, generate: bool, qk_norm: bool = False) -> tuple[str, tuple[str, str]]:
     """LlamaAttention.forward on the normed ``x``: q, k and v projected (views of the products), q and k rotated;
     with a cache (generate), k and v go into it and their transient tensors die there; eager attention; o_proj.
-    Returns the output and the attention weights, which the layer holds (``hidden_states, _ = ...``)."""
+    Returns the output and the attention weights, which the layer holds (``hidden_states, _ = ...``). ``qk_norm``:
+    Qwen3's RMSNorm of each query and key head (``q_norm(q_proj(x).view(...))``), the product dying with it."""
     rows = b * s
-    q, k, v = (tr.linear(t, "q", rows, H * d_h), tr.linear(t, "k", rows, K * d_h), tr.linear(t, "v", rows, K * d_h))
+
+    def projected(name: str, heads) -> str:
+        product = tr.linear(t, name, rows, heads * d_h)
+        if not qk_norm:
+            return product
+        normed = tr.rms_norm(t, f"{name}_normed", d_h, rows=rows * heads)
+        t.drop(product)
+        return normed
+
+    q, k, v = projected("q", H), projected("k", K), tr.linear(t, "v", rows, K * d_h)
     q_rot, k_rot = tr.rotate(t, "q_rot", q, rows * H * d_h), tr.rotate(t, "k_rot", k, rows * K * d_h)
     t.drop(q, k)  # query_states, key_states = apply_rotary_pos_emb(...)
     if generate:
@@ -325,11 +335,11 @@ def gated_mlp_forward(t: tr.Timeline, x: str, width=F) -> str:
     return out
 
 
-def layer_forward(t: tr.Timeline, x: str, out: str, generate: bool) -> str:
+def layer_forward(t: tr.Timeline, x: str, out: str, generate: bool, attention=attention_forward) -> str:
     """LlamaDecoderLayer.forward on ``x``, which its caller holds throughout: norm, attention, residual add, norm,
     feed-forward, residual add. The attention weights stay bound to ``_`` until the layer returns."""
     normed = tr.rms_norm(t, "input_norm", D)
-    attended, weights = attention_forward(t, normed, generate)
+    attended, weights = attention(t, normed, generate)
     t.drop(normed)
     t.new("residual", tr.activation(b * s * D))
     t.drop(attended)
@@ -341,22 +351,24 @@ def layer_forward(t: tr.Timeline, x: str, out: str, generate: bool) -> str:
     return out
 
 
-def causal_lm_forward(t: tr.Timeline, generate: bool, lm_head: bool = True, masks=None) -> None:
+def causal_lm_forward(t: tr.Timeline, generate: bool, lm_head: bool = True, masks=None,
+                      attention=attention_forward) -> None:
     """LlamaForCausalLM.forward (LlamaModel.forward without the head): the embeddings, the positions, the causal
     mask, the rotary cosine and sine (held by the model through every layer), the layers, the final norm; then the
     logits of every token, or of the last one (logits_to_keep=1). ``masks(t)``: the masks a kin builds instead
-    (Mistral's sliding-window mask, Qwen2's two), the names of those the model holds."""
+    (Mistral's sliding-window mask, Qwen2's two), the names of those the model holds; ``attention``: a kin's
+    attention (Qwen3's)."""
     stream = tr.activation(b * s * D)
     t.new("embeddings", stream)  # inputs_embeds: held by the model's forward until it returns
     position_ids = tr.positions(t)
     held_masks = (tr.causal_mask(t),) if masks is None else masks(t)
     cos, sin = tr.rotary(t, d_h)
     # The first layer reads the embeddings; a later one, the previous layer's output, which dies when it returns.
-    layer_forward(t, "embeddings", "hidden", generate)
+    layer_forward(t, "embeddings", "hidden", generate, attention)
     with t.only(l_2):
         t.drop("hidden")
         t.new("previous", stream)
-        layer_forward(t, "previous", "hidden", generate)
+        layer_forward(t, "previous", "hidden", generate, attention)
         t.drop("previous")
     tr.rms_norm(t, "final", D)
     t.drop("hidden", "embeddings", position_ids, *held_masks, cos, sin, "cos_kept_fp32", "sin_kept_fp32")
@@ -364,8 +376,8 @@ def causal_lm_forward(t: tr.Timeline, generate: bool, lm_head: bool = True, mask
         t.new("logits", tr.activation(b * (1 if generate else s) * V))
 
 
-def transient(prefix: str = "Llama", program=causal_lm_forward, masks=None, layouts=None
-              ) -> dict[str, dict[str, tr.Transient]]:
+def transient(prefix: str = "Llama", program=causal_lm_forward, masks=None, layouts=None,
+              attention=attention_forward) -> dict[str, dict[str, tr.Transient]]:
     """The classes whose forward at inference is derived, in every layout (biases and a tied head change no
     tensor a forward makes): the causal LM, and the body alone (no logits; it does not generate). ``masks(t,
     sliding)``: the masks of a kin whose layers may attend to a window (see :func:`causal_lm_forward`)."""
@@ -373,10 +385,10 @@ def transient(prefix: str = "Llama", program=causal_lm_forward, masks=None, layo
     # the program does not follow).
     if masks is None:
         def run(t, generate, lm_head=True):
-            program(t, generate, lm_head)
+            program(t, generate, lm_head, attention=attention)
     else:
         def run(t, generate, lm_head=True, sliding=False):
-            program(t, generate, lm_head, masks=lambda timeline: masks(timeline, sliding))
+            program(t, generate, lm_head, masks=lambda timeline: masks(timeline, sliding), attention=attention)
     windowed = masks is not None
     return {layout: {f"{prefix}Model": tr.transient(lambda t, generate, **k: run(t, False, False, **k), generates=False,
                                                      even=("d_h",), windowed=windowed),

@@ -155,14 +155,14 @@ seven_b_non_embedding = Miscount(
 )
 
 
-def _masks(t, sliding: bool) -> tuple[str, ...]:
+def masks(t, sliding: bool) -> tuple[str, ...]:
     """Qwen2Model.forward's masks: the causal one always, a sliding-window one beside it where a layer slides."""
     return (tr.causal_mask(t), *((tr.causal_mask(t, True, "sliding_mask"),) if sliding else ()))
 
 
 # The forward at inference (derivations.transient): LLaMA's (biases on q, k and v change no tensor it makes), with
 # Qwen2's masks.
-TRANSIENT = llama.transient("Qwen2", masks=_masks, layouts=VARIANTS)
+TRANSIENT = llama.transient("Qwen2", masks=masks, layouts=VARIANTS)
 
 
 FAMILY = Family(
