@@ -335,7 +335,8 @@ def gated_mlp_forward(t: tr.Timeline, x: str, width=F) -> str:
     return out
 
 
-def layer_forward(t: tr.Timeline, x: str, out: str, generate: bool, attention=attention_forward) -> str:
+def layer_forward(t: tr.Timeline, x: str, out: str, generate: bool, attention=attention_forward,
+                  mlp_forward=gated_mlp_forward) -> str:
     """LlamaDecoderLayer.forward on ``x``, which its caller holds throughout: norm, attention, residual add, norm,
     feed-forward, residual add. The attention weights stay bound to ``_`` until the layer returns."""
     normed = tr.rms_norm(t, "input_norm", D)
@@ -344,7 +345,7 @@ def layer_forward(t: tr.Timeline, x: str, out: str, generate: bool, attention=at
     t.new("residual", tr.activation(b * s * D))
     t.drop(attended)
     normed = tr.rms_norm(t, "post_norm", D)
-    mlp = gated_mlp_forward(t, normed)
+    mlp = mlp_forward(t, normed)
     t.drop(normed)
     t.new(out, tr.activation(b * s * D))
     t.drop(mlp, "residual", *weights)
@@ -352,23 +353,23 @@ def layer_forward(t: tr.Timeline, x: str, out: str, generate: bool, attention=at
 
 
 def causal_lm_forward(t: tr.Timeline, generate: bool, lm_head: bool = True, masks=None,
-                      attention=attention_forward) -> None:
+                      attention=attention_forward, mlp_forward=gated_mlp_forward) -> None:
     """LlamaForCausalLM.forward (LlamaModel.forward without the head): the embeddings, the positions, the causal
     mask, the rotary cosine and sine (held by the model through every layer), the layers, the final norm; then the
     logits of every token, or of the last one (logits_to_keep=1). ``masks(t)``: the masks a kin builds instead
     (Mistral's sliding-window mask, Qwen2's two), the names of those the model holds; ``attention``: a kin's
-    attention (Qwen3's)."""
+    attention (Qwen3's) and ``mlp_forward`` its feed-forward (Phi-3's)."""
     stream = tr.activation(b * s * D)
     t.new("embeddings", stream)  # inputs_embeds: held by the model's forward until it returns
     position_ids = tr.positions(t)
     held_masks = (tr.causal_mask(t),) if masks is None else masks(t)
     cos, sin = tr.rotary(t, d_h)
     # The first layer reads the embeddings; a later one, the previous layer's output, which dies when it returns.
-    layer_forward(t, "embeddings", "hidden", generate, attention)
+    layer_forward(t, "embeddings", "hidden", generate, attention, mlp_forward)
     with t.only(l_2):
         t.drop("hidden")
         t.new("previous", stream)
-        layer_forward(t, "previous", "hidden", generate, attention)
+        layer_forward(t, "previous", "hidden", generate, attention, mlp_forward)
         t.drop("previous")
     tr.rms_norm(t, "final", D)
     t.drop("hidden", "embeddings", position_ids, *held_masks, cos, sin, "cos_kept_fp32", "sin_kept_fp32")
@@ -377,7 +378,8 @@ def causal_lm_forward(t: tr.Timeline, generate: bool, lm_head: bool = True, mask
 
 
 def transient(prefix: str = "Llama", program=causal_lm_forward, masks=None, layouts=None,
-              attention=attention_forward) -> dict[str, dict[str, tr.Transient]]:
+              attention=attention_forward, mlp_forward=gated_mlp_forward, requires=()
+              ) -> dict[str, dict[str, tr.Transient]]:
     """The classes whose forward at inference is derived, in every layout (biases and a tied head change no
     tensor a forward makes): the causal LM, and the body alone (no logits; it does not generate). ``masks(t,
     sliding)``: the masks of a kin whose layers may attend to a window (see :func:`causal_lm_forward`)."""
@@ -385,14 +387,15 @@ def transient(prefix: str = "Llama", program=causal_lm_forward, masks=None, layo
     # the program does not follow).
     if masks is None:
         def run(t, generate, lm_head=True):
-            program(t, generate, lm_head, attention=attention)
+            program(t, generate, lm_head, attention=attention, mlp_forward=mlp_forward)
     else:
         def run(t, generate, lm_head=True, sliding=False):
-            program(t, generate, lm_head, masks=lambda timeline: masks(timeline, sliding), attention=attention)
+            program(t, generate, lm_head, masks=lambda timeline: masks(timeline, sliding), attention=attention,
+                    mlp_forward=mlp_forward)
     windowed = masks is not None
     return {layout: {f"{prefix}Model": tr.transient(lambda t, generate, **k: run(t, False, False, **k), generates=False,
-                                                     even=("d_h",), windowed=windowed),
-                     f"{prefix}ForCausalLM": tr.transient(run, even=("d_h",), windowed=windowed)}
+                                                     even=("d_h",), windowed=windowed, requires=requires),
+                     f"{prefix}ForCausalLM": tr.transient(run, even=("d_h",), windowed=windowed, requires=requires)}
             for layout in (VARIANTS if layouts is None else layouts)}
 
 

@@ -17,7 +17,8 @@ from ..claims import Rounded
 from ..components import Part, attention_products, group, linear
 from ..readers import phi3 as reader
 from ..sources import Citation
-from ..symbols import D, F, H, K, L, V, d_h
+from ..symbols import D, F, H, K, L, V, b, d_h, g_kv, s
+from .. import transient as tr
 
 
 # ---------------------------------------------------------------------------------------------
@@ -94,6 +95,46 @@ ROUNDED = (
             precision=10**8, printed="3.8B"),
 )
 
+# ---------------------------------------------------------------------------------------------
+# The forward at inference (derivations.transient): transformers' modeling_phi3.py, LLaMA's (and Mistral's mask)
+# but for its fused projections
+# ---------------------------------------------------------------------------------------------
+
+def attention_forward(t: tr.Timeline, x: str, generate: bool) -> tuple[tuple[str, ...], tuple[str, str]]:
+    """Phi3Attention.forward: one qkv_proj product, sliced into q, k and v (views that keep it whole until the
+    function returns, ``qkv`` being a local); q and k rotated; with a cache (generate) k and v go into it; eager
+    attention; o_proj."""
+    rows = b * s
+    qkv = tr.linear(t, "qkv", rows, (H + 2 * K) * d_h)
+    q_rot, k_rot = tr.rotate(t, "q_rot", "q", rows * H * d_h), tr.rotate(t, "k_rot", "k", rows * K * d_h)
+    if generate:
+        t.drop(k_rot)  # key_states, value_states = past_key_values.update(...)
+    context, weights = tr.eager_attention(t, q_rot, k_rot, "v", "mask", H, d_h, g_kv)
+    out = tr.linear(t, "o", rows, D)
+    t.drop(*context)
+    t.drop(q_rot, *(() if generate else (k_rot,)), qkv)  # the function returns
+    return out, weights
+
+
+def mlp_forward(t: tr.Timeline, x: str) -> str:
+    """Phi3MLP.forward: gate_up_proj's one product, chunked into gate and up (views of it, ``gate`` a local until
+    the function returns); ``up * act(gate)``; down_proj."""
+    rows = b * s
+    gate_up = tr.linear(t, "gate_up", rows, 2 * F)
+    t.new("act", tr.activation(rows * F))
+    t.new("product", tr.activation(rows * F))
+    t.drop("act")
+    out = tr.linear(t, "down", rows, D)
+    t.drop("product", gate_up)
+    return out
+
+
+# Rotary embeddings over the whole head, without rescaling (rope_scaling null): the path the program follows.
+TRANSIENT = llama.transient("Phi3", masks=lambda t, sliding: (tr.causal_mask(t, sliding),), layouts=VARIANTS,
+                            attention=attention_forward, mlp_forward=mlp_forward,
+                            requires=(("rope_scaling", None, (None,)), ("partial_rotary_factor", 1.0, (1.0, 1))))
+
+
 FAMILY = Family(
     name="phi3",
     reader=reader.READER,
@@ -109,4 +150,5 @@ FAMILY = Family(
     table_symbols=(L, D, H, K, F, V),
     table_columns={"Phi3ForCausalLM": "Phi3ForCausalLM", "Phi3ForCausalLM.Phi3Model.layer": "all layers"},
     rounded=ROUNDED,
+    transient=TRANSIENT,
 )
