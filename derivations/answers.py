@@ -360,6 +360,12 @@ def _transient(config: Mapping, held: dict, values: dict, tokens: int, batch: in
     rows = held["transient"]
     if "refused" in rows:
         return {"inference_refused": rows["refused"]}
+    values = dict(values)
+    for size, field, default, of in rows["derived"]:  # a part of a size, as the config's fraction of it
+        fraction = config.get(field, default)
+        if isinstance(fraction, bool) or not isinstance(fraction, (int, float)) or not 0 < fraction <= 1:
+            return {"inference_refused": f"{field} must be a fraction in (0, 1], got {fraction!r}"}
+        values[size] = int(values[of] * fraction)
     odd = [name for name in rows["even"] if values[name] % 2]
     if odd:
         return {"inference_refused": f"the forward is derived for an even {odd[0]} only (got {values[odd[0]]})"}
@@ -373,6 +379,7 @@ def _transient(config: Mapping, held: dict, values: dict, tokens: int, batch: in
                                          f"only (got {config.get(field, default)!r})"}
     # f_w: some layer attends to a window (the reader's windows, as the cache reads them): a sliding-window mask.
     at = storage.transient_values(values, tokens, batch, fmt) | {"f_w": int(any(w is not None for w in windows))}
+    at |= {symbol: int(config.get(field, default) == value) for symbol, field, default, value in rows["flags"]}
     forward = compiled.largest(rows["forward"], at)
     generate = forward if rows["generate"] is None else compiled.largest(rows["generate"], at)
     return {"transient_bytes": generate, "transient_forward_bytes": forward,

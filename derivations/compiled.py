@@ -61,7 +61,9 @@ def transient_rows(family, variant: str, name: str) -> dict:
     """The moments of the class's forward at inference (derivations.transient) as polynomials: ``forward`` (the
     bare forward) and ``generate`` (generate's forward on the prompt; None for a class that does not generate);
     ``even``, the sizes it assumes even, ``requires``, the config fields it assumes (field, default, values),
-    ``products``, the products of sizes it assumes (a, b, c: a b = c); or
+    ``products``, the products of sizes it assumes (a, b, c: a b = c), ``derived``, the sizes it reads from a
+    config's fraction of another (size, field, default, of), ``flags``, the conditions it reads from the config
+    (symbol, field, default, value); or
     ``refused``: why there are none."""
     derived = family.transient.get(variant, {}).get(name)
     if derived is None:
@@ -70,7 +72,9 @@ def transient_rows(family, variant: str, name: str) -> dict:
             "generate": None if derived.generate is None else [terms(m) for m in derived.generate],
             "even": list(derived.even),
             "requires": [[field, default, list(accepted)] for field, default, accepted in derived.requires],
-            "products": [list(names) for names in derived.products]}
+            "products": [list(names) for names in derived.products],
+            "derived": [list(rule) for rule in derived.derived],
+            "flags": [list(flag) for flag in derived.flags]}
 
 
 def memory_rows(part) -> dict:

@@ -102,13 +102,21 @@ class Transient:
     # Sizes whose product the program assumes to be another, (a, b, c) for a b = c (BERT's heads cover its width:
     # where they do not, transformers' forward fails on its output map).
     products: tuple[tuple[str, str, str], ...] = ()
+    # Sizes the program reads that the config gives as a fraction of another, each (size, field, default, of):
+    # size = int(of * config's field) (GPT-NeoX's rotary part of a head: d_r = int(d_h rotary_pct)).
+    derived: tuple[tuple[str, str, float, str], ...] = ()
+    # Conditions the program reads from the config, each (symbol, field, default, value): the symbol (f_a) is 1
+    # where the config's field is that value, else 0.
+    flags: tuple[tuple[str, str, object, object], ...] = ()
 
 
 def transient(program: Callable[..., None], generates: bool = True, even: tuple[str, ...] = (),
               requires: tuple[tuple[str, object, tuple], ...] = (), products: tuple[tuple[str, str, str], ...] = (),
-              windowed: bool = False) -> Transient:
+              windowed: bool = False, derived: tuple[tuple[str, str, float, str], ...] = (),
+              flags: tuple[tuple[str, str, object, object], ...] = ()) -> Transient:
     """The forwards of a family's ``program(timeline, generate)``: the bare one, and generate's where the class
-    generates; ``even``, ``requires``, ``products``: what it assumes (see :class:`Transient`). ``windowed``: the
+    generates; ``even``, ``requires``, ``products``, ``derived``, ``flags``: what it assumes and reads (see
+    :class:`Transient`). ``windowed``: the
     program takes ``sliding`` too, whether some layer attends to a window (its masks differ); both are derived,
     each moment weighted by f_w or 1 - f_w, which the config decides."""
     out = []
@@ -119,7 +127,7 @@ def transient(program: Callable[..., None], generates: bool = True, even: tuple[
             program(timeline, generate) if sliding is None else program(timeline, generate, sliding=sliding)
             moments += [sympy.expand(weight * m) for m in timeline.peak()]
         out.append(tuple(dict.fromkeys(moments)))
-    return Transient(out[0], out[1] if generates else None, even, requires, products)
+    return Transient(out[0], out[1] if generates else None, even, requires, products, derived, flags)
 
 
 def evaluate_peak(moments, values) -> int:
@@ -274,6 +282,29 @@ def gelu_tanh_python(t: Timeline, name: str, elements: Expr) -> str:
     return name
 
 
+def gelu_fast_python(t: Timeline, name: str, elements: Expr, fast: Expr) -> str:
+    """GELU as ACT2FN makes it: ``gelu`` is torch's, one tensor; ``gelu_fast`` (where ``fast`` is 1),
+    FastGELUActivation written in Python, ``0.5 * x * (1.0 + tanh(x * 0.7978845608 * (1.0 + 0.044715 * x * x)))``,
+    each operation a tensor dying when the next one has read it (of 0 bytes where ``fast`` is 0)."""
+    size = activation(fast * elements)
+    t.new(f"{name}.half", size)  # 0.5 * x, the left operand, held to the last product
+    t.new(f"{name}.scaled", size)  # x * 0.7978845608, held while the parenthesis is computed
+    t.new(f"{name}.cubic0", size)  # 0.044715 * x
+    t.new(f"{name}.cubic", size)  # ... * x
+    t.drop(f"{name}.cubic0")
+    t.new(f"{name}.plus_one", size)
+    t.drop(f"{name}.cubic")
+    t.new(f"{name}.inner", size)
+    t.drop(f"{name}.scaled", f"{name}.plus_one")
+    t.new(f"{name}.tanh", size)
+    t.drop(f"{name}.inner")
+    t.new(f"{name}.outer", size)
+    t.drop(f"{name}.tanh")
+    t.new(name, activation(elements))
+    t.drop(f"{name}.half", f"{name}.outer")
+    return name
+
+
 def rotate(t: Timeline, name: str, x: str, elements: Expr) -> str:
     """apply_rotary_pos_emb on one of q and k: ``(x * cos) + (rotate_half(x) * sin)``, where rotate_half is
     ``torch.cat((-x2, x1))`` of the two halves of each head."""
@@ -285,6 +316,15 @@ def rotate(t: Timeline, name: str, x: str, elements: Expr) -> str:
     t.drop(f"{name}.half")
     t.new(name, activation(elements))
     t.drop(f"{name}.cos", f"{name}.sin")
+    return name
+
+
+def rotate_part(t: Timeline, name: str, rows: Expr, width: Expr, part: Expr) -> str:
+    """GPT-NeoX's apply_rotary_pos_emb on ``part`` of each head's ``width`` (views of both sides): the part
+    rotated (:func:`rotate`), then ``torch.cat([rotated, rest])``, the rotated part dying with the name bound again."""
+    rotated = rotate(t, f"{name}.part", name, rows * part)
+    t.new(name, activation(rows * width))
+    t.drop(rotated)
     return name
 
 

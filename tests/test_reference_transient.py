@@ -26,7 +26,8 @@ VERIFIED = {"llama": ("LlamaForCausalLM", "LlamaModel"), "gpt2": ("GPT2LMHeadMod
             "bert": ("BertForMaskedLM", "BertModel", "BertModelWithoutPooler"),
             "mistral": ("MistralForCausalLM", "MistralModel"), "qwen2": ("Qwen2ForCausalLM", "Qwen2Model"),
             "qwen3": ("Qwen3ForCausalLM", "Qwen3Model"), "phi3": ("Phi3ForCausalLM", "Phi3Model"),
-            "roberta": ("RobertaForMaskedLM", "RobertaModel")}
+            "roberta": ("RobertaForMaskedLM", "RobertaModel"),
+            "gpt_neox": ("GPTNeoXForCausalLM", "GPTNeoXModel")}
 
 
 def derived(config: dict, architecture: str, tokens: int, batch: int, dtype: str, generate: bool) -> int:
