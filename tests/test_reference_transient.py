@@ -60,9 +60,8 @@ def generates(architecture: str) -> tuple[bool, ...]:
 
 # Every bundled checkpoint of the verified families, two layers deep and every width as published (the meta device
 # holds no data: a width costs nothing), at lengths from one token to past the usual short ones.
-# (A checkpoint whose forward takes a path the derivation refuses, said in its answer, is checked apart: Phi-4-mini's
-# partial rotary embedding.)
-REFUSED = {"phi-4-mini": "partial_rotary_factor"}
+# (A checkpoint whose forward takes a path the derivation refuses, said in its answer, would be checked apart.)
+REFUSED: dict[str, str] = {}
 REAL = [(checkpoint, architecture) for family, classes in VERIFIED.items()
         for checkpoint in registry.families()[family].checkpoints if checkpoint not in REFUSED
         for architecture in classes[:1]]
@@ -134,9 +133,10 @@ def test_an_underived_class_says_why() -> None:
 
 def test_another_code_path_is_refused() -> None:
     # GPT-2 with another activation (or its fp32 reordering of attention) runs other statements than the derived ones;
-    # so does a rotary embedding over part of a head (Phi-4-mini), and BERT as a decoder.
+    # so do GPT-NeoX's sequential residual and BERT as a decoder.
     for checkpoint, change in [("gpt2", {"activation_function": "relu"}), ("gpt2", {"reorder_and_upcast_attn": True}),
                                ("bert-base-uncased", {"is_decoder": True}),
+                               ("pythia-70m", {"use_parallel_residual": False}),
                                *((name, {field: configs.load(name)[field]}) for name, field in REFUSED.items())]:
         out = answers.memory(configs.load(checkpoint) | change, None, 100)
         assert "transient_bytes" not in out and next(iter(change)) in out["inference_refused"], (checkpoint, change)

@@ -21,7 +21,7 @@ from ..components import (AttentionLayout, Part, as_kind, attention, embedding, 
                          rms_norm, score, task_heads, tied_tensor)
 from ..readers import llama as reader
 from ..sources import Citation
-from ..symbols import C, D, F, H, K, L, M, V, b, d_h, g_kv, l_2, r, s
+from ..symbols import C, D, F, H, K, L, M, V, b, d_h, d_r, g_kv, l_2, r, s
 from .. import transient as tr
 
 
@@ -353,17 +353,18 @@ def layer_forward(t: tr.Timeline, x: str, out: str, generate: bool, attention=at
 
 
 def causal_lm_forward(t: tr.Timeline, generate: bool, lm_head: bool = True, masks=None,
-                      attention=attention_forward, mlp_forward=gated_mlp_forward) -> None:
+                      attention=attention_forward, mlp_forward=gated_mlp_forward, rotary_width=d_h) -> None:
     """LlamaForCausalLM.forward (LlamaModel.forward without the head): the embeddings, the positions, the causal
     mask, the rotary cosine and sine (held by the model through every layer), the layers, the final norm; then the
     logits of every token, or of the last one (logits_to_keep=1). ``masks(t)``: the masks a kin builds instead
     (Mistral's sliding-window mask, Qwen2's two), the names of those the model holds; ``attention``: a kin's
-    attention (Qwen3's) and ``mlp_forward`` its feed-forward (Phi-3's)."""
+    attention (Qwen3's) and ``mlp_forward`` its feed-forward (Phi-3's); ``rotary_width`` the part of a head that
+    rotates (Phi-3's d_r)."""
     stream = tr.activation(b * s * D)
     t.new("embeddings", stream)  # inputs_embeds: held by the model's forward until it returns
     position_ids = tr.positions(t)
     held_masks = (tr.causal_mask(t),) if masks is None else masks(t)
-    cos, sin = tr.rotary(t, d_h)
+    cos, sin = tr.rotary(t, rotary_width)
     # The first layer reads the embeddings; a later one, the previous layer's output, which dies when it returns.
     layer_forward(t, "embeddings", "hidden", generate, attention, mlp_forward)
     with t.only(l_2):
@@ -378,24 +379,28 @@ def causal_lm_forward(t: tr.Timeline, generate: bool, lm_head: bool = True, mask
 
 
 def transient(prefix: str = "Llama", program=causal_lm_forward, masks=None, layouts=None,
-              attention=attention_forward, mlp_forward=gated_mlp_forward, requires=()
-              ) -> dict[str, dict[str, tr.Transient]]:
+              attention=attention_forward, mlp_forward=gated_mlp_forward, requires=(), derived=(),
+              rotary: str = "d_h") -> dict[str, dict[str, tr.Transient]]:
     """The classes whose forward at inference is derived, in every layout (biases and a tied head change no
     tensor a forward makes): the causal LM, and the body alone (no logits; it does not generate). ``masks(t,
-    sliding)``: the masks of a kin whose layers may attend to a window (see :func:`causal_lm_forward`)."""
+    sliding)``: the masks of a kin whose layers may attend to a window (see :func:`causal_lm_forward`);
+    ``rotary``: the size a kin rotates, ``derived`` as :class:`~derivations.transient.Transient` says."""
+    width = {"d_h": d_h, "d_r": d_r}[rotary]
     # Rotary embeddings rotate the two halves of a head: d_h even (a head of 1 broadcasts the rotation's 2, which
     # the program does not follow).
     if masks is None:
         def run(t, generate, lm_head=True):
-            program(t, generate, lm_head, attention=attention, mlp_forward=mlp_forward)
+            program(t, generate, lm_head, attention=attention, mlp_forward=mlp_forward, rotary_width=width)
     else:
         def run(t, generate, lm_head=True, sliding=False):
             program(t, generate, lm_head, masks=lambda timeline: masks(timeline, sliding), attention=attention,
-                    mlp_forward=mlp_forward)
+                    mlp_forward=mlp_forward, rotary_width=width)
     windowed = masks is not None
     return {layout: {f"{prefix}Model": tr.transient(lambda t, generate, **k: run(t, False, False, **k), generates=False,
-                                                     even=("d_h",), windowed=windowed, requires=requires),
-                     f"{prefix}ForCausalLM": tr.transient(run, even=("d_h",), windowed=windowed, requires=requires)}
+                                                     even=(rotary,), windowed=windowed, requires=requires,
+                                                     derived=derived),
+                     f"{prefix}ForCausalLM": tr.transient(run, even=(rotary,), windowed=windowed, requires=requires,
+                                                          derived=derived)}
             for layout in (VARIANTS if layouts is None else layouts)}
 
 
