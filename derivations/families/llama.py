@@ -11,7 +11,8 @@ keys by fixed angles: no parameters. Mistral (``derivations.mistral``) builds on
 
 from __future__ import annotations
 
-from dataclasses import replace
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 
 import sympy
 
@@ -21,7 +22,7 @@ from ..components import (AttentionLayout, Part, as_kind, attention, embedding, 
                          rms_norm, score, task_heads, tied_tensor)
 from ..readers import llama as reader
 from ..sources import Citation
-from ..symbols import C, D, F, H, K, L, M, V, b, d_h, d_r, g_kv, l_2, r, s
+from ..symbols import C, D, F, H, K, L, M, V, b, d_h, g_kv, l_2, r, s
 from .. import transient as tr
 
 
@@ -335,72 +336,84 @@ def gated_mlp_forward(t: tr.Timeline, x: str, width=F) -> str:
     return out
 
 
-def layer_forward(t: tr.Timeline, x: str, out: str, generate: bool, attention=attention_forward,
-                  mlp_forward=gated_mlp_forward) -> str:
+def embed(t: tr.Timeline) -> str:
+    """``inputs_embeds = self.embed_tokens(input_ids)``: held by the model's forward until it returns."""
+    return t.new("embeddings", tr.activation(b * s * D))
+
+
+@dataclass(frozen=True)
+class Kin:
+    """What a family's forward at inference does otherwise than LLaMA's, statement block by block: its masks (by
+    whether some layer slides), attention, feed-forward, norm (``norm(t, name, width, rows=None)``), embeddings and
+    the part of a head its rotary embedding turns."""
+
+    masks: Callable[[tr.Timeline, bool], tuple[str, ...]] = lambda t, sliding: (tr.causal_mask(t),)
+    attention: Callable = attention_forward
+    mlp: Callable = gated_mlp_forward
+    norm: Callable = tr.rms_norm
+    embed: Callable[[tr.Timeline], str] = embed
+    rotary_width: sympy.Expr = d_h
+
+
+LLAMA = Kin()
+
+
+def layer_forward(t: tr.Timeline, x: str, out: str, generate: bool, kin: Kin = LLAMA) -> str:
     """LlamaDecoderLayer.forward on ``x``, which its caller holds throughout: norm, attention, residual add, norm,
     feed-forward, residual add. The attention weights stay bound to ``_`` until the layer returns."""
-    normed = tr.rms_norm(t, "input_norm", D)
-    attended, weights = attention(t, normed, generate)
+    normed = kin.norm(t, "input_norm", D)
+    attended, weights = kin.attention(t, normed, generate)
     t.drop(normed)
     t.new("residual", tr.activation(b * s * D))
     t.drop(attended)
-    normed = tr.rms_norm(t, "post_norm", D)
-    mlp = mlp_forward(t, normed)
+    normed = kin.norm(t, "post_norm", D)
+    mlp = kin.mlp(t, normed)
     t.drop(normed)
     t.new(out, tr.activation(b * s * D))
     t.drop(mlp, "residual", *weights)
     return out
 
 
-def causal_lm_forward(t: tr.Timeline, generate: bool, lm_head: bool = True, masks=None,
-                      attention=attention_forward, mlp_forward=gated_mlp_forward, rotary_width=d_h) -> None:
-    """LlamaForCausalLM.forward (LlamaModel.forward without the head): the embeddings, the positions, the causal
-    mask, the rotary cosine and sine (held by the model through every layer), the layers, the final norm; then the
-    logits of every token, or of the last one (logits_to_keep=1). ``masks(t)``: the masks a kin builds instead
-    (Mistral's sliding-window mask, Qwen2's two), the names of those the model holds; ``attention``: a kin's
-    attention (Qwen3's) and ``mlp_forward`` its feed-forward (Phi-3's); ``rotary_width`` the part of a head that
-    rotates (Phi-3's d_r)."""
+def causal_lm_forward(t: tr.Timeline, generate: bool, lm_head: bool = True, kin: Kin = LLAMA,
+                      sliding: bool = False) -> None:
+    """LlamaForCausalLM.forward (LlamaModel.forward without the head): the embeddings, the positions, the masks,
+    the rotary cosine and sine (held by the model through every layer), the layers, the final norm; then the
+    logits of every token, or of the last one (logits_to_keep=1). ``kin``: a family's differences (Mistral's
+    sliding-window mask, Qwen2's two masks, Qwen3's normed heads, Phi-3's fused products, Gemma's norm)."""
     stream = tr.activation(b * s * D)
-    t.new("embeddings", stream)  # inputs_embeds: held by the model's forward until it returns
+    embeddings = kin.embed(t)
     position_ids = tr.positions(t)
-    held_masks = (tr.causal_mask(t),) if masks is None else masks(t)
-    cos, sin = tr.rotary(t, rotary_width)
+    masks = kin.masks(t, sliding)
+    cos, sin = tr.rotary(t, kin.rotary_width)
     # The first layer reads the embeddings; a later one, the previous layer's output, which dies when it returns.
-    layer_forward(t, "embeddings", "hidden", generate, attention, mlp_forward)
+    layer_forward(t, embeddings, "hidden", generate, kin)
     with t.only(l_2):
         t.drop("hidden")
         t.new("previous", stream)
-        layer_forward(t, "previous", "hidden", generate, attention, mlp_forward)
+        layer_forward(t, "previous", "hidden", generate, kin)
         t.drop("previous")
-    tr.rms_norm(t, "final", D)
-    t.drop("hidden", "embeddings", position_ids, *held_masks, cos, sin, "cos_kept_fp32", "sin_kept_fp32")
+    kin.norm(t, "final", D)
+    t.drop("hidden", embeddings, position_ids, *masks, cos, sin, "cos_kept_fp32", "sin_kept_fp32")
     if lm_head:
         t.new("logits", tr.activation(b * (1 if generate else s) * V))
 
 
-def transient(prefix: str = "Llama", program=causal_lm_forward, masks=None, layouts=None,
-              attention=attention_forward, mlp_forward=gated_mlp_forward, requires=(), derived=(),
-              rotary: str = "d_h") -> dict[str, dict[str, tr.Transient]]:
+def transient(prefix: str = "Llama", kin: Kin = LLAMA, layouts=None, windowed: bool = False,
+              **assumes) -> dict[str, dict[str, tr.Transient]]:
     """The classes whose forward at inference is derived, in every layout (biases and a tied head change no
-    tensor a forward makes): the causal LM, and the body alone (no logits; it does not generate). ``masks(t,
-    sliding)``: the masks of a kin whose layers may attend to a window (see :func:`causal_lm_forward`);
-    ``rotary``: the size a kin rotates, ``derived`` as :class:`~derivations.transient.Transient` says."""
-    width = {"d_h": d_h, "d_r": d_r}[rotary]
-    # Rotary embeddings rotate the two halves of a head: d_h even (a head of 1 broadcasts the rotation's 2, which
-    # the program does not follow).
-    if masks is None:
-        def run(t, generate, lm_head=True):
-            program(t, generate, lm_head, attention=attention, mlp_forward=mlp_forward, rotary_width=width)
-    else:
-        def run(t, generate, lm_head=True, sliding=False):
-            program(t, generate, lm_head, masks=lambda timeline: masks(timeline, sliding), attention=attention,
-                    mlp_forward=mlp_forward, rotary_width=width)
-    windowed = masks is not None
+    tensor a forward makes): the causal LM, and the body alone (no logits; it does not generate). ``windowed``:
+    the kin's masks depend on whether some layer slides; ``assumes``: what the program assumes and reads
+    (derivations.transient.transient's ``requires``, ``derived``, ``flags``)."""
+    # Rotary embeddings rotate the two halves of the part of a head they turn: even (a head of 1 broadcasts the
+    # rotation's 2, which the program does not follow).
+    even = (str(kin.rotary_width),)
+
+    def run(t, generate, lm_head=True, sliding=False):
+        causal_lm_forward(t, generate, lm_head, kin, sliding)
+
     return {layout: {f"{prefix}Model": tr.transient(lambda t, generate, **k: run(t, False, False, **k), generates=False,
-                                                     even=(rotary,), windowed=windowed, requires=requires,
-                                                     derived=derived),
-                     f"{prefix}ForCausalLM": tr.transient(run, even=(rotary,), windowed=windowed, requires=requires,
-                                                          derived=derived)}
+                                                     even=even, windowed=windowed, **assumes),
+                     f"{prefix}ForCausalLM": tr.transient(run, even=even, windowed=windowed, **assumes)}
             for layout in (VARIANTS if layouts is None else layouts)}
 
 

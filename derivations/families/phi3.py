@@ -133,10 +133,10 @@ def mlp_forward(t: tr.Timeline, x: str) -> str:
 
 # Rotary angles without rescaling (rope_scaling null): the path the program follows; the rotary part of a head,
 # d_r = int(d_h partial_rotary_factor), even (Phi-4-mini rotates three quarters of each head).
-TRANSIENT = llama.transient("Phi3", masks=lambda t, sliding: (tr.causal_mask(t, sliding),), layouts=VARIANTS,
-                            attention=attention_forward, mlp_forward=mlp_forward,
-                            requires=(("rope_scaling", None, (None,)),),
-                            derived=(("d_r", "partial_rotary_factor", 1.0, "d_h"),), rotary="d_r")
+TRANSIENT = llama.transient("Phi3", llama.Kin(masks=lambda t, sliding: (tr.causal_mask(t, sliding),),
+                                              attention=attention_forward, mlp=mlp_forward, rotary_width=d_r),
+                            layouts=VARIANTS, windowed=True, requires=(("rope_scaling", None, (None,)),),
+                            derived=(("d_r", "partial_rotary_factor", 1.0, "d_h"),))
 
 
 FAMILY = Family(
