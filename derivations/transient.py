@@ -64,6 +64,11 @@ class Timeline:
             del self.live[name]
         self._rising = False
 
+    def join(self, name: str, *parts: str) -> str:
+        """Tensors of which one exists (by the dtype, say) known under one name from now on: no birth, no death."""
+        self.live[name] = sympy.Add(*(self.live.pop(part) for part in parts))
+        return name
+
     def size(self, name: str) -> Expr:
         return self.live[name]
 
@@ -254,6 +259,35 @@ def rms_norm(t: Timeline, name: str, width: Expr, rows: Expr = None) -> str:
     t.drop(f"{name}.cast")
     t.drop(f"{name}.normed", f"{name}.variance")  # the function returns
     return name
+
+
+def gemma_rms_norm(t: Timeline, name: str, width: Expr, rows: Expr = None) -> str:
+    """GemmaRMSNorm.forward: ``output = self._norm(x.float())`` (``x * rsqrt(x.pow(2).mean(-1) + eps)``, the
+    upcast an argument, dying when _norm returns), ``output * (1.0 + self.weight.float())`` (the weight upcast, a
+    vector of ``width``), ``output.type_as(x)``: in fp32 the last product itself is the result."""
+    rows = b * s if rows is None else rows
+    n = rows * width
+    t.new(f"{name}.x32", upcast(n))
+    t.new(f"{name}.pow", FP32 * n)
+    t.new(f"{name}.mean", FP32 * rows)
+    t.drop(f"{name}.pow")
+    t.new(f"{name}.eps", FP32 * rows)
+    t.drop(f"{name}.mean")
+    t.new(f"{name}.rsqrt", FP32 * rows)
+    t.drop(f"{name}.eps")
+    t.new(f"{name}.normed", FP32 * n)
+    t.drop(f"{name}.rsqrt")
+    t.drop(f"{name}.x32")
+    t.new(f"{name}.weight32", upcast(width))
+    t.new(f"{name}.scale", FP32 * width)
+    t.drop(f"{name}.weight32")
+    # output * (1.0 + weight): below fp32 it dies once cast; in fp32 it is the result.
+    t.new(f"{name}.scaled", FP32 * u * n)
+    t.new(f"{name}.kept", FP32 * (1 - u) * n)
+    t.drop(f"{name}.scale", f"{name}.normed")
+    t.new(f"{name}.cast", downcast(n))
+    t.drop(f"{name}.scaled")
+    return t.join(name, f"{name}.kept", f"{name}.cast")
 
 
 def layer_norm(t: Timeline, name: str, width: Expr, rows: Expr = None) -> str:

@@ -27,7 +27,7 @@ VERIFIED = {"llama": ("LlamaForCausalLM", "LlamaModel"), "gpt2": ("GPT2LMHeadMod
             "mistral": ("MistralForCausalLM", "MistralModel"), "qwen2": ("Qwen2ForCausalLM", "Qwen2Model"),
             "qwen3": ("Qwen3ForCausalLM", "Qwen3Model"), "phi3": ("Phi3ForCausalLM", "Phi3Model"),
             "roberta": ("RobertaForMaskedLM", "RobertaModel"),
-            "gpt_neox": ("GPTNeoXForCausalLM", "GPTNeoXModel")}
+            "gpt_neox": ("GPTNeoXForCausalLM", "GPTNeoXModel"), "gemma": ("GemmaForCausalLM", "GemmaModel")}
 
 
 def derived(config: dict, architecture: str, tokens: int, batch: int, dtype: str, generate: bool) -> int:
