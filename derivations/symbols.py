@@ -76,6 +76,7 @@ c_b = sympy.Symbol("c_b", integer=True, nonnegative=True)
 c_bt = sympy.Symbol("c_bt", integer=True, nonnegative=True)
 f_w = sympy.Symbol("f_w", integer=True, nonnegative=True)
 f_a = sympy.Symbol("f_a", integer=True, nonnegative=True)
+f_b = sympy.Symbol("f_b", integer=True, nonnegative=True)
 # A ratio, not a size: Meta's ffn_dim_multiplier (1.3 for Llama-2-70B).
 r = sympy.Symbol("r", positive=True)
 
@@ -190,7 +191,10 @@ NOTATION: tuple[Notation, ...] = (
     Notation(f_w, "1 where some layer attends to a sliding window (the model builds a sliding-window mask), else 0",
              (), "sliding_window, use_sliding_window, layer_types"),
     Notation(f_a, "1 where a config picks the other of two code paths a family's forward takes (GPT-NeoX-20B's "
-                  "gelu_fast, written in Python, against torch's gelu), else 0", (), "hidden_act"),
+                  "gelu_fast, written in Python, against torch's gelu; Gemma 2 without its attention's softcap), "
+                  "else 0", (), "hidden_act, attn_logit_softcapping"),
+    Notation(f_b, "1 where a config picks the other of a second pair of code paths (Gemma 2 without its logits' "
+                  "softcap), else 0", (), "final_logit_softcapping"),
     Notation(M, "the multiple LLaMA rounds its feed-forward width up to", (),
              "multiple_of in Meta's params.json (256 for LLaMA-1 and Llama-2-7B)"),
     Notation(r, "the factor LLaMA scales its feed-forward width by, before rounding (not an integer)",

@@ -69,6 +69,13 @@ class Timeline:
         self.live[name] = sympy.Add(*(self.live.pop(part) for part in parts))
         return name
 
+    def split(self, name: str, **parts: Expr) -> None:
+        """A tensor whose death depends on a condition, known as parts (each its size times a factor of 0 or 1,
+        the factors adding up to 1) from now on, each dying where it would: no birth, no death."""
+        size = self.live.pop(name)
+        assert sympy.expand(sympy.Add(*parts.values()) - 1) == 0, parts
+        self.live.update({part: size * factor for part, factor in parts.items()})
+
     def size(self, name: str) -> Expr:
         return self.live[name]
 
@@ -375,11 +382,27 @@ def softmax_fp32(t: Timeline, scores: str, elements: Expr) -> tuple[str, str]:
     return "probabilities", "probabilities_fp32"
 
 
+def softcap(t: Timeline, name: str, x: str, elements: Expr, capped: Expr = 1) -> str:
+    """Gemma 2's softcapping of ``x``, where ``capped`` is 1: ``x / cap``, ``tanh``, ``* cap``, each a tensor, the
+    one before dying when the name is bound again; where ``capped`` is 0 (the cap unset), none of them (0 bytes),
+    and ``x`` itself is the result."""
+    size = activation(capped * elements)
+    t.split(x, **{f"{x}.capped": capped, f"{x}.kept": 1 - capped})
+    t.new(f"{name}.divided", size)
+    t.drop(f"{x}.capped")
+    t.new(f"{name}.tanh", size)
+    t.drop(f"{name}.divided")
+    t.new(f"{name}.product", size)
+    t.drop(f"{name}.tanh")
+    return t.join(name, f"{name}.product", f"{x}.kept")
+
+
 def eager_attention(t: Timeline, q: str, k: str, v: str, mask: str, heads: Expr, head_size: Expr,
-                    repeated: Expr) -> tuple[tuple[str, str], tuple[str, str]]:
+                    repeated: Expr, capped: Expr | None = None) -> tuple[tuple[str, str], tuple[str, str]]:
     """eager_attention_forward: ``repeat_kv`` on the keys and values (a copy to the H query heads where
     ``repeated`` is 1), ``matmul(q, k^T) * scaling``, ``+ mask``, the softmax in fp32 (:func:`softmax_fp32`),
-    ``matmul(weights, v)``, ``transpose(1, 2).contiguous()``. Returns the output and the attention weights, which
+    ``matmul(weights, v)``, ``transpose(1, 2).contiguous()``; ``capped`` (Gemma 2): the scores softcapped after
+    scaling where it is 1 (:func:`softcap`). Returns the output and the attention weights, which
     it returns too (the caller holds them: two names, the cast below fp32 and the fp32 softmax in fp32); the output
     is two names too (one of them of 0 bytes), both dying when the caller binds its name again."""
     rows = b * heads * s
@@ -388,8 +411,9 @@ def eager_attention(t: Timeline, q: str, k: str, v: str, mask: str, heads: Expr,
     t.new("scores", activation(rows * s))
     t.new("scaled", activation(rows * s))
     t.drop("scores")
+    scores = "scaled" if capped is None else softcap(t, "softcapped", "scaled", rows * s, capped)
     t.new("masked", activation(rows * s))
-    t.drop("scaled")
+    t.drop(scores)
     weights = softmax_fp32(t, "masked", rows * s)
     # The product, heads by tokens; transposed to tokens by heads, a copy unless that is contiguous already (c_t 0:
     # one token or one head), when the product itself is returned.

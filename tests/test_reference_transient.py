@@ -27,7 +27,8 @@ VERIFIED = {"llama": ("LlamaForCausalLM", "LlamaModel"), "gpt2": ("GPT2LMHeadMod
             "mistral": ("MistralForCausalLM", "MistralModel"), "qwen2": ("Qwen2ForCausalLM", "Qwen2Model"),
             "qwen3": ("Qwen3ForCausalLM", "Qwen3Model"), "phi3": ("Phi3ForCausalLM", "Phi3Model"),
             "roberta": ("RobertaForMaskedLM", "RobertaModel"),
-            "gpt_neox": ("GPTNeoXForCausalLM", "GPTNeoXModel"), "gemma": ("GemmaForCausalLM", "GemmaModel")}
+            "gpt_neox": ("GPTNeoXForCausalLM", "GPTNeoXModel"), "gemma": ("GemmaForCausalLM", "GemmaModel"),
+            "gemma2": ("Gemma2ForCausalLM", "Gemma2Model")}
 
 
 def derived(config: dict, architecture: str, tokens: int, batch: int, dtype: str, generate: bool) -> int:
@@ -145,10 +146,13 @@ def test_another_code_path_is_refused() -> None:
 @pytest.mark.parametrize("checkpoint, change", [
     ("mistral-7b", {"sliding_window": 16}), ("mistral-7b", {"sliding_window": None}),
     ("qwen2-7b", {"use_sliding_window": True, "sliding_window": 16, "max_window_layers": 1}),
-], ids=["mistral-window", "mistral-none", "qwen2-both-masks"])
+    ("gemma-2-2b", {"sliding_window": 16}),
+    ("gemma-2-2b", {"sliding_window": 16, "attn_logit_softcapping": None, "final_logit_softcapping": None}),
+], ids=["mistral-window", "mistral-none", "qwen2-both-masks", "gemma2", "gemma2-uncapped"])
 def test_sliding_windows(checkpoint: str, change: dict) -> None:
     # A window shorter than the tokens: Mistral builds a sliding-window mask instead of the causal one (none without a
-    # window), Qwen2 both where some layer slides; generate's cache keeps the window's layers apart.
+    # window), Qwen2 both where some layer slides, Gemma 2 both always (with its softcaps, or without them);
+    # generate's cache keeps the window's layers apart.
     config = reference.shallow(configs.load(checkpoint), 2) | change
     architecture = registry.families()[registry.of_model_type(config["model_type"]).name].main
     for tokens, batch in ((40, 2), (5, 1)):

@@ -295,18 +295,20 @@ gqa_ignored = Miscount(
 # The forward at inference (derivations.transient): transformers' modeling_llama.py, statement by statement
 # ---------------------------------------------------------------------------------------------
 
-def attention_forward(t: tr.Timeline, x: str, generate: bool, qk_norm: bool = False) -> tuple[str, tuple[str, str]]:
+def attention_forward(t: tr.Timeline, x: str, generate: bool, qk_norm: bool = False, capped=None,
+                      norm=tr.rms_norm) -> tuple[str, tuple[str, str]]:
     """LlamaAttention.forward on the normed ``x``: q, k and v projected (views of the products), q and k rotated;
     with a cache (generate), k and v go into it and their transient tensors die there; eager attention; o_proj.
     Returns the output and the attention weights, which the layer holds (``hidden_states, _ = ...``). ``qk_norm``:
-    Qwen3's RMSNorm of each query and key head (``q_norm(q_proj(x).view(...))``), the product dying with it."""
+    Qwen3's RMSNorm of each query and key head (``q_norm(q_proj(x).view(...))``, ``norm`` the kin's), the product
+    dying with it; ``capped``: Gemma 2's softcap of the scores (derivations.transient.eager_attention)."""
     rows = b * s
 
     def projected(name: str, heads) -> str:
         product = tr.linear(t, name, rows, heads * d_h)
         if not qk_norm:
             return product
-        normed = tr.rms_norm(t, f"{name}_normed", d_h, rows=rows * heads)
+        normed = norm(t, f"{name}_normed", d_h, rows=rows * heads)
         t.drop(product)
         return normed
 
@@ -315,7 +317,7 @@ def attention_forward(t: tr.Timeline, x: str, generate: bool, qk_norm: bool = Fa
     t.drop(q, k)  # query_states, key_states = apply_rotary_pos_emb(...)
     if generate:
         t.drop(k_rot, v)  # key_states, value_states = past_key_values.update(...): the cache's tensors now
-    context, weights = tr.eager_attention(t, q_rot, k_rot, v, "mask", H, d_h, g_kv)
+    context, weights = tr.eager_attention(t, q_rot, k_rot, v, "mask", H, d_h, g_kv, capped)
     out = tr.linear(t, "o", rows, D)
     t.drop(*context)
     t.drop(q_rot, *(() if generate else (k_rot, v)))  # the function returns
@@ -344,10 +346,14 @@ def embed(t: tr.Timeline) -> str:
 @dataclass(frozen=True)
 class Kin:
     """What a family's forward at inference does otherwise than LLaMA's, statement block by block: its masks (by
-    whether some layer slides), attention, feed-forward, norm (``norm(t, name, width, rows=None)``), embeddings and
-    the part of a head its rotary embedding turns."""
+    whether some layer slides), layer, logits, attention, feed-forward, norm (``norm(t, name, width, rows=None)``),
+    embeddings and the part of a head its rotary embedding turns."""
 
     masks: Callable[[tr.Timeline, bool], tuple[str, ...]] = lambda t, sliding: (tr.causal_mask(t),)
+    # A layer of its own (Gemma 2's four norms): layer(t, x, out, generate, kin); None: LLaMA's.
+    layer: Callable | None = None
+    # The logits of ``rows`` rows (Gemma 2 caps them): logits(t, rows); None: one product.
+    logits: Callable | None = None
     attention: Callable = attention_forward
     mlp: Callable = gated_mlp_forward
     norm: Callable = tr.rms_norm
@@ -386,16 +392,18 @@ def causal_lm_forward(t: tr.Timeline, generate: bool, lm_head: bool = True, kin:
     masks = kin.masks(t, sliding)
     cos, sin = tr.rotary(t, kin.rotary_width)
     # The first layer reads the embeddings; a later one, the previous layer's output, which dies when it returns.
-    layer_forward(t, embeddings, "hidden", generate, kin)
+    layer = kin.layer or layer_forward
+    layer(t, embeddings, "hidden", generate, kin)
     with t.only(l_2):
         t.drop("hidden")
         t.new("previous", stream)
-        layer_forward(t, "previous", "hidden", generate, kin)
+        layer(t, "previous", "hidden", generate, kin)
         t.drop("previous")
     kin.norm(t, "final", D)
     t.drop("hidden", embeddings, position_ids, *masks, cos, sin, "cos_kept_fp32", "sin_kept_fp32")
     if lm_head:
-        t.new("logits", tr.activation(b * (1 if generate else s) * V))
+        rows = b * (1 if generate else s)
+        kin.logits(t, rows) if kin.logits else t.new("logits", tr.activation(rows * V))
 
 
 def transient(prefix: str = "Llama", kin: Kin = LLAMA, layouts=None, windowed: bool = False,
