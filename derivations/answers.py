@@ -377,8 +377,11 @@ def _transient(config: Mapping, held: dict, values: dict, tokens: int, batch: in
         if config.get(field, default) not in accepted:
             return {"inference_refused": f"the forward is derived for {field} {' or '.join(map(repr, accepted))} "
                                          f"only (got {config.get(field, default)!r})"}
-    # f_w: some layer attends to a window (the reader's windows, as the cache reads them): a sliding-window mask.
-    at = storage.transient_values(values, tokens, batch, fmt) | {"f_w": int(any(w is not None for w in windows))}
+    # f_w: some layer attends to a window (the reader's windows, as the cache reads them): a sliding-window mask;
+    # f_m: layers of both kinds.
+    slides = [w is not None for w in windows]
+    at = storage.transient_values(values, tokens, batch, fmt) | {"f_w": int(any(slides)),
+                                                                  "f_m": int(any(slides) and not all(slides))}
     at |= {symbol: int(config.get(field, default) == value) for symbol, field, default, value in rows["flags"]}
     forward = compiled.largest(rows["forward"], at)
     generate = forward if rows["generate"] is None else compiled.largest(rows["generate"], at)

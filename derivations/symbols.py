@@ -75,6 +75,7 @@ c_t = sympy.Symbol("c_t", integer=True, nonnegative=True)
 c_b = sympy.Symbol("c_b", integer=True, nonnegative=True)
 c_bt = sympy.Symbol("c_bt", integer=True, nonnegative=True)
 f_w = sympy.Symbol("f_w", integer=True, nonnegative=True)
+f_m = sympy.Symbol("f_m", integer=True, nonnegative=True)
 f_a = sympy.Symbol("f_a", integer=True, nonnegative=True)
 f_b = sympy.Symbol("f_b", integer=True, nonnegative=True)
 # A ratio, not a size: Meta's ffn_dim_multiplier (1.3 for Llama-2-70B).
@@ -190,6 +191,8 @@ NOTATION: tuple[Notation, ...] = (
                    "heads together (b > 1, H > 1 and s > 1), else 0", (), "torch.matmul's reshape in BERT's attention"),
     Notation(f_w, "1 where some layer attends to a sliding window (the model builds a sliding-window mask), else 0",
              (), "sliding_window, use_sliding_window, layer_types"),
+    Notation(f_m, "1 where layers of both kinds exist, sliding and full, else 0 (Gemma 3 makes rotary "
+                  "embeddings for each kind present)", (), "layer_types, sliding_window_pattern"),
     Notation(f_a, "1 where a config picks the other of two code paths a family's forward takes (GPT-NeoX-20B's "
                   "gelu_fast, written in Python, against torch's gelu; Gemma 2 without its attention's softcap), "
                   "else 0", (), "hidden_act, attn_logit_softcapping"),

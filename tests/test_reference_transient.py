@@ -28,7 +28,8 @@ VERIFIED = {"llama": ("LlamaForCausalLM", "LlamaModel"), "gpt2": ("GPT2LMHeadMod
             "qwen3": ("Qwen3ForCausalLM", "Qwen3Model"), "phi3": ("Phi3ForCausalLM", "Phi3Model"),
             "roberta": ("RobertaForMaskedLM", "RobertaModel"),
             "gpt_neox": ("GPTNeoXForCausalLM", "GPTNeoXModel"), "gemma": ("GemmaForCausalLM", "GemmaModel"),
-            "gemma2": ("Gemma2ForCausalLM", "Gemma2Model")}
+            "gemma2": ("Gemma2ForCausalLM", "Gemma2Model"),
+            "gemma3_text": ("Gemma3ForCausalLM", "Gemma3TextModel")}
 
 
 def derived(config: dict, architecture: str, tokens: int, batch: int, dtype: str, generate: bool) -> int:
@@ -148,7 +149,10 @@ def test_another_code_path_is_refused() -> None:
     ("qwen2-7b", {"use_sliding_window": True, "sliding_window": 16, "max_window_layers": 1}),
     ("gemma-2-2b", {"sliding_window": 16}),
     ("gemma-2-2b", {"sliding_window": 16, "attn_logit_softcapping": None, "final_logit_softcapping": None}),
-], ids=["mistral-window", "mistral-none", "qwen2-both-masks", "gemma2", "gemma2-uncapped"])
+    ("gemma-3-1b", {"sliding_window": 16, "sliding_window_pattern": 2}),
+    ("gemma-3-1b", {"sliding_window": 16, "attn_logit_softcapping": 50.0, "final_logit_softcapping": 30.0}),
+], ids=["mistral-window", "mistral-none", "qwen2-both-masks", "gemma2", "gemma2-uncapped", "gemma3-both-kinds",
+        "gemma3-capped"])
 def test_sliding_windows(checkpoint: str, change: dict) -> None:
     # A window shorter than the tokens: Mistral builds a sliding-window mask instead of the causal one (none without a
     # window), Qwen2 both where some layer slides, Gemma 2 both always (with its softcaps, or without them);

@@ -291,7 +291,7 @@ def causal_lm_forward(t: tr.Timeline, generate: bool, lm_head: bool = True) -> N
     t.new("embeddings", stream)
     position_ids = tr.positions(t)
     mask = tr.causal_mask(t)
-    cos, sin = tr.rotary(t, d_r)
+    rotary = tr.rotary(t, d_r)
     layer_forward(t, "hidden", generate)
     with t.only(l_2):
         t.drop("hidden")
@@ -299,7 +299,7 @@ def causal_lm_forward(t: tr.Timeline, generate: bool, lm_head: bool = True) -> N
         layer_forward(t, "hidden", generate)
         t.drop("previous")
     tr.layer_norm(t, "final", D)
-    t.drop("hidden", "embeddings", position_ids, mask, cos, sin, "cos_kept_fp32", "sin_kept_fp32")
+    t.drop("hidden", "embeddings", position_ids, mask, *rotary)
     if lm_head:
         t.new("logits", tr.activation(b * (1 if generate else s) * V))
 

@@ -359,6 +359,9 @@ class Kin:
     norm: Callable = tr.rms_norm
     embed: Callable[[tr.Timeline], str] = embed
     rotary_width: sympy.Expr = d_h
+    # The rotary embeddings of its own (Gemma 3's one pair a kind of layer): rotary(t) -> the names held; None: one
+    # pair of rotary_width.
+    rotary: Callable | None = None
 
 
 LLAMA = Kin()
@@ -390,7 +393,7 @@ def causal_lm_forward(t: tr.Timeline, generate: bool, lm_head: bool = True, kin:
     embeddings = kin.embed(t)
     position_ids = tr.positions(t)
     masks = kin.masks(t, sliding)
-    cos, sin = tr.rotary(t, kin.rotary_width)
+    rotary = kin.rotary(t) if kin.rotary else tr.rotary(t, kin.rotary_width)
     # The first layer reads the embeddings; a later one, the previous layer's output, which dies when it returns.
     layer = kin.layer or layer_forward
     layer(t, embeddings, "hidden", generate, kin)
@@ -400,7 +403,7 @@ def causal_lm_forward(t: tr.Timeline, generate: bool, lm_head: bool = True, kin:
         layer(t, "previous", "hidden", generate, kin)
         t.drop("previous")
     kin.norm(t, "final", D)
-    t.drop("hidden", embeddings, position_ids, *masks, cos, sin, "cos_kept_fp32", "sin_kept_fp32")
+    t.drop("hidden", embeddings, position_ids, *masks, *rotary)
     if lm_head:
         rows = b * (1 if generate else s)
         kin.logits(t, rows) if kin.logits else t.new("logits", tr.activation(rows * V))
