@@ -55,6 +55,9 @@ def compile_section(model_type: str, name: str) -> dict:
 
 # What a class without a derived forward at inference answers instead of a transient peak.
 NO_TRANSIENT = "transient peak not derived for this class yet"
+# ... and a mixture of experts: its experts' tensors hold the tokens routed to each, which the sizes do not give.
+ROUTED = ("transient peak not derived: a mixture's experts hold the tokens routed to each, which depend on the "
+          "weights and the input, not on the sizes alone")
 
 
 def transient_rows(family, variant: str, name: str) -> dict:
@@ -65,9 +68,12 @@ def transient_rows(family, variant: str, name: str) -> dict:
     config's fraction of another (size, field, default, of), ``flags``, the conditions it reads from the config
     (symbol, field, default, value); or
     ``refused``: why there are none."""
+    from .symbols import X
+
     derived = family.transient.get(variant, {}).get(name)
     if derived is None:
-        return {"refused": NO_TRANSIENT}
+        routed = X in family.variants[variant][name].total.free_symbols
+        return {"refused": ROUTED if routed else NO_TRANSIENT}
     return {"forward": [terms(m) for m in derived.forward],
             "generate": None if derived.generate is None else [terms(m) for m in derived.generate],
             "even": list(derived.even),
