@@ -29,7 +29,8 @@ VERIFIED = {"llama": ("LlamaForCausalLM", "LlamaModel"), "gpt2": ("GPT2LMHeadMod
             "roberta": ("RobertaForMaskedLM", "RobertaModel"),
             "gpt_neox": ("GPTNeoXForCausalLM", "GPTNeoXModel"), "gemma": ("GemmaForCausalLM", "GemmaModel"),
             "gemma2": ("Gemma2ForCausalLM", "Gemma2Model"),
-            "gemma3_text": ("Gemma3ForCausalLM", "Gemma3TextModel")}
+            "gemma3_text": ("Gemma3ForCausalLM", "Gemma3TextModel"),
+            "gpt1": ("OpenAIGPTLMHeadModel", "OpenAIGPTModel")}
 
 
 def derived(config: dict, architecture: str, tokens: int, batch: int, dtype: str, generate: bool) -> int:
