@@ -30,7 +30,8 @@ VERIFIED = {"llama": ("LlamaForCausalLM", "LlamaModel"), "gpt2": ("GPT2LMHeadMod
             "gpt_neox": ("GPTNeoXForCausalLM", "GPTNeoXModel"), "gemma": ("GemmaForCausalLM", "GemmaModel"),
             "gemma2": ("Gemma2ForCausalLM", "Gemma2Model"),
             "gemma3_text": ("Gemma3ForCausalLM", "Gemma3TextModel"),
-            "gpt1": ("OpenAIGPTLMHeadModel", "OpenAIGPTModel")}
+            "gpt1": ("OpenAIGPTLMHeadModel", "OpenAIGPTModel"),
+            "distilbert": ("DistilBertForMaskedLM", "DistilBertModel")}
 
 
 def derived(config: dict, architecture: str, tokens: int, batch: int, dtype: str, generate: bool) -> int:

@@ -435,18 +435,19 @@ def layer_forward(t: tr.Timeline, out: str) -> str:
     return out
 
 
-def encoder_forward(t: tr.Timeline, head: str, embeddings=embeddings_forward) -> None:
+def encoder_forward(t: tr.Timeline, head: str, embeddings=embeddings_forward, layer=layer_forward) -> None:
     """BertModel.forward and its heads: the embeddings (held by BertModel's forward until it returns), the layers
     (the first reads the embeddings; a later one its predecessor's output, which dies when it returns); then the
     head: ``pooler`` (the first token's dense and tanh), ``none``, or ``mlm`` (transform: dense, GELU, LayerNorm;
-    then the decoder's logits of every token). ``embeddings``: a kin's (RoBERTa's), leaving ``embedding_output``."""
+    then the decoder's logits of every token). ``embeddings``: a kin's (RoBERTa's), leaving ``embedding_output``;
+    ``layer``: a kin's (DistilBERT's)."""
     stream = tr.activation(b * s * D)
     embeddings(t)
-    layer_forward(t, "hidden")
+    layer(t, "hidden")
     with t.only(l_2):
         t.drop("hidden")
         t.new("previous", stream)
-        layer_forward(t, "hidden")
+        layer(t, "hidden")
         t.drop("previous")
     if head == "pooler":
         t.new("pooler_dense", tr.activation(b * D))
@@ -467,10 +468,11 @@ REQUIRES = (("is_decoder", False, (False,)), ("hidden_act", "gelu", ("gelu",)),
              ("chunk_size_feed_forward", 0, (0,)))
 
 
-def encoder_transient(head: str, embeddings=embeddings_forward) -> tr.Transient:
+def encoder_transient(head: str, embeddings=embeddings_forward, layer=layer_forward, requires=REQUIRES
+                      ) -> tr.Transient:
     """An encoder class's forward at inference, with ``head`` (see :func:`encoder_forward`)."""
-    return tr.transient(lambda t, generate: encoder_forward(t, head, embeddings), generates=False,
-                        requires=REQUIRES, products=(("H", "d_h", "D"),))
+    return tr.transient(lambda t, generate: encoder_forward(t, head, embeddings, layer), generates=False,
+                        requires=requires, products=(("H", "d_h", "D"),))
 
 
 TRANSIENT = {layout: {"BertModel": encoder_transient("pooler"), "BertModelWithoutPooler": encoder_transient("none"),
