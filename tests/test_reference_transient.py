@@ -31,7 +31,8 @@ VERIFIED = {"llama": ("LlamaForCausalLM", "LlamaModel"), "gpt2": ("GPT2LMHeadMod
             "gemma2": ("Gemma2ForCausalLM", "Gemma2Model"),
             "gemma3_text": ("Gemma3ForCausalLM", "Gemma3TextModel"),
             "gpt1": ("OpenAIGPTLMHeadModel", "OpenAIGPTModel"),
-            "distilbert": ("DistilBertForMaskedLM", "DistilBertModel")}
+            "distilbert": ("DistilBertForMaskedLM", "DistilBertModel"),
+            "albert": ("AlbertForMaskedLM", "AlbertModel")}
 
 
 def derived(config: dict, architecture: str, tokens: int, batch: int, dtype: str, generate: bool) -> int:
