@@ -327,7 +327,9 @@ def _held(config: Mapping, architecture: str | None, tokens: int | None, target:
     """The class a config asks for, its compiled memory rows, its sizes by name, and the tokens (the context the
     config declares where none is given)."""
     chosen = configs.select(config, architecture, parameter_symbols, base)
-    held = compiled.section(chosen.model_type, "memory")["memory"][chosen.layout][chosen.architecture]
+    section = compiled.section(chosen.model_type, "memory")
+    held = section["memory"][chosen.layout][chosen.architecture]
+    held = dict(held, transient=section["transient"][held["transient"]])  # kept once for all the layouts
     values = dict(chosen.values)
     tokens = tokens if tokens is not None else context(config)
     _positions(values, tokens, target or tokens)

@@ -17,7 +17,7 @@ from math import prod
 from . import cache
 
 # What each section holds: the keys of compile_section's result for it.
-SECTIONS = {"count": ("base", "variants", "active"), "flops": ("flops",), "memory": ("memory",)}
+SECTIONS = {"count": ("base", "variants", "active"), "flops": ("flops",), "memory": ("memory", "transient")}
 # The sections each command reads: every command selects its class by the count's symbols; flops' decode step
 # reads the cache (memory) and a mixture's active parameters (count).
 READS = {"count": ("count",), "flops": ("count", "flops", "memory"), "memory": ("count", "memory")}
@@ -47,10 +47,19 @@ def compile_section(model_type: str, name: str) -> dict:
         return {"flops": each(flop_rows)}
     # What each class holds (derivations.memory): its tensors, and what a token leaves in the cache; and what its
     # forward holds at inference beyond them (derivations.transient).
+    # The transient moments, the same in most layouts, are kept once: a class's rows name them by their index.
     assert name == "memory", name
-    return {"memory": {variant: {name: memory_rows(part) | {"transient": transient_rows(family, variant, name)}
-                                 for name, part in architectures.items()}
-                       for variant, architectures in family.variants.items()}}
+    import json
+
+    distinct: dict[str, int] = {}
+
+    def transient_index(variant: str, name: str) -> int:
+        return distinct.setdefault(json.dumps(transient_rows(family, variant, name), sort_keys=True), len(distinct))
+
+    held = {variant: {name: memory_rows(part) | {"transient": transient_index(variant, name)}
+                      for name, part in architectures.items()}
+            for variant, architectures in family.variants.items()}
+    return {"memory": held, "transient": [json.loads(text) for text in distinct]}
 
 
 # What a class without a derived forward at inference answers instead of a transient peak.
