@@ -317,58 +317,47 @@ def roofline_cells(bounds: dict) -> list[tuple[str, str, str]]:
 def memory(config: Mapping, architecture: str | None, tokens: int | None, target: int | None = None, batch: int = 1,
            dtype: str | None = None, quantized: bool = True) -> dict:
     """What the model holds, in bytes (derivations.memory, on the compiled polynomials): the weights in every
-    format, the key/value cache, training state for each optimizer, and activations. Where the config names a
-    quantization_config (and ``quantized``), the weights are in its format (:func:`weights_format`)."""
-    dtype = DEFAULT_DTYPE if dtype is None else dtype
-    if storage.format_name(dtype) is None:
-        raise ConfigError(f"unknown dtype {dtype!r} (known: {', '.join(storage.FORMATS)}, "
-                          f"or torch's names: {', '.join(storage.DTYPE_ALIASES)})")
-    dtype = storage.format_name(dtype)
+    format, the key/value cache, the forward's transient peak and their sum at inference, training state for each
+    optimizer, activations, and the training total. Where the config names a quantization_config (and
+    ``quantized``), the weights are in its format (:func:`weights_format`)."""
+    fmt = storage.FORMATS[_dtype(DEFAULT_DTYPE if dtype is None else dtype)]
     scheme = quantization.read(config) if quantized else None
-    chosen = configs.select(config, architecture, parameter_symbols, base)
-    held = compiled.section(chosen.model_type, "memory")["memory"][chosen.layout][chosen.architecture]
-    values = dict(chosen.values)
-    tokens = tokens if tokens is not None else context(config)
-    _positions(values, tokens, target or tokens)
+    chosen, held, values, tokens = _held(config, architecture, tokens, target)
     tensors = [(compiled.count(size, values), compiled.count(copies, values), quantizable)
                for size, copies, quantizable in held["tensors"]]
     parameters = sum(size * copies for size, copies, _ in tensors)
-    cache = [(compiled.count(per_copy, values), compiled.count(copies, values), cross)
-             for per_copy, copies, cross in held["cache"]]
-    cross = any(c for _, _, c in cache)
-    # An encoder-decoder caches its decoder's tokens (target, else tokens) and its encoder's (tokens).
-    decoder_tokens = (target or tokens) if cross else tokens
-    reader = configs.READERS[chosen.model_type]
-    elements, windows = storage.cached(cache, decoder_tokens, lambda layers: reader.windows(config, layers),
-                                       tokens if cross else None)
-    elements *= batch
-    fmt = storage.FORMATS[dtype]
-    if scheme is not None:  # the config's format for the weights; --dtype's float width (else 16 bits) for the rest
-        fmt = fmt if fmt.block is None and fmt.bits >= 16 else storage.FORMATS[DEFAULT_DTYPE]
-    # The cache is kept at the weights' width, or at 16 bits under a 4-bit format (its scales do not apply).
-    cache_bits = fmt.bits if fmt.block is None else fmt.kept_bits
+    if scheme is not None:
+        fmt = _kept(fmt)
+    elements, windows, cross = _cache(config, chosen, held, values, tokens, target, batch)
     result = {
         "architecture": chosen.architecture, "seq": tokens, "batch": batch, "dtype": fmt.name,
         "parameters": parameters,
         "weights_bytes": storage.weight_bytes(tensors, fmt),
         "weights_bytes_by_dtype": {name: storage.weight_bytes(tensors, f) for name, f in storage.FORMATS.items()},
         "kv_cache_elements": elements,
-        "kv_cache_bytes": elements * cache_bits // 8,
+        "kv_cache_bytes": elements * _cache_bits(fmt) // 8,
         "kv_cache_windows": sorted({w for w in windows if w is not None}),
-        "training_bytes": {name: o.per_parameter * parameters for name, o in storage.OPTIMIZERS.items()}
-        | {"adam-8bit": 8 * parameters + storage.adam_8bit_states([(size, copies) for size, copies, _ in tensors])},
     }
     if scheme is not None:
         result["quantization"] = weights_format(scheme, held, values, tensors, fmt)
         result["weights_bytes"] = result["quantization"]["weights_bytes"]
     if cross:
-        result["target"] = decoder_tokens
+        result["target"] = (target or tokens)
+    result |= _transient(config, held, values, tokens, batch, fmt, windows)
+    if "transient_bytes" in result:
+        # derivations.transient: the peak of the forward's tensors beside the weights and the cache it fills.
+        result["inference_bytes"] = result["weights_bytes"] + result["kv_cache_bytes"] + result["transient_bytes"]
+    result["training_bytes"] = ({name: o.per_parameter * parameters for name, o in storage.OPTIMIZERS.items()}
+                                | {"adam-8bit": 8 * parameters
+                                   + storage.adam_8bit_states([(size, copies) for size, copies, _ in tensors])})
     if {"D", "H", "L"} <= values.keys():
         # Korthikanti et al.'s GPT layer at 16 bits: sbh(34 + 5as/h) a layer; full recomputation keeps 2sbh.
         h, a, depth = values["D"], values["H"], values["L"]
         result["activations_bytes"] = depth * storage.activations(tokens, batch, h, a)
         result["activations_selective_recomputation_bytes"] = depth * storage.activations_selective(tokens, batch, h)
         result["activations_full_recomputation_bytes"] = depth * storage.activations_full(tokens, batch, h)
+        # The default training: Adam in mixed precision, every activation kept for the backward.
+        result["training_total_bytes"] = result["training_bytes"][TRAINING_OPTIMIZER] + result["activations_bytes"]
     return result
 
 
@@ -404,12 +393,111 @@ def quantization_note(config: Mapping, dtype: str | None) -> str | None:
             f"applied (the rest and the cache in {DEFAULT_DTYPE})")
 
 
+# The optimizer of the training total: mixed-precision Adam (16-bit weights and gradients, fp32 master and states).
+TRAINING_OPTIMIZER = "adam-mixed"
+
+
 def inference_bytes(config: Mapping, architecture: str | None, tokens: int, batch: int = 1,
                     dtype: str = DEFAULT_DTYPE) -> int:
-    """What serving holds after a forward over ``tokens`` tokens at ``batch``, in bytes. PROVISIONAL: the weights
-    and the key/value cache alone, until the forward's transient peak is derived (its helper replaces this)."""
-    held = memory(config, architecture, tokens, None, batch, dtype)
-    return held["weights_bytes"] + held["kv_cache_bytes"]
+    """``memory --json``'s ``"inference_bytes"`` alone, cheaply (for a search over lengths or batches): the weights
+    in ``dtype`` (or the config's quantization_config), the key/value cache of ``tokens`` tokens at ``batch``, and
+    generate's transient peak. A class whose forward is not derived is a :class:`~derivations.reading.ConfigError`
+    saying so."""
+    fmt = storage.FORMATS[_dtype(DEFAULT_DTYPE if dtype is None else dtype)]
+    scheme = quantization.read(config)
+    if scheme is not None:
+        fmt = _kept(fmt)
+    chosen, held, values, tokens = _held(config, architecture, tokens, None)
+    tensors = [(compiled.count(size, values), compiled.count(copies, values), quantizable)
+               for size, copies, quantizable in held["tensors"]]
+    weights = storage.weight_bytes(tensors, fmt) if scheme is None else \
+        weights_format(scheme, held, values, tensors, fmt)["weights_bytes"]
+    elements, windows, _ = _cache(config, chosen, held, values, tokens, None, batch)
+    transient = _transient(config, held, values, tokens, batch, fmt, windows)
+    if "transient_bytes" not in transient:
+        raise ConfigError(f"{chosen.architecture}: no inference total: {transient['inference_refused']}")
+    return weights + elements * _cache_bits(fmt) // 8 + transient["transient_bytes"]
+
+
+def _kept(fmt: storage.Format) -> storage.Format:
+    """Under a config's quantization_config: --dtype's float width for the tensors it leaves unquantized, the cache
+    and the activations (a format of --dtype's own does not apply: 16 bits)."""
+    return fmt if fmt.block is None and fmt.bits >= 16 else storage.FORMATS[DEFAULT_DTYPE]
+
+
+def _dtype(dtype: str) -> str:
+    if storage.format_name(dtype) is None:
+        raise ConfigError(f"unknown dtype {dtype!r} (known: {', '.join(storage.FORMATS)}, "
+                          f"or torch's names: {', '.join(storage.DTYPE_ALIASES)})")
+    return storage.format_name(dtype)
+
+
+def _held(config: Mapping, architecture: str | None, tokens: int | None, target: int | None):
+    """The class a config asks for, its compiled memory rows, its sizes by name, and the tokens (the context the
+    config declares where none is given)."""
+    chosen = configs.select(config, architecture, parameter_symbols, base)
+    section = compiled.section(chosen.model_type, "memory")
+    held = section["memory"][chosen.layout][chosen.architecture]
+    held = dict(held, transient=section["transient"][held["transient"]])  # kept once for all the layouts
+    values = dict(chosen.values)
+    tokens = tokens if tokens is not None else context(config)
+    _positions(values, tokens, target or tokens)
+    return chosen, held, values, tokens
+
+
+def _cache(config: Mapping, chosen, held: dict, values: dict, tokens: int, target: int | None, batch: int):
+    """Elements in the key/value cache of the batch, the windows its layers keep, and whether it has
+    cross-attention (an encoder-decoder caches its decoder's tokens, target else tokens, and its encoder's)."""
+    cache = [(compiled.count(per_copy, values), compiled.count(copies, values), cross)
+             for per_copy, copies, cross in held["cache"]]
+    cross = any(c for _, _, c in cache)
+    decoder_tokens = (target or tokens) if cross else tokens
+    reader = configs.READERS[chosen.model_type]
+    elements, windows = storage.cached(cache, decoder_tokens, lambda layers: reader.windows(config, layers),
+                                       tokens if cross else None)
+    return elements * batch, windows, cross
+
+
+def _cache_bits(fmt: storage.Format) -> int:
+    """The cache is kept at the weights' width, or at 16 bits under a 4-bit format (its scales do not apply)."""
+    return fmt.bits if fmt.block is None else fmt.kept_bits
+
+
+def _transient(config: Mapping, held: dict, values: dict, tokens: int, batch: int, fmt: storage.Format,
+               windows) -> dict:
+    """The forward's transient peak at inference (derivations.transient, compiled): the largest of its moments,
+    for the bare forward and for generate's forward on the prompt (the bare one for a class that does not
+    generate); or why there is none."""
+    rows = held["transient"]
+    if "refused" in rows:
+        return {"inference_refused": rows["refused"]}
+    values = dict(values)
+    for size, field, default, of in rows["derived"]:  # a part of a size, as the config's fraction of it
+        fraction = config.get(field, default)
+        if isinstance(fraction, bool) or not isinstance(fraction, (int, float)) or not 0 < fraction <= 1:
+            return {"inference_refused": f"{field} must be a fraction in (0, 1], got {fraction!r}"}
+        values[size] = int(values[of] * fraction)
+    odd = [name for name in rows["even"] if values[name] % 2]
+    if odd:
+        return {"inference_refused": f"the forward is derived for an even {odd[0]} only (got {values[odd[0]]})"}
+    for a, b, c in rows["products"]:
+        if values[a] * values[b] != values[c]:
+            return {"inference_refused": f"the forward is derived where {a} x {b} = {c} only (transformers' forward "
+                                         f"fails otherwise)"}
+    for field, default, accepted in rows["requires"]:
+        if config.get(field, default) not in accepted:
+            return {"inference_refused": f"the forward is derived for {field} {' or '.join(map(repr, accepted))} "
+                                         f"only (got {config.get(field, default)!r})"}
+    # f_w: some layer attends to a window (the reader's windows, as the cache reads them): a sliding-window mask;
+    # f_m: layers of both kinds.
+    slides = [w is not None for w in windows]
+    at = storage.transient_values(values, tokens, batch, fmt) | {"f_w": int(any(slides)),
+                                                                  "f_m": int(any(slides) and not all(slides))}
+    at |= {symbol: int(config.get(field, default) == value) for symbol, field, default, value in rows["flags"]}
+    forward = compiled.largest(rows["forward"], at)
+    generate = forward if rows["generate"] is None else compiled.largest(rows["generate"], at)
+    return {"transient_bytes": generate, "transient_forward_bytes": forward,
+            "transient_of": "forward" if rows["generate"] is None else "generate"}
 
 
 def memory_table(result: dict) -> str:
@@ -418,8 +506,9 @@ def memory_table(result: dict) -> str:
 
 
 def memory_cells(result: dict) -> Table:
-    """The cells of the table ``memory`` prints: the weights in every format (the chosen one marked), the
-    key/value cache, training state by optimizer, activations; the parameters."""
+    """The cells of the table ``memory`` prints: the weights in every format (the chosen one marked); inference
+    (weights in the chosen format, key/value cache, transient peak, their total); training (weights, gradients and
+    optimizer states by optimizer, activations with and without recomputation, the total); the parameters."""
     lengths = f"T = {result['seq']:,}" + (f", T_dec = {result['target']:,}" if "target" in result else "")
     windows = result["kv_cache_windows"]
     quantized = result.get("quantization")
@@ -432,16 +521,31 @@ def memory_cells(result: dict) -> Table:
                   f"the rest in {quantized['kept_dtype']}", "")]
     body += [(f"weights, {name}", "--dtype" if name == result["dtype"] and quantized is None else "",
               storage.both_units(value)) for name, value in result["weights_bytes_by_dtype"].items()]
-    body.append(("key/value cache", f"{result['kv_cache_elements']:,} elements, batch {result['batch']:,}, {lengths}"
-                 + (f", windows {', '.join(map(str, windows))}" if windows else ""),
-                 storage.both_units(result["kv_cache_bytes"])))
-    body += [(f"training, {name}", "weights, gradients, optimizer states", storage.both_units(value))
-             for name, value in result["training_bytes"].items()]
+    body += [("inference", f"batch {result['batch']:,}, {lengths}", ""),
+             ("  weights", result["dtype"] if quantized is None else quantized["method"],
+              storage.both_units(result["weights_bytes"])),
+             ("  key/value cache", f"{result['kv_cache_elements']:,} elements"
+              + (f", windows {', '.join(map(str, windows))}" if windows else ""),
+              storage.both_units(result["kv_cache_bytes"]))]
+    if "transient_bytes" in result:
+        forward = storage.in_unit(result["transient_forward_bytes"], storage.DECIMAL)
+        what = ("a forward's tensors at most" if result["transient_of"] == "forward" else
+                f"generate's prompt forward (bare: {forward})")
+        body += [("  transient peak", what, storage.both_units(result["transient_bytes"])),
+                 ("  total", "weights + cache + transient", storage.both_units(result["inference_bytes"]))]
+    else:
+        body.append(("  transient peak", f"none: {result['inference_refused']}", ""))
+    body.append(("training", "by optimizer, then activations", ""))
+    body += [(f"  {name}", storage.OPTIMIZERS[name].label if name in storage.OPTIMIZERS else "Adam, 8-bit states",
+              storage.both_units(value)) for name, value in result["training_bytes"].items()]
     if "activations_bytes" in result:
-        body += [("activations", "Korthikanti et al., 16-bit: L sbh(34 + 5as/h)",
+        body += [("  activations", "Korthikanti: L sbh(34 + 5as/h)",
                   storage.both_units(result["activations_bytes"])),
-                 ("  selective recomputation", "L sbh 34", storage.both_units(result["activations_selective_recomputation_bytes"])),
-                 ("  full recomputation", "L sbh 2", storage.both_units(result["activations_full_recomputation_bytes"]))]
+                 ("    selective recomputation", "L sbh 34",
+                  storage.both_units(result["activations_selective_recomputation_bytes"])),
+                 ("    full recomputation", "L sbh 2", storage.both_units(result["activations_full_recomputation_bytes"])),
+                 ("  total", f"{TRAINING_OPTIMIZER} + activations",
+                  storage.both_units(result["training_total_bytes"]))]
     head = ("held", "what", "bytes")
     foot = [("parameters", "each tensor once", f"{result['parameters']:,}")]
     return Table(result["architecture"], head, body, foot)

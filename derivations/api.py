@@ -281,12 +281,19 @@ def memory_use(model: str | Path | Mapping, seq: int | None = None, architecture
         - `kv_cache_elements` and `kv_cache_bytes`: the key/value cache of the batch after `seq` tokens, kept at
           the weights' width (at 16 bits under a 4-bit format); `kv_cache_windows`, the lengths of its layers'
           sliding windows (an empty list where every layer attends to all tokens).
+        - `transient_bytes`: the peak of the tensors the forward that `generate` runs on the prompt holds beside
+          the weights and the cache (eager attention, the last token's logits; derivations.transient), in 16-bit
+          activations (fp32 for `fp32`); `transient_forward_bytes`, a bare forward's (every token's logits);
+          `transient_of`, which forward the first is (`forward` for a class that does not generate); and
+          `inference_bytes`, the weights, the cache and `transient_bytes` added. Where the class's forward is not
+          derived, none of these but `inference_refused`, which says why.
         - `training_bytes`: a dict of the bytes of weights, gradients and optimizer states under each
           optimizer: `adam`, `adam-mixed`, `adam-mixed-fp32-grads`, `sgd`, `adam-8bit`.
         - `activations_bytes`, `activations_selective_recomputation_bytes` and
           `activations_full_recomputation_bytes`: what a training step stores at 16 bits (Korthikanti et al.),
           with no recomputation, with selective and with full recomputation; for a model with a width, heads
-          and layers.
+          and layers; and `training_total_bytes`, mixed-precision Adam's weights, gradients and states with the
+          activations kept (no recomputation).
 
     Raises:
         configs.ConfigError: As for [`count`][derivations.api.count]; an unknown `dtype`; and `seq`, `target` or
@@ -299,6 +306,8 @@ def memory_use(model: str | Path | Mapping, seq: int | None = None, architecture
         (4150796288, [4096])
         >>> memory.training_bytes["adam-mixed"]
         115867713536
+        >>> memory.inference_bytes == memory.weights_bytes + memory.kv_cache_bytes + memory.transient_bytes
+        True
     """
     config = _config(model, revision)
     data = answers.memory(config, architecture, _positive("seq", seq), _positive("target", target),

@@ -17,7 +17,7 @@ from math import prod
 from . import cache
 
 # What each section holds: the keys of compile_section's result for it.
-SECTIONS = {"count": ("base", "variants", "active"), "flops": ("flops",), "memory": ("memory",)}
+SECTIONS = {"count": ("base", "variants", "active"), "flops": ("flops",), "memory": ("memory", "transient")}
 # The sections each command reads: every command selects its class by the count's symbols; flops' decode step
 # reads the cache (memory) and a mixture's active parameters (count).
 READS = {"count": ("count",), "flops": ("count", "flops", "memory"), "memory": ("count", "memory")}
@@ -45,9 +45,51 @@ def compile_section(model_type: str, name: str) -> dict:
         # What each class computes: one row per component (derivations.flops), in the sequence length s
         # (and s_d, an encoder-decoder's target length), and for one generated token.
         return {"flops": each(flop_rows)}
-    # What each class holds (derivations.memory): its tensors, and what a token leaves in the cache.
+    # What each class holds (derivations.memory): its tensors, and what a token leaves in the cache; and what its
+    # forward holds at inference beyond them (derivations.transient).
+    # The transient moments, the same in most layouts, are kept once: a class's rows name them by their index.
     assert name == "memory", name
-    return {"memory": each(lambda part: memory_rows(part, model_type))}
+    import json
+
+    distinct: dict[str, int] = {}
+
+    def transient_index(variant: str, name: str) -> int:
+        return distinct.setdefault(json.dumps(transient_rows(family, variant, name), sort_keys=True), len(distinct))
+
+    held = {variant: {name: memory_rows(part, model_type) | {"transient": transient_index(variant, name)}
+                      for name, part in architectures.items()}
+            for variant, architectures in family.variants.items()}
+    return {"memory": held, "transient": [json.loads(text) for text in distinct]}
+
+
+# What a class without a derived forward at inference answers instead of a transient peak.
+NO_TRANSIENT = "transient peak not derived for this class yet"
+# ... and a mixture of experts: its experts' tensors hold the tokens routed to each, which the sizes do not give.
+ROUTED = ("transient peak not derived: a mixture's experts hold the tokens routed to each, which depend on the "
+          "weights and the input, not on the sizes alone")
+
+
+def transient_rows(family, variant: str, name: str) -> dict:
+    """The moments of the class's forward at inference (derivations.transient) as polynomials: ``forward`` (the
+    bare forward) and ``generate`` (generate's forward on the prompt; None for a class that does not generate);
+    ``even``, the sizes it assumes even, ``requires``, the config fields it assumes (field, default, values),
+    ``products``, the products of sizes it assumes (a, b, c: a b = c), ``derived``, the sizes it reads from a
+    config's fraction of another (size, field, default, of), ``flags``, the conditions it reads from the config
+    (symbol, field, default, value); or
+    ``refused``: why there are none."""
+    from .symbols import X
+
+    derived = family.transient.get(variant, {}).get(name)
+    if derived is None:
+        routed = X in family.variants[variant][name].total.free_symbols
+        return {"refused": ROUTED if routed else NO_TRANSIENT}
+    return {"forward": [terms(m) for m in derived.forward],
+            "generate": None if derived.generate is None else [terms(m) for m in derived.generate],
+            "even": list(derived.even),
+            "requires": [[field, default, list(accepted)] for field, default, accepted in derived.requires],
+            "products": [list(names) for names in derived.products],
+            "derived": [list(rule) for rule in derived.derived],
+            "flags": [list(flag) for flag in derived.flags]}
 
 
 def memory_rows(part, model_type: str = "") -> dict:
@@ -166,3 +208,29 @@ def count(terms: list, values: Mapping[str, int]) -> int:
     total = sum(Fraction(c) * prod(values[s] ** k for s, k in powers.items()) for c, powers in terms)
     assert total.denominator == 1, f"not an integer: {total}"
     return int(total)
+
+
+# Moments parsed for evaluation, by the identity of their compiled list (kept for the process, as the sections are).
+_parsed: dict[int, tuple] = {}
+
+
+def largest(moments: list, values: Mapping[str, int]) -> int:
+    """The largest of several compiled polynomials (a transient's moments), exactly: each distinct monomial is
+    evaluated once, and the moments as integer sums over them (over their common denominator), so that a search that
+    asks many times stays cheap."""
+    key = id(moments)
+    if key not in _parsed or _parsed[key][0] is not moments:
+        from fractions import Fraction
+        from math import lcm
+
+        monomials: dict[tuple, int] = {}
+        rational = [[(Fraction(c), monomials.setdefault(tuple(sorted(powers.items())), len(monomials)))
+                     for c, powers in moment] for moment in moments]
+        denominator = lcm(1, *(c.denominator for moment in rational for c, _ in moment))
+        sums = [[(int(c * denominator), index) for c, index in moment] for moment in rational]
+        _parsed[key] = (moments, list(monomials), sums, denominator)
+    _, monomials, sums, denominator = _parsed[key]
+    at = [prod(values[s] ** k for s, k in monomial) for monomial in monomials]
+    most = max(sum(c * at[i] for c, i in moment) for moment in sums)
+    assert most % denominator == 0, f"not an integer: {most}/{denominator}"
+    return most // denominator

@@ -24,6 +24,7 @@ from .components import Part
 from .reading import Reader
 from .rules import Rule
 from .sources import Source
+from .transient import Transient
 
 
 @dataclass(frozen=True)
@@ -92,6 +93,9 @@ class Family:
     minimum: Mapping[sympy.Symbol, int] = field(default_factory=dict)
     # A mixture of experts: the parameters one token uses, by layout and class, as ``variants``.
     active: Mapping[str, Mapping[str, Part]] = field(default_factory=dict)
+    # What the forward holds at inference beyond weights and cache (derivations.transient), by layout and class, as
+    # ``variants``: the classes whose forward is derived; the others' inference total is refused, and says why.
+    transient: Mapping[str, Mapping[str, Transient]] = field(default_factory=dict)
     # Names of the module that are the same in every layout, or built from one layout by name, so that a page may
     # evaluate them on a checkpoint of any layout (Qwen2's non-embedding count).
     layout_free: tuple[str, ...] = ()
@@ -121,6 +125,10 @@ class Family:
         if self.active:
             assert set(self.active) == set(self.variants), f"{where}: active must be by layout, as variants"
             assert all(list(by_class) == classes for by_class in self.active.values()), f"{where}: active by class"
+        if self.transient:
+            assert set(self.transient) == set(self.variants), f"{where}: transient must be by layout, as variants"
+            assert all(set(by_class) <= set(classes) and all(isinstance(t, Transient) for t in by_class.values())
+                       for by_class in self.transient.values()), f"{where}: transient by class"
         assert self.checkpoints and all(isinstance(c, str) for c in self.checkpoints), f"{where}: checkpoints"
         assert self.example in self.checkpoints, f"{where}: the example is not one of the checkpoints"
         assert re.fullmatch(r"\d{4}-(0[1-9]|1[0-2])", self.first_published), f"{where}: first_published is YYYY-MM"

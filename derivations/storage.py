@@ -276,3 +276,31 @@ def activations_selective(s, b, h):
 def activations_full(s, b, h):
     """Full recomputation: only the layer's input, 2sbh, is kept."""
     return 2 * s * b * h
+
+
+# ---------------------------------------------------------------------------------------------
+# The forward at inference: the values its transient moments are evaluated at (derivations.transient)
+# ---------------------------------------------------------------------------------------------
+
+def activation_bytes(fmt: Format) -> int:
+    """Bytes of one activation: a model computes in its weights' dtype, 4 bytes in fp32 and 2 in a 16-bit one; a
+    format of 8 or 4 bits dequantizes its weights and computes in 16 bits."""
+    return 4 if fmt.bits == 32 else 2
+
+
+def transient_values(values: dict[str, int], tokens: int, batch: int, fmt: Format) -> dict[str, int]:
+    """The sizes by name (a reader's), with the tokens s, the batch b, the bytes of an activation w, whether an
+    upcast to fp32 copies (u), and the conditions the moments are multiplied by, each 1 or 0 (derivations.symbols):
+    a second layer (l_2), key/value heads copied to the query heads (g_kv: more than one of them, fewer than the
+    query heads; one is expanded as a view), attention's output transposed by a copy (c_t: more than one token and
+    more than one head), a view of a fused projection copied to fold batch and heads (c_b: more than one of each), and of a head-split
+    one (c_bt: more than one sequence, head and token)."""
+    width = activation_bytes(fmt)
+    out = dict(values) | {"s": tokens, "b": batch, "w": width, "u": int(width < 4)}
+    heads = values.get("H")
+    out["l_2"] = int(values.get("L", 1) >= 2)
+    out["g_kv"] = int(heads is not None and 1 < values.get("K", heads) < heads)
+    out["c_t"] = int(tokens > 1 and (heads or 1) > 1)
+    out["c_b"] = int(batch > 1 and (heads or 1) > 1)
+    out["c_bt"] = int(batch > 1 and (heads or 1) > 1 and tokens > 1)
+    return out

@@ -62,6 +62,22 @@ b = _size("b")
 # the keys and values that an attention's matmuls keep (memory: what autograd saves).
 t = _size("t")
 H_r = _size("H_r", r"H_{\mathrm{r}}")
+# What a forward holds at inference (derivations.transient): the bytes of one activation element (2 in bf16 or
+# fp16, 4 in fp32), and whether the model computes below fp32, where each upcast to fp32 is a copy (1), or in
+# fp32, where it is the tensor itself (0).
+w = _size("w")
+u = sympy.Symbol("u", integer=True, nonnegative=True)
+# Conditions on the sizes, each 1 where it holds and 0 where not (derivations.storage.transient_values): where a
+# tensor is made or not depends on them, and a moment of the forward exists only where its condition holds.
+l_2 = sympy.Symbol("l_2", integer=True, nonnegative=True)
+g_kv = sympy.Symbol("g_kv", integer=True, nonnegative=True)
+c_t = sympy.Symbol("c_t", integer=True, nonnegative=True)
+c_b = sympy.Symbol("c_b", integer=True, nonnegative=True)
+c_bt = sympy.Symbol("c_bt", integer=True, nonnegative=True)
+f_w = sympy.Symbol("f_w", integer=True, nonnegative=True)
+f_m = sympy.Symbol("f_m", integer=True, nonnegative=True)
+f_a = sympy.Symbol("f_a", integer=True, nonnegative=True)
+f_b = sympy.Symbol("f_b", integer=True, nonnegative=True)
 # A ratio, not a size: Meta's ffn_dim_multiplier (1.3 for Llama-2-70B).
 r = sympy.Symbol("r", positive=True)
 
@@ -159,6 +175,29 @@ NOTATION: tuple[Notation, ...] = (
     Notation(H_r, "heads of the keys and values that attention's matrix products keep for the backward pass: H "
                   "(transformers repeats the K heads), or 1 with one key/value head and one sequence (views)", (),
              "transformers' repeat_kv and num_key_value_groups"),
+    Notation(w, "bytes of one activation element: 2 in bf16 or fp16 (and for weights in a 4- or 8-bit format, "
+                "which compute in 16 bits), 4 in fp32", (), "the activation dtype (torch_dtype)"),
+    Notation(u, "1 where a model computes below fp32 (each upcast to fp32 is a copy), 0 in fp32 (the tensor itself)",
+             (), "transformers' .to(torch.float32) before a norm, a softmax, the rotary angles"),
+    Notation(l_2, "1 where the model has a second layer (L >= 2), else 0: a later layer's input is a tensor of its "
+                  "own, the first layer's is the embeddings, which the model holds anyway", (), ""),
+    Notation(g_kv, "1 where grouped-query attention copies its key/value heads to the H query heads (1 < K < H), "
+                   "else 0 (K = H: no repetition; K = 1: a view)", (), "transformers' repeat_kv"),
+    Notation(c_t, "1 where attention's output, heads by tokens, is copied to tokens by heads (s > 1 and H > 1), "
+                  "else 0 (the transpose is contiguous already)", (), "transformers' transpose(1, 2).contiguous()"),
+    Notation(c_b, "1 where a matrix product over heads copies a view of a fused projection to fold batch and heads "
+                  "together (b > 1 and H > 1), else 0", (), "torch.matmul's reshape of GPT-2's split c_attn"),
+    Notation(c_bt, "1 where a matrix product over heads copies a head-split view of a projection to fold batch and "
+                   "heads together (b > 1, H > 1 and s > 1), else 0", (), "torch.matmul's reshape in BERT's attention"),
+    Notation(f_w, "1 where some layer attends to a sliding window (the model builds a sliding-window mask), else 0",
+             (), "sliding_window, use_sliding_window, layer_types"),
+    Notation(f_m, "1 where layers of both kinds exist, sliding and full, else 0 (Gemma 3 makes rotary "
+                  "embeddings for each kind present)", (), "layer_types, sliding_window_pattern"),
+    Notation(f_a, "1 where a config picks the other of two code paths a family's forward takes (GPT-NeoX-20B's "
+                  "gelu_fast, written in Python, against torch's gelu; Gemma 2 without its attention's softcap), "
+                  "else 0", (), "hidden_act, attn_logit_softcapping"),
+    Notation(f_b, "1 where a config picks the other of a second pair of code paths (Gemma 2 without its logits' "
+                  "softcap), else 0", (), "final_logit_softcapping"),
     Notation(M, "the multiple LLaMA rounds its feed-forward width up to", (),
              "multiple_of in Meta's params.json (256 for LLaMA-1 and Llama-2-7B)"),
     Notation(r, "the factor LLaMA scales its feed-forward width by, before rounding (not an integer)",

@@ -478,7 +478,8 @@ def test_memory_table():
     result = run("memory", "gpt2", "--dtype", "int4")
     assert result.returncode == 0, result.stderr
     assert result.stdout.startswith("GPT2LMHeadModel\n")
-    for label in ("weights, int4", "key/value cache", "training, adam-mixed", "activations"):
+    for label in ("weights, int4", "inference", "  key/value cache", "  transient peak", "training", "  adam-mixed",
+                  "  activations", "  total"):
         assert f"\n{label} " in result.stdout
     assert " MiB" in result.stdout and " MB" in result.stdout
 

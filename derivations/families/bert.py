@@ -15,7 +15,8 @@ from ..components import (AttentionLayout, Part, attention, classifier, embeddin
                           group, idle, layer_norm, leaf, lm_prediction_head, pooler as _pooler)
 from ..readers import bert as reader
 from ..sources import Citation
-from ..symbols import D, F, H, L, P, T, V, d_h
+from ..symbols import D, F, H, L, P, T, V, b, c_bt, c_t, d_h, l_2, s
+from .. import transient as tr
 
 
 # The paper's shapes: F = 4D, and heads partition the width.
@@ -372,6 +373,113 @@ NOTES = {
 }
 
 
+# ---------------------------------------------------------------------------------------------
+# The forward at inference (derivations.transient): transformers' modeling_bert.py, statement by statement, as
+# an encoder runs it (is_decoder false); its input the ids alone (an all-ones mask is no mask: none is built)
+# ---------------------------------------------------------------------------------------------
+
+def embeddings_forward(t: tr.Timeline) -> str:
+    """BertEmbeddings.forward: the token type ids gathered from the buffer (one row), the word and token type
+    embeddings summed, the position embeddings (one row) added, LayerNorm; everything but the result dies when it
+    returns."""
+    stream = tr.activation(b * s * D)
+    t.new("token_type_ids", tr.INT64 * s)
+    t.new("inputs_embeds", stream)
+    t.new("token_type_embeddings", stream)
+    t.new("sum1", stream)
+    t.new("position_embeddings", tr.activation(s * D))
+    t.new("sum2", stream)
+    t.drop("sum1")
+    tr.layer_norm(t, "embedding_output", D)
+    t.drop("sum2", "inputs_embeds", "token_type_ids", "token_type_embeddings", "position_embeddings")
+    return "embedding_output"
+
+
+def layer_forward(t: tr.Timeline, out: str) -> str:
+    """BertLayer.forward on its caller's input: q, k and v; eager attention without a mask (the softmax in the
+    activation dtype); the output's dense and LayerNorm of it plus the input; the intermediate dense and its GELU;
+    the output dense and LayerNorm of it plus the attention's output. The attention weights (``_``) and the
+    attention's output live until the layer returns."""
+    rows, heads = b * s, b * H * s
+    for name in ("query", "key", "value"):
+        tr.linear(t, name, rows, D)
+    # torch.matmul folds batch and heads of the head-split views by a copy where it cannot view them together (c_bt).
+    t.new("query_folded", tr.activation(c_bt * heads * d_h))
+    t.new("keys_folded", tr.activation(c_bt * heads * d_h))
+    t.new("scores", tr.activation(heads * s))
+    t.drop("query_folded", "keys_folded")
+    t.new("scaled", tr.activation(heads * s))
+    t.drop("scores")
+    t.new("weights", tr.activation(heads * s))
+    t.drop("scaled")
+    t.new("values_folded", tr.activation(c_bt * heads * d_h))
+    t.new("context_copied", tr.activation(c_t * heads * d_h))
+    t.new("context", tr.activation((1 - c_t) * heads * d_h))
+    t.drop("values_folded")
+    t.new("context_contiguous", tr.activation(c_t * heads * d_h))
+    t.drop("context_copied")
+    t.drop("query", "key", "value")  # BertSelfAttention returns
+    tr.linear(t, "attention_dense", rows, D)
+    t.new("attention_sum", tr.activation(rows * D))
+    tr.layer_norm(t, "attention_output", D)
+    t.drop("attention_sum", "attention_dense")
+    t.drop("context", "context_contiguous")  # BertAttention binds attention_output again
+    intermediate = tr.linear(t, "intermediate_dense", rows, F)
+    t.new("intermediate", tr.activation(rows * F))  # GELU (nn.functional.gelu: one tensor)
+    t.drop(intermediate)
+    tr.linear(t, "output_dense", rows, D)
+    t.new("output_sum", tr.activation(rows * D))
+    tr.layer_norm(t, out, D)
+    t.drop("output_sum", "output_dense", "intermediate")
+    t.drop("weights", "attention_output")  # the layer returns
+    return out
+
+
+def encoder_forward(t: tr.Timeline, head: str, embeddings=embeddings_forward, layer=layer_forward) -> None:
+    """BertModel.forward and its heads: the embeddings (held by BertModel's forward until it returns), the layers
+    (the first reads the embeddings; a later one its predecessor's output, which dies when it returns); then the
+    head: ``pooler`` (the first token's dense and tanh), ``none``, or ``mlm`` (transform: dense, GELU, LayerNorm;
+    then the decoder's logits of every token). ``embeddings``: a kin's (RoBERTa's), leaving ``embedding_output``;
+    ``layer``: a kin's (DistilBERT's)."""
+    stream = tr.activation(b * s * D)
+    embeddings(t)
+    layer(t, "hidden")
+    with t.only(l_2):
+        t.drop("hidden")
+        t.new("previous", stream)
+        layer(t, "hidden")
+        t.drop("previous")
+    if head == "pooler":
+        t.new("pooler_dense", tr.activation(b * D))
+        t.new("pooled", tr.activation(b * D))
+        t.drop("pooler_dense")
+    t.drop("embedding_output")  # BertModel's forward returns
+    if head == "mlm":
+        t.new("transform_dense", stream)
+        t.new("transform_act", stream)
+        t.drop("transform_dense")
+        tr.layer_norm(t, "transform", D)
+        t.drop("transform_act")
+        t.new("logits", tr.activation(b * s * V))
+
+
+# The code paths the program follows: an encoder, GELU in torch, the feed-forward in one chunk.
+REQUIRES = (("is_decoder", False, (False,)), ("hidden_act", "gelu", ("gelu",)),
+             ("chunk_size_feed_forward", 0, (0,)))
+
+
+def encoder_transient(head: str, embeddings=embeddings_forward, layer=layer_forward, requires=REQUIRES
+                      ) -> tr.Transient:
+    """An encoder class's forward at inference, with ``head`` (see :func:`encoder_forward`)."""
+    return tr.transient(lambda t, generate: encoder_forward(t, head, embeddings, layer), generates=False,
+                        requires=requires, products=(("H", "d_h", "D"),))
+
+
+TRANSIENT = {layout: {"BertModel": encoder_transient("pooler"), "BertModelWithoutPooler": encoder_transient("none"),
+                      "BertForMaskedLM": encoder_transient("mlm")}
+             for layout in ("", "untied")} | {layout: {} for layout in VARIANTS if "cross_attention" in layout}
+
+
 FAMILY = Family(
     name="bert",
     reader=reader.READER,
@@ -408,4 +516,5 @@ FAMILY = Family(
     rounded=(base_110m, large_340m, chinese_110m, multilingual_110m, multilingual_uncased_110m),
     # Sizes the calculator derives rather than asks for: the head size is the floor of the width over the heads.
     ratios={d_h: (D, H)},
+    transient=TRANSIENT,
 )

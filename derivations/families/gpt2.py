@@ -20,7 +20,8 @@ from ..components import (Part, as_kind, classifier, feed_forward, fused_attenti
 from ..reading import SEQUENCE_SUMMARY
 from ..readers import gpt2 as reader
 from ..sources import Citation, cite
-from ..symbols import C, D, F, H, L, P, V, d_h
+from ..symbols import C, D, F, H, L, P, V, b, c_b, c_t, d_h, s
+from .. import transient as tr
 
 
 # The paper's shape: the feed-forward is four times the width (config n_inner null).
@@ -261,6 +262,86 @@ non_embedding_as_total = Miscount(
 )
 
 
+# ---------------------------------------------------------------------------------------------
+# The forward at inference (derivations.transient): transformers' modeling_gpt2.py, statement by statement
+# ---------------------------------------------------------------------------------------------
+
+def attention_forward(t: tr.Timeline, generate: bool) -> tuple[str, str]:
+    """GPT2Attention.forward: c_attn's one product, split into q, k and v (views of it, which keep it whole while
+    any of them lives); with a cache (generate) k and v are copied into it and read from there; eager attention
+    (the softmax in the activation dtype); the heads merged by ``reshape(...).contiguous()``; c_proj. Returns the
+    output and the attention weights (the block holds both until it returns)."""
+    rows, heads = b * s, b * H * s
+    tr.linear(t, "qkv", rows, 3 * D)
+    # torch.matmul folds batch and heads of a view into c_attn's rows by a copy (c_b), read by bmm and dropped: the
+    # query and the transposed keys (the cache's keys are contiguous), then the values (the cache's too).
+    t.new("query_folded", tr.activation(c_b * heads * d_h))
+    t.new("keys_folded", tr.activation((0 if generate else c_b) * heads * d_h))
+    t.new("scores", tr.activation(heads * s))
+    t.drop("query_folded", "keys_folded")
+    t.new("scaled", tr.activation(heads * s))
+    t.drop("scores")
+    t.new("masked", tr.activation(heads * s))
+    t.drop("scaled")
+    t.new("weights", tr.activation(heads * s))  # softmax(dim=-1) in the activation dtype; .type() is a no-op
+    t.drop("masked")
+    t.new("values_folded", tr.activation((0 if generate else c_b) * heads * d_h))
+    t.new("context_copied", tr.activation(c_t * heads * d_h))
+    t.new("context", tr.activation((1 - c_t) * heads * d_h))
+    t.drop("values_folded")
+    t.new("context_contiguous", tr.activation(c_t * heads * d_h))  # reshape copies unless a view will do
+    t.drop("context_copied")
+    out = tr.linear(t, "c_proj", rows, D)
+    t.drop("context", "context_contiguous")
+    t.drop("qkv")  # the function returns
+    return out, "weights"
+
+
+def block_forward(t: tr.Timeline, x: str, out: str, generate: bool) -> str:
+    """GPT2Block.forward on ``x`` (its caller's): ln_1, attention, residual add, ln_2, the MLP (c_fc, gelu_new,
+    c_proj), residual add; the attention's output and weights (``attn_output, _``) live until the block returns."""
+    rows = b * s
+    normed = tr.layer_norm(t, "ln_1", D)
+    attended, weights = attention_forward(t, generate)
+    t.new("residual", tr.activation(rows * D))  # attn_output + residual
+    t.drop(normed)
+    normed = tr.layer_norm(t, "ln_2", D)
+    fc = tr.linear(t, "c_fc", rows, F)
+    act = tr.gelu_tanh_python(t, "gelu", rows * F)
+    t.drop(fc)
+    mlp = tr.linear(t, "mlp_out", rows, D)
+    t.drop(act)
+    t.new(out, tr.activation(rows * D))
+    t.drop(normed, "residual", attended, weights, mlp)
+    return out
+
+
+def lm_forward(t: tr.Timeline, generate: bool, lm_head: bool = True) -> None:
+    """GPT2LMHeadModel.forward (GPT2Model.forward without the head): token and position embeddings (held by the
+    model's forward until it returns) and their sum, the positions, the causal mask, the blocks (each one's input
+    dies when the next is bound), ln_f; then the logits of every token, or of the last one."""
+    stream = tr.activation(b * s * D)
+    t.new("inputs_embeds", stream)
+    position_ids = tr.positions(t)
+    t.new("position_embeds", tr.activation(s * D))
+    t.new("hidden", stream)
+    mask = tr.causal_mask(t)
+    block_forward(t, "hidden", "output", generate)
+    t.drop("hidden")
+    tr.layer_norm(t, "ln_f", D)
+    t.drop("output", position_ids, "inputs_embeds", "position_embeds", mask)
+    if lm_head:
+        t.new("logits", tr.activation(b * (1 if generate else s) * V))
+
+
+# The code paths the program follows: gelu_new in Python, and attention without its fp32 reordering.
+_REQUIRES = (("activation_function", "gelu_new", ("gelu_new",)), ("reorder_and_upcast_attn", False, (False,)))
+TRANSIENT = {layout: {"GPT2Model": tr.transient(lambda t, generate: lm_forward(t, False, lm_head=False),
+                                                 generates=False, requires=_REQUIRES),
+                      "GPT2LMHeadModel": tr.transient(lm_forward, requires=_REQUIRES)}
+             for layout in VARIANTS}
+
+
 FAMILY = Family(
     name="gpt2",
     reader=reader.READER,
@@ -279,5 +360,6 @@ FAMILY = Family(
     table_columns={"GPT2LMHeadModel": "GPT2LMHeadModel", "non_embedding": "non-embedding"},
     miscounts=(small_117m, tied_head_counted_twice, attention_biases_left_out, non_embedding_as_total),
     rounded=(paper_small, paper_medium, paper_large, paper_xl) + RELEASED,
+    transient=TRANSIENT,
     hypotheses=(paper_counts,),
 )

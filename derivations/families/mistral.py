@@ -11,6 +11,7 @@ from __future__ import annotations
 from ..claims import Rounded
 from ..contract import Family, Headline
 from . import llama
+from .. import transient as tr
 from .llama import architectures as _architectures
 from ..readers import mistral as reader
 from ..sources import Citation
@@ -37,6 +38,12 @@ name = Rounded("name", 7 * 10**9, "Mistral 7B, the name", _ANNOUNCEMENT, "mistra
 ROUNDED = (announced, name)
 
 
+# The forward at inference (derivations.transient): LLaMA's, but for its mask, a sliding-window one where
+# sliding_window is set (MistralModel.forward picks create_sliding_window_causal_mask then).
+TRANSIENT = llama.transient("Mistral", llama.Kin(masks=lambda t, sliding: (tr.causal_mask(t, sliding),)),
+                            layouts=VARIANTS, windowed=True)
+
+
 FAMILY = Family(
     name="mistral",
     reader=reader.READER,
@@ -51,4 +58,5 @@ FAMILY = Family(
     table_symbols=(L, D, H, K, F, V),
     table_columns={"MistralForCausalLM": "MistralForCausalLM", "layer": "one layer"},
     rounded=ROUNDED,
+    transient=TRANSIENT,
 )

@@ -17,7 +17,8 @@ from ..claims import Rounded
 from ..components import Part, attention_products, group, linear
 from ..readers import phi3 as reader
 from ..sources import Citation
-from ..symbols import D, F, H, K, L, V, d_h
+from ..symbols import D, F, H, K, L, V, b, d_h, d_r, g_kv, s
+from .. import transient as tr
 
 
 # ---------------------------------------------------------------------------------------------
@@ -94,6 +95,50 @@ ROUNDED = (
             precision=10**8, printed="3.8B"),
 )
 
+# ---------------------------------------------------------------------------------------------
+# The forward at inference (derivations.transient): transformers' modeling_phi3.py, LLaMA's (and Mistral's mask)
+# but for its fused projections
+# ---------------------------------------------------------------------------------------------
+
+def attention_forward(t: tr.Timeline, x: str, generate: bool) -> tuple[tuple[str, ...], tuple[str, str]]:
+    """Phi3Attention.forward: one qkv_proj product, sliced into q, k and v (views that keep it whole until the
+    function returns, ``qkv`` being a local); the rotary part of q and k rotated; with a cache (generate) k and v go into it; eager
+    attention; o_proj."""
+    rows = b * s
+    qkv = tr.linear(t, "qkv", rows, (H + 2 * K) * d_h)
+    # apply_rotary_pos_emb: the rotary part d_r of each head rotated, then torch.cat with the rest (empty where
+    # the whole head rotates: a copy all the same).
+    q_rot, k_rot = tr.rotate_part(t, "q_rot", rows * H, d_h, d_r), tr.rotate_part(t, "k_rot", rows * K, d_h, d_r)
+    if generate:
+        t.drop(k_rot)  # key_states, value_states = past_key_values.update(...)
+    context, weights = tr.eager_attention(t, q_rot, k_rot, "v", "mask", H, d_h, g_kv)
+    out = tr.linear(t, "o", rows, D)
+    t.drop(*context)
+    t.drop(q_rot, *(() if generate else (k_rot,)), qkv)  # the function returns
+    return out, weights
+
+
+def mlp_forward(t: tr.Timeline, x: str) -> str:
+    """Phi3MLP.forward: gate_up_proj's one product, chunked into gate and up (views of it, ``gate`` a local until
+    the function returns); ``up * act(gate)``; down_proj."""
+    rows = b * s
+    gate_up = tr.linear(t, "gate_up", rows, 2 * F)
+    t.new("act", tr.activation(rows * F))
+    t.new("product", tr.activation(rows * F))
+    t.drop("act")
+    out = tr.linear(t, "down", rows, D)
+    t.drop("product", gate_up)
+    return out
+
+
+# Rotary angles without rescaling (rope_scaling null): the path the program follows; the rotary part of a head,
+# d_r = int(d_h partial_rotary_factor), even (Phi-4-mini rotates three quarters of each head).
+TRANSIENT = llama.transient("Phi3", llama.Kin(masks=lambda t, sliding: (tr.causal_mask(t, sliding),),
+                                              attention=attention_forward, mlp=mlp_forward, rotary_width=d_r),
+                            layouts=VARIANTS, windowed=True, requires=(("rope_scaling", None, (None,)),),
+                            derived=(("d_r", "partial_rotary_factor", 1.0, "d_h"),))
+
+
 FAMILY = Family(
     name="phi3",
     reader=reader.READER,
@@ -109,4 +154,5 @@ FAMILY = Family(
     table_symbols=(L, D, H, K, F, V),
     table_columns={"Phi3ForCausalLM": "Phi3ForCausalLM", "Phi3ForCausalLM.Phi3Model.layer": "all layers"},
     rounded=ROUNDED,
+    transient=TRANSIENT,
 )

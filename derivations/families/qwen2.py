@@ -15,6 +15,7 @@ from dataclasses import replace
 
 from ..contract import Family, Headline
 from . import llama
+from .. import transient as tr
 from ..claims import Miscount, Rounded
 from ..components import AttentionLayout, Part, attention, group, leaf
 from ..readers import qwen2 as reader
@@ -154,6 +155,16 @@ seven_b_non_embedding = Miscount(
 )
 
 
+def masks(t, sliding: bool) -> tuple[str, ...]:
+    """Qwen2Model.forward's masks: the causal one always, a sliding-window one beside it where a layer slides."""
+    return (tr.causal_mask(t), *((tr.causal_mask(t, True, "sliding_mask"),) if sliding else ()))
+
+
+# The forward at inference (derivations.transient): LLaMA's (biases on q, k and v change no tensor it makes), with
+# Qwen2's masks.
+TRANSIENT = llama.transient("Qwen2", llama.Kin(masks=masks), layouts=VARIANTS, windowed=True)
+
+
 FAMILY = Family(
     name="qwen2",
     reader=reader.READER,
@@ -184,4 +195,5 @@ FAMILY = Family(
     rounded=CARDS + BLOG,
     # The same tensors in every layout (tied or not): a page may evaluate it on any checkpoint.
     layout_free=("non_embedding",),
+    transient=TRANSIENT,
 )

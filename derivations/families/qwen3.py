@@ -12,7 +12,9 @@ from __future__ import annotations
 from dataclasses import replace
 
 from ..contract import Family, Headline
-from . import llama
+from functools import partial
+
+from . import llama, qwen2
 from ..claims import Rounded
 from ..components import Part, group, rms_norm
 from ..readers import qwen3 as reader
@@ -105,6 +107,12 @@ CARDS = tuple(claim for checkpoint, total, non in (
     for claim in _card(checkpoint, total, non))
 
 
+# The forward at inference (derivations.transient): Qwen2's, with an RMSNorm on each query and key head.
+TRANSIENT = llama.transient("Qwen3", llama.Kin(masks=qwen2.masks, attention=partial(llama.attention_forward,
+                                                                                  qk_norm=True)),
+                            layouts=VARIANTS, windowed=True)
+
+
 FAMILY = Family(
     name="qwen3",
     reader=reader.READER,
@@ -118,4 +126,5 @@ FAMILY = Family(
     table_columns={"Qwen3ForCausalLM": "Qwen3ForCausalLM", "Qwen3ForCausalLM.Qwen3Model.layer": "all layers"},
     rounded=CARDS,
     layout_free=("non_embedding",),
+    transient=TRANSIENT,
 )

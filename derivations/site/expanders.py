@@ -245,6 +245,20 @@ def expand_memory(text: str, tex: Tex) -> str:
                       f"<code>{html.escape(resolved.architecture)}</code> on <code>{argument}</code> in bf16, one "
                       f"sequence: weights of {render.number(weights)} bytes, and the cache; the forward's own "
                       "tensors, the framework and the allocator come on top")
+    if kind == "inference":
+        # The inference total at three lengths, as the command line answers it (answers.memory, compiled).
+        from .. import answers
+
+        config, rows = configs.load(argument), []
+        for length in memory.INFERENCE_LENGTHS:
+            out = answers.memory(config, None, length)
+            rows.append([render.number(length), _bytes(out["kv_cache_bytes"]), _bytes(out["transient_bytes"]),
+                         _bytes(out["transient_forward_bytes"]), _bytes(out["inference_bytes"])])
+        return _table(["tokens", "key/value cache", "transient peak", "bare forward's peak", "inference total"], rows,
+                      f"<code>{html.escape(out['architecture'])}</code> on <code>{argument}</code> in bf16, one "
+                      f"sequence, eager attention: weights of {render.number(out['weights_bytes'])} bytes, the cache, "
+                      "and the peak of generate's forward on the prompt (the last token's logits); the bare "
+                      "forward's (every token's logits) beside it")
     if kind in ("formats", "optimizers"):
         resolved = registry.checkpoint(argument)
         tensors = held.evaluated(resolved.part, resolved.values)

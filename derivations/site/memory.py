@@ -16,7 +16,7 @@ from ..families import deepseek_v3, gpt2, llama, t5
 from ..memory import cached, per_token
 from ..storage import (ADAM_8BIT_BLOCK, ADAM_8BIT_MIN_SIZE, DECIMAL, OPTIMIZERS, ZERO_EXAMPLE_DEVICES, ZERO_EXAMPLE_PARAMETERS,  # noqa: F401
                        activations, activations_full, activations_selective, both_units, in_unit, zero)
-from ..symbols import D, F, H, H_r, K, L, b, d_h, d_n, d_r, d_v, s, t
+from ..symbols import D, F, H, H_r, K, L, b, d_h, d_n, d_r, d_v, s, t, u, w
 
 # The sequence the family pages' memory tables evaluate the cache at (or the position table's length, if shorter).
 TABLE_CONTEXT = 4096
@@ -193,6 +193,20 @@ cache_t5_cross = per_token(t5.ARCHITECTURES["T5ForConditionalGeneration"], cross
 example_weights = 2 * llama.ARCHITECTURES["LlamaForCausalLM"].total
 example_cache = 2 * s * cache_llama
 example_training = OPTIMIZERS["adam-mixed"].per_parameter * llama.ARCHITECTURES["LlamaForCausalLM"].total
+# The forward at inference (derivations.transient): at a long context LLaMA's peak is at one layer's softmax, where
+# the masked scores, their fp32 copy and the fp32 softmax (H heads) sit beside the mask (one for all heads); the
+# terms of that moment in s^2, in bf16 (w = 2, u = 1).
+def _at_long_context(moment: sympy.Expr) -> sympy.Expr:
+    """A moment's terms in s^2 in bf16, 32 heads and every other size and condition 1: what orders the moments at
+    a long context."""
+    coefficient = sympy.expand(moment).coeff(s, 2).subs({w: 2, u: 1, H: 32})
+    return coefficient.subs({symbol: 1 for symbol in coefficient.free_symbols})
+
+
+_softmax_moment = max(llama.TRANSIENT[""]["LlamaForCausalLM"].generate, key=_at_long_context)
+transient_scores_llama = sympy.factor(sympy.expand(_softmax_moment.subs({w: 2, u: 1})).coeff(s, 2)) * s**2
+# The lengths of the page's table of inference totals.
+INFERENCE_LENGTHS = OPENING_LENGTHS
 gpt2_saved_total = sympy.expand(sum(gpt2_saved.values()) + gpt2_dropout)
 llama_saved_total = sympy.expand(sum(llama_saved.values()))
 

@@ -1,0 +1,425 @@
+r"""What a forward holds at inference beyond its weights and its key/value cache: the transient peak.
+
+The eager forward of transformers, read statement by statement: each tensor an operation makes is born with its
+bytes, and dies when Python drops the last name of it (a temporary at the end of its expression, a local when its
+name is bound again or its function returns). A family writes its forward as such a :class:`Timeline` (the
+building blocks below are the statements its layers share), and the peak is the most bytes alive at once:
+
+$$M_\mathrm{transient} = \max_{m} \sum_{x \text{ alive at } m} \mathrm{bytes}(x)$$
+
+over the moments ``m`` right after each birth. Each moment is a polynomial in the sizes, the tokens s, the batch b,
+the bytes of an activation w (2 in bf16, 4 in fp32) and u (1 below fp32, where an upcast to fp32 is a copy); a
+condition on the sizes (a second layer, grouped heads that are copied) is a factor of 0 or 1
+(derivations.symbols). The maximum is taken on numbers: which moment is the peak depends on the sizes (the
+attention scores at a long context, the feed-forward or the logits at a short one).
+
+Two forwards: a bare one (``use_cache=False``, the logits of every token) and the one ``generate`` runs on the
+prompt (``use_cache=True``, ``logits_to_keep=1``: the last token's logits), its cache not counted here (each
+layer's keys and values go into the cache, derivations.memory, and their transient copies die there).
+Counted: the tensors torch's operations return, at their storage's bytes; not the weights, nor the inputs (ids,
+mask), nor the scratch inside a kernel, nor an allocator's rounding. tests/test_reference_transient.py measures
+the same on transformers' models (tests/live_bytes.py) and compares.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+
+import sympy
+
+from .components import Expr
+from .symbols import b, c_t, f_w, s, u, w
+
+# Bytes of one element by dtype: a 64-bit integer (positions, aranges), a boolean (masks), fp32 (upcasts).
+INT64, BOOL, FP32 = 8, 1, 4
+
+
+class Timeline:
+    """Tensors alive during a forward, in the order the eager implementation makes and drops them."""
+
+    def __init__(self) -> None:
+        self.live: dict[str, Expr] = {}
+        self.moments: list[Expr] = []
+        self._factor: Expr = sympy.Integer(1)
+        self._rising = False  # the last event was a birth: a next birth only adds to the same moment
+
+    def new(self, name: str, size) -> str:
+        """A tensor of ``size`` bytes is born (0 where it is not made: an upcast in fp32 is the tensor itself)."""
+        assert name not in self.live, f"{name} is alive already"
+        self.live[name] = sympy.sympify(size)
+        moment = self._factor * sympy.Add(*self.live.values())
+        # Sizes are never negative: of two births in a row, the second moment holds the first.
+        if self._rising:
+            self.moments[-1] = moment
+        else:
+            self.moments.append(moment)
+        self._rising = True
+        return name
+
+    def drop(self, *names: str) -> None:
+        """Tensors die: Python dropped their last name."""
+        for name in names:
+            del self.live[name]
+        self._rising = False
+
+    def join(self, name: str, *parts: str) -> str:
+        """Tensors of which one exists (by the dtype, say) known under one name from now on: no birth, no death."""
+        self.live[name] = sympy.Add(*(self.live.pop(part) for part in parts))
+        return name
+
+    def split(self, name: str, **parts: Expr) -> None:
+        """A tensor whose death depends on a condition, known as parts (each its size times a factor of 0 or 1,
+        the factors adding up to 1) from now on, each dying where it would: no birth, no death."""
+        size = self.live.pop(name)
+        assert sympy.expand(sympy.Add(*parts.values()) - 1) == 0, parts
+        self.live.update({part: size * factor for part, factor in parts.items()})
+
+    def size(self, name: str) -> Expr:
+        return self.live[name]
+
+    @contextmanager
+    def only(self, condition: Expr) -> Iterator[None]:
+        """Moments inside exist only where ``condition`` (0 or 1) is 1: what is born inside must be the same size
+        as what it stands for outside, or die inside."""
+        outer, self._factor = self._factor, self._factor * condition
+        self._rising = False
+        try:
+            yield
+        finally:
+            self._factor = outer
+            self._rising = False
+
+    def peak(self) -> list[Expr]:
+        """The candidate moments, expanded, each once."""
+        seen: dict[Expr, None] = {}
+        for moment in self.moments:
+            seen.setdefault(sympy.expand(moment), None)
+        return list(seen)
+
+
+@dataclass(frozen=True)
+class Transient:
+    """A class's forward at inference: the moments of the bare forward, and of generate's forward on the prompt
+    (None for a class that does not generate: a body alone, an encoder)."""
+
+    forward: tuple[Expr, ...]
+    generate: tuple[Expr, ...] | None
+    # Sizes the program assumes even (rotary embeddings rotate the halves of a head): an odd one is refused.
+    even: tuple[str, ...] = ()
+    # Config fields that choose another code path than the program's, each (field, transformers' default, the
+    # values the program follows): another value is refused.
+    requires: tuple[tuple[str, object, tuple], ...] = ()
+    # Sizes whose product the program assumes to be another, (a, b, c) for a b = c (BERT's heads cover its width:
+    # where they do not, transformers' forward fails on its output map).
+    products: tuple[tuple[str, str, str], ...] = ()
+    # Sizes the program reads that the config gives as a fraction of another, each (size, field, default, of):
+    # size = int(of * config's field) (GPT-NeoX's rotary part of a head: d_r = int(d_h rotary_pct)).
+    derived: tuple[tuple[str, str, float, str], ...] = ()
+    # Conditions the program reads from the config, each (symbol, field, default, value): the symbol (f_a) is 1
+    # where the config's field is that value, else 0.
+    flags: tuple[tuple[str, str, object, object], ...] = ()
+
+
+def transient(program: Callable[..., None], generates: bool = True, even: tuple[str, ...] = (),
+              requires: tuple[tuple[str, object, tuple], ...] = (), products: tuple[tuple[str, str, str], ...] = (),
+              windowed: bool = False, derived: tuple[tuple[str, str, float, str], ...] = (),
+              flags: tuple[tuple[str, str, object, object], ...] = ()) -> Transient:
+    """The forwards of a family's ``program(timeline, generate)``: the bare one, and generate's where the class
+    generates; ``even``, ``requires``, ``products``, ``derived``, ``flags``: what it assumes and reads (see
+    :class:`Transient`). ``windowed``: the
+    program takes ``sliding`` too, whether some layer attends to a window (its masks differ); both are derived,
+    each moment weighted by f_w or 1 - f_w, which the config decides."""
+    out = []
+    for generate in (False, True)[:1 + generates]:
+        moments: list[Expr] = []
+        for sliding, weight in (((False, 1 - f_w), (True, f_w)) if windowed else ((None, 1),)):
+            timeline = Timeline()
+            program(timeline, generate) if sliding is None else program(timeline, generate, sliding=sliding)
+            moments += [sympy.expand(weight * m) for m in timeline.peak()]
+        out.append(tuple(dict.fromkeys(moments)))
+    return Transient(out[0], out[1] if generates else None, even, requires, products, derived, flags)
+
+
+def evaluate_peak(moments, values) -> int:
+    """The transient peak for given sizes (SymPy values): the largest moment."""
+    from .components import evaluate
+
+    return max(evaluate(m, values) for m in moments)
+
+
+# ---------------------------------------------------------------------------------------------
+# Building blocks: statements the families' forwards share (transformers 5.23's modeling files)
+# ---------------------------------------------------------------------------------------------
+
+def activation(elements: Expr) -> Expr:
+    """Bytes of ``elements`` in the activation dtype."""
+    return w * elements
+
+
+def upcast(elements: Expr) -> Expr:
+    """Bytes of ``.to(torch.float32)`` of ``elements``: a copy below fp32, the tensor itself (nothing new) in fp32."""
+    return FP32 * u * elements
+
+
+def downcast(elements: Expr) -> Expr:
+    """Bytes of ``.to(input_dtype)`` of an fp32 tensor: a copy below fp32, nothing new in fp32."""
+    return w * u * elements
+
+
+def positions(t: Timeline) -> str:
+    """``position_ids = torch.arange(T) + past_seen_tokens``: T 64-bit integers, one row for the batch."""
+    t.new("arange", INT64 * s)
+    t.new("position_ids", INT64 * s)
+    t.drop("arange")
+    return "position_ids"
+
+
+def causal_mask(t: Timeline, sliding: bool = False, name: str = "mask") -> str:
+    """masking_utils.create_causal_mask for eager attention, from a 2D mask of ones: the mask as booleans, the
+    aranges of the batch, the head, the queries and the keys, ``causal & padding`` built by broadcasting (the causal
+    part 1 x 1 x T x T, the padding b x 1 x 1 x T, their conjunction b x 1 x T x T), then ``torch.where`` to 0 and
+    the dtype's minimum: b x 1 x T x T in the activation dtype, held by the model for every layer.
+    ``sliding``: create_sliding_window_causal_mask, whose causal part is itself ``window & causal``, the window's
+    part ``kv > q - sliding_window`` (the shifted queries, T 64-bit integers, then T x T booleans)."""
+    t.new(f"{name}.mask_2d", BOOL * b * s)  # attention_mask.to(bool)
+    t.new(f"{name}.batch_arange", INT64 * b)
+    t.new(f"{name}.head_arange", INT64)
+    for side in ("q", "kv"):  # torch.arange(length) + offset
+        t.new(f"{name}.{side}_arange0", INT64 * s)
+        t.new(f"{name}.{side}_arange", INT64 * s)
+        t.drop(f"{name}.{side}_arange0")
+    # and_masks: result = new_ones(()); result = result & causal(...); result = result & padding(...)
+    t.new(f"{name}.ones", BOOL)
+    if sliding:  # the inner and_masks(sliding_window_overlay, causal_mask_function)
+        t.new(f"{name}.inner_ones", BOOL)
+        t.new(f"{name}.shifted", INT64 * s)
+        t.new(f"{name}.overlay", BOOL * s * s)
+        t.drop(f"{name}.shifted")
+        t.new(f"{name}.inner1", BOOL * s * s)
+        t.drop(f"{name}.overlay", f"{name}.inner_ones")
+        t.new(f"{name}.causal", BOOL * s * s)
+        t.new(f"{name}.window_causal", BOOL * s * s)
+        t.drop(f"{name}.causal", f"{name}.inner1")
+        t.new(f"{name}.and1", BOOL * s * s)
+        t.drop(f"{name}.window_causal", f"{name}.ones")
+    else:
+        t.new(f"{name}.causal", BOOL * s * s)
+        t.new(f"{name}.and1", BOOL * s * s)
+        t.drop(f"{name}.causal", f"{name}.ones")
+    t.new(f"{name}.padding", BOOL * b * s)
+    t.new(f"{name}.bool_mask", BOOL * b * s * s)
+    t.drop(f"{name}.padding", f"{name}.and1")
+    t.drop(f"{name}.batch_arange", f"{name}.head_arange", f"{name}.q_arange", f"{name}.kv_arange")  # sdpa_mask returns
+    # eager_mask: torch.where(mask, torch.zeros((), dtype), min_dtype)
+    t.new(f"{name}.zero", w)
+    t.new(f"{name}.minimum", w)
+    t.new(name, activation(b * s * s))
+    t.drop(f"{name}.minimum", f"{name}.zero", f"{name}.bool_mask", f"{name}.mask_2d")
+    return name
+
+
+def rotary(t: Timeline, width: Expr, prefix: str = "", exists: Expr = 1) -> tuple[str, ...]:
+    """LlamaRotaryEmbedding.forward on the positions (one row, broadcast over the batch): the angles in fp32
+    (``position_ids[..., None].float() * inv_freq``, then doubled by ``torch.cat``), their cosine and sine each
+    times attention_scaling, cast to the activation dtype. In fp32 the cast is the tensor itself: the fp32 cosine
+    and sine are what the layers hold. Returns the names the model holds (the cast pair, and the fp32 pair in
+    fp32); ``exists``: 0 where the call is not made (Gemma 3's second kind of layer, absent)."""
+    half = width / 2
+    t.new(f"{prefix}positions_f", exists * FP32 * s)
+    t.new(f"{prefix}freqs", exists * FP32 * s * half)
+    t.drop(f"{prefix}positions_f")
+    t.new(f"{prefix}emb", exists * FP32 * s * width)
+    for name in ("cos", "sin"):
+        t.new(f"{prefix}{name}_raw", exists * FP32 * s * width)
+        # emb.cos() * attention_scaling: what dies at the return below fp32, and what the layers hold in fp32.
+        t.new(f"{prefix}{name}_fp32", exists * FP32 * u * s * width)
+        t.new(f"{prefix}{name}_kept_fp32", exists * FP32 * (1 - u) * s * width)
+        t.drop(f"{prefix}{name}_raw")
+    t.new(f"{prefix}cos", exists * downcast(s * width))
+    t.new(f"{prefix}sin", exists * downcast(s * width))
+    t.drop(f"{prefix}freqs", f"{prefix}emb", f"{prefix}cos_fp32", f"{prefix}sin_fp32")
+    return tuple(f"{prefix}{name}" for name in ("cos", "sin", "cos_kept_fp32", "sin_kept_fp32"))
+
+
+def linear(t: Timeline, name: str, rows: Expr, n_out: Expr) -> str:
+    """``nn.Linear``: one matrix product's result, rows by n_out (a bias is added in the same product)."""
+    return t.new(name, activation(rows * n_out))
+
+
+def rms_norm(t: Timeline, name: str, width: Expr, rows: Expr = None) -> str:
+    """LlamaRMSNorm.forward: ``x.to(fp32)``; ``variance = x.pow(2).mean(-1)``; ``x * rsqrt(variance + eps)``;
+    ``weight * x.to(input_dtype)``. Its input is its caller's."""
+    rows = b * s if rows is None else rows
+    n = rows * width
+    t.new(f"{name}.x32", upcast(n))
+    t.new(f"{name}.pow", FP32 * n)
+    t.new(f"{name}.variance", FP32 * rows)
+    t.drop(f"{name}.pow")
+    t.new(f"{name}.eps", FP32 * rows)
+    t.new(f"{name}.rsqrt", FP32 * rows)
+    t.drop(f"{name}.eps")
+    t.new(f"{name}.normed", FP32 * n)
+    t.drop(f"{name}.rsqrt", f"{name}.x32")
+    t.new(f"{name}.cast", downcast(n))
+    t.new(name, activation(n))
+    t.drop(f"{name}.cast")
+    t.drop(f"{name}.normed", f"{name}.variance")  # the function returns
+    return name
+
+
+def gemma_rms_norm(t: Timeline, name: str, width: Expr, rows: Expr = None) -> str:
+    """GemmaRMSNorm.forward: ``output = self._norm(x.float())`` (``x * rsqrt(x.pow(2).mean(-1) + eps)``, the
+    upcast an argument, dying when _norm returns), ``output * (1.0 + self.weight.float())`` (the weight upcast, a
+    vector of ``width``), ``output.type_as(x)``: in fp32 the last product itself is the result."""
+    rows = b * s if rows is None else rows
+    n = rows * width
+    t.new(f"{name}.x32", upcast(n))
+    t.new(f"{name}.pow", FP32 * n)
+    t.new(f"{name}.mean", FP32 * rows)
+    t.drop(f"{name}.pow")
+    t.new(f"{name}.eps", FP32 * rows)
+    t.drop(f"{name}.mean")
+    t.new(f"{name}.rsqrt", FP32 * rows)
+    t.drop(f"{name}.eps")
+    t.new(f"{name}.normed", FP32 * n)
+    t.drop(f"{name}.rsqrt")
+    t.drop(f"{name}.x32")
+    t.new(f"{name}.weight32", upcast(width))
+    t.new(f"{name}.scale", FP32 * width)
+    t.drop(f"{name}.weight32")
+    # output * (1.0 + weight): below fp32 it dies once cast; in fp32 it is the result.
+    t.new(f"{name}.scaled", FP32 * u * n)
+    t.new(f"{name}.kept", FP32 * (1 - u) * n)
+    t.drop(f"{name}.scale", f"{name}.normed")
+    t.new(f"{name}.cast", downcast(n))
+    t.drop(f"{name}.scaled")
+    return t.join(name, f"{name}.kept", f"{name}.cast")
+
+
+def layer_norm(t: Timeline, name: str, width: Expr, rows: Expr = None) -> str:
+    """``nn.LayerNorm``: native_layer_norm returns the normed rows and their mean and reciprocal deviation (fp32,
+    one a row), which die at once."""
+    rows = b * s if rows is None else rows
+    t.new(name, activation(rows * width))
+    t.new(f"{name}.mean", FP32 * rows)
+    t.new(f"{name}.rstd", FP32 * rows)
+    t.drop(f"{name}.mean", f"{name}.rstd")
+    return name
+
+
+def gelu_tanh_python(t: Timeline, name: str, elements: Expr) -> str:
+    """NewGELUActivation (``gelu_new``), written in Python: ``0.5 * x * (1.0 + tanh(sqrt(2 / pi) * (x + 0.044715 *
+    pow(x, 3.0))))``, each operation a tensor, each dying when the next one has read it."""
+    t.new(f"{name}.half", activation(elements))  # 0.5 * x, the left operand, held to the last product
+    previous = None
+    for step in ("pow", "scaled", "sum", "inner", "tanh", "plus_one"):
+        t.new(f"{name}.{step}", activation(elements))
+        if previous is not None:
+            t.drop(previous)
+        previous = f"{name}.{step}"
+    t.new(name, activation(elements))
+    t.drop(f"{name}.half", previous)
+    return name
+
+
+def gelu_fast_python(t: Timeline, name: str, elements: Expr, fast: Expr) -> str:
+    """GELU as ACT2FN makes it: ``gelu`` is torch's, one tensor; ``gelu_fast`` (where ``fast`` is 1),
+    FastGELUActivation written in Python, ``0.5 * x * (1.0 + tanh(x * 0.7978845608 * (1.0 + 0.044715 * x * x)))``,
+    each operation a tensor dying when the next one has read it (of 0 bytes where ``fast`` is 0)."""
+    size = activation(fast * elements)
+    t.new(f"{name}.half", size)  # 0.5 * x, the left operand, held to the last product
+    t.new(f"{name}.scaled", size)  # x * 0.7978845608, held while the parenthesis is computed
+    t.new(f"{name}.cubic0", size)  # 0.044715 * x
+    t.new(f"{name}.cubic", size)  # ... * x
+    t.drop(f"{name}.cubic0")
+    t.new(f"{name}.plus_one", size)
+    t.drop(f"{name}.cubic")
+    t.new(f"{name}.inner", size)
+    t.drop(f"{name}.scaled", f"{name}.plus_one")
+    t.new(f"{name}.tanh", size)
+    t.drop(f"{name}.inner")
+    t.new(f"{name}.outer", size)
+    t.drop(f"{name}.tanh")
+    t.new(name, activation(elements))
+    t.drop(f"{name}.half", f"{name}.outer")
+    return name
+
+
+def rotate(t: Timeline, name: str, x: str, elements: Expr) -> str:
+    """apply_rotary_pos_emb on one of q and k: ``(x * cos) + (rotate_half(x) * sin)``, where rotate_half is
+    ``torch.cat((-x2, x1))`` of the two halves of each head."""
+    t.new(f"{name}.cos", activation(elements))
+    t.new(f"{name}.neg", activation(elements / 2))
+    t.new(f"{name}.half", activation(elements))
+    t.drop(f"{name}.neg")
+    t.new(f"{name}.sin", activation(elements))
+    t.drop(f"{name}.half")
+    t.new(name, activation(elements))
+    t.drop(f"{name}.cos", f"{name}.sin")
+    return name
+
+
+def rotate_part(t: Timeline, name: str, rows: Expr, width: Expr, part: Expr) -> str:
+    """GPT-NeoX's apply_rotary_pos_emb on ``part`` of each head's ``width`` (views of both sides): the part
+    rotated (:func:`rotate`), then ``torch.cat([rotated, rest])``, the rotated part dying with the name bound again."""
+    rotated = rotate(t, f"{name}.part", name, rows * part)
+    t.new(name, activation(rows * width))
+    t.drop(rotated)
+    return name
+
+
+def softmax_fp32(t: Timeline, scores: str, elements: Expr) -> tuple[str, str]:
+    """``softmax(scores, dim=-1, dtype=torch.float32).to(query.dtype)``: below fp32, a copy of the scores in fp32,
+    the softmax in fp32, and its cast back, the only one kept; in fp32 the softmax is kept itself. The scores die
+    when the name is bound again."""
+    t.new("softmax.input", upcast(elements))
+    t.new("softmax.fp32", FP32 * u * elements)
+    t.new("probabilities_fp32", FP32 * (1 - u) * elements)
+    t.drop("softmax.input")
+    t.new("probabilities", downcast(elements))
+    t.drop("softmax.fp32", scores)
+    return "probabilities", "probabilities_fp32"
+
+
+def softcap(t: Timeline, name: str, x: str, elements: Expr, capped: Expr = 1) -> str:
+    """Gemma 2's softcapping of ``x``, where ``capped`` is 1: ``x / cap``, ``tanh``, ``* cap``, each a tensor, the
+    one before dying when the name is bound again; where ``capped`` is 0 (the cap unset), none of them (0 bytes),
+    and ``x`` itself is the result."""
+    size = activation(capped * elements)
+    t.split(x, **{f"{x}.capped": capped, f"{x}.kept": 1 - capped})
+    t.new(f"{name}.divided", size)
+    t.drop(f"{x}.capped")
+    t.new(f"{name}.tanh", size)
+    t.drop(f"{name}.divided")
+    t.new(f"{name}.product", size)
+    t.drop(f"{name}.tanh")
+    return t.join(name, f"{name}.product", f"{x}.kept")
+
+
+def eager_attention(t: Timeline, q: str, k: str, v: str, mask: str, heads: Expr, head_size: Expr,
+                    repeated: Expr, capped: Expr | None = None) -> tuple[tuple[str, str], tuple[str, str]]:
+    """eager_attention_forward: ``repeat_kv`` on the keys and values (a copy to the H query heads where
+    ``repeated`` is 1), ``matmul(q, k^T) * scaling``, ``+ mask``, the softmax in fp32 (:func:`softmax_fp32`),
+    ``matmul(weights, v)``, ``transpose(1, 2).contiguous()``; ``capped`` (Gemma 2): the scores softcapped after
+    scaling where it is 1 (:func:`softcap`). Returns the output and the attention weights, which
+    it returns too (the caller holds them: two names, the cast below fp32 and the fp32 softmax in fp32); the output
+    is two names too (one of them of 0 bytes), both dying when the caller binds its name again."""
+    rows = b * heads * s
+    t.new("keys_repeated", activation(repeated * rows * head_size))
+    t.new("values_repeated", activation(repeated * rows * head_size))
+    t.new("scores", activation(rows * s))
+    t.new("scaled", activation(rows * s))
+    t.drop("scores")
+    scores = "scaled" if capped is None else softcap(t, "softcapped", "scaled", rows * s, capped)
+    t.new("masked", activation(rows * s))
+    t.drop(scores)
+    weights = softmax_fp32(t, "masked", rows * s)
+    # The product, heads by tokens; transposed to tokens by heads, a copy unless that is contiguous already (c_t 0:
+    # one token or one head), when the product itself is returned.
+    t.new("context_copied", activation(c_t * rows * head_size))
+    t.new("context", activation((1 - c_t) * rows * head_size))
+    t.new("context_contiguous", activation(c_t * rows * head_size))
+    t.drop("context_copied", "keys_repeated", "values_repeated")  # the function returns
+    return ("context", "context_contiguous"), weights
