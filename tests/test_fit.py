@@ -87,8 +87,16 @@ CHECKPOINTS = ("gpt2", "mistral-7b", "gemma-2-9b", "qwen2.5-7b", "deepseek-v2-li
                "bert-base-uncased")
 
 
+def derived(name: str) -> bool:
+    """Whether the class has an inference total (a forward whose transient peak is derived); where not, fit says
+    why in one line (test_a_class_without_an_inference_total_is_one_line)."""
+    return "inference_bytes" in answers.memory(configs.load(name), None, 1)
+
+
 @pytest.mark.parametrize("name", CHECKPOINTS)
 def test_inference_bytes_never_decrease_with_the_length_or_the_batch(name):
+    if not derived(name):
+        pytest.skip(f"{name}: no inference total (its forward's transient peak is not derived)")
     config = configs.load(name)
     top = config.get("max_position_embeddings") if name in ("gpt2", "bert-base-uncased") else None
     top = top or config.get("n_positions") or LONGEST
@@ -103,10 +111,12 @@ def test_inference_bytes_never_decrease_with_the_length_or_the_batch(name):
 
 
 @pytest.mark.parametrize("name, size", [("qwen2.5-7b", "40GB"), ("qwen2.5-7b", "24GiB"), ("llama-3-8b", "80G"),
-                                        ("gemma-2-9b", "40GB"), ("t5-small", "1GB"), ("mixtral-8x7b", "192GiB")])
+                                        ("gemma-2-9b", "40GB"), ("qwen2.5-0.5b", "2GB"), ("gemma-3-1b", "192GiB")])
 def test_max_tokens_is_the_largest_length_within_the_memory(name, size):
-    budget = {"40GB": 40 * 10**9, "24GiB": 24 * 2**30, "80G": 80 * 10**9, "1GB": 10**9, "192GiB": 192 * 2**30}[size]
-    answer = fit(name, "--memory", size)
+    budget = {"40GB": 40 * 10**9, "24GiB": 24 * 2**30, "80G": 80 * 10**9, "2GB": 2 * 10**9, "192GiB": 192 * 2**30}[size]
+    # The largest batch at 4K tokens: at the configs' own contexts (128K and more) eager attention's scores alone
+    # pass most of these memories, and no batch fits.
+    answer = fit(name, "--memory", size, "--seq", "4k")
     assert answer["memory_bytes"] == budget
     found = answer["max_tokens"]
     assert answer["max_tokens_limit"] == "memory", answer["max_tokens_reason"]
@@ -114,8 +124,14 @@ def test_max_tokens_is_the_largest_length_within_the_memory(name, size):
     assert (answer["inference_bytes_at_max_tokens"], answer["inference_bytes_past_max_tokens"]) == (
         inference(name, found), inference(name, found + 1))
     batch, tokens = answer["max_batch"], answer["seq"]
-    assert tokens == answers.context(configs.load(name))  # the config's own context, by default
+    assert tokens == 4096
     assert inference(name, tokens, batch) <= budget < inference(name, tokens, batch + 1)
+    assert fit(name, "--memory", size)["seq"] == answers.context(configs.load(name))  # the config's own, by default
+
+
+def test_a_class_without_an_inference_total_is_one_line():
+    status, out = in_process.printed("fit", "mixtral-8x7b", "--memory", "80GB")
+    assert status == 2 and out.startswith("error: MixtralForCausalLM: no inference total: ") and "\n" not in out
 
 
 def test_at_a_batch_and_a_length():
