@@ -26,7 +26,8 @@ FLOORS = (
     ("contract", ("contract",)),  # the record every family declares
     ("families", ("families", "families.*")),  # one module a family
     ("registry", ("registry",)),  # the families, found; a config joined to its tree
-    ("library", ("memory", "compiled", "answers")),  # what a tree holds; the compiled polynomials; the answers
+    ("library", ("memory", "sharding", "compiled", "answers", "parallel")),  # what a tree holds and where it splits;
+    # the compiled polynomials; the answers
     ("doors", ("__init__", "__main__", "api", "pasted")),  # the command line, the Python API, the config page
     ("site", ("site", "site.*")),  # what the pages show: references, shortcodes, exhibits, pictures, calculators
 )
