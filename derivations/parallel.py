@@ -32,8 +32,9 @@ VOCABULARY_MULTIPLE = 128
 # The optimizer the training rows assume: mixed-precision Adam (2 + 2 + 12 bytes a parameter).
 TRAINING_OPTIMIZER = "adam-mixed"
 STAGES = (0, 1, 2, 3)
-# What each ZeRO stage partitions of the mixed-precision Adam's 16 bytes a parameter (Rajbhandari et al., Figure 1).
-STAGE_FORMULAS = {0: "2P + 2P + 12P", 1: "2P + 2P + 12P/N", 2: "2P + (2P + 12P)/N", 3: "(2P + 2P + 12P)/N"}
+# Mixed-precision Adam's 2 + 2 + 12 bytes a parameter as each ZeRO stage keeps them, P parameters over N
+# data-parallel devices (Rajbhandari et al., Figure 1).
+STAGE_FORMULAS = {0: "16P", 1: "4P + 12P/N", 2: "2P + 14P/N", 3: "16P/N"}
 
 # ---------------------------------------------------------------------------------------------
 # What one device holds of a cut
@@ -234,7 +235,7 @@ def zero(model: _Model, result: Mapping, devices: int, tp: int, parallel: Mappin
 # ---------------------------------------------------------------------------------------------
 
 def _fits(fits: bool | None) -> str:
-    return "" if fits is None else ("; fits" if fits else "; does not fit")
+    return "" if fits is None else ("fits" if fits else "does not fit")
 
 
 def rows(result: Mapping) -> list[tuple[str, str, str]]:
@@ -247,35 +248,36 @@ def rows(result: Mapping) -> list[tuple[str, str, str]]:
             units(result["largest_layer_bytes"]))]
     capacity = result.get("device_memory_bytes")
     if capacity is not None:
-        out.append(("device memory", "--memory / --gpu", units(capacity)))
+        out.append(("device memory", "--memory or --gpu", units(capacity)))
     if "tensor_parallel" in result:
         tp = result["tensor_parallel"]
         heads = ""
         if "kv_heads_per_device" in tp:
-            heads = f", {tp['kv_heads_per_device']:,} key/value heads" + (" (replicated)" if tp["kv_heads_replicated"]
-                                                                             else "")
-        vocab = f", vocabulary padded to {', '.join(f'{v:,}' for v in tp['vocabulary_padded'])}" \
-            if tp["vocabulary_padded"] else ""
-        out += [(f"tensor parallel, {tp['devices']:,}", f"per device: {tp['parameters_per_device']:,} parameters"
-                 + vocab, ""),
-                ("  weights", f"per device, {result['dtype']}", units(tp["weights_bytes"])),
-                ("  key/value cache", f"per device{heads}", units(tp["kv_cache_bytes"])),
-                ("  weights + cache", "per device" + _fits(tp.get("fits")), units(tp["total_bytes"]))]
+            count = tp["kv_heads_per_device"]
+            heads = f"{count:,} key/value head{'s' if count > 1 else ''}" + (", replicated" if tp["kv_heads_replicated"]
+                                                                            else "")
+        vocabulary = ", ".join(f"{v:,}" for v in tp["vocabulary_padded"])
+        out += [("tensor parallel", f"{tp['devices']:,} devices, each:", ""),
+                ("  parameters", f"vocabulary padded to {vocabulary}" if vocabulary else "",
+                 f"{tp['parameters_per_device']:,}"),
+                ("  weights", result["dtype"], units(tp["weights_bytes"])),
+                ("  key/value cache", heads, units(tp["kv_cache_bytes"])),
+                ("  weights + cache", _fits(tp.get("fits")), units(tp["total_bytes"]))]
     if "zero" in result:
         z = result["zero"]
-        out.append((f"training, {z['devices']:,} devices",
-                    f"{z['optimizer']}, tensor parallel {z['tensor_parallel']:,} x data parallel "
-                    f"{z['data_parallel']:,}; P = {z['parameters_per_device']:,} parameters a device", ""))
+        out += [("training", f"{z['devices']:,} devices (tensor x data parallel: {z['tensor_parallel']:,} x "
+                             f"{z['data_parallel']:,}), {z['optimizer']}, each:", ""),
+                ("  parameters", "P", f"{z['parameters_per_device']:,}")]
         if "activations_bytes" in z:
-            out += [("  activations", "per device: L sbh(10 + 24/t + 5as/(ht))", units(z["activations_bytes"])),
+            out += [("  activations", "L sbh(10 + 24/t + 5as/(ht))", units(z["activations_bytes"])),
                     ("    selective recomputation", "L sbh(10 + 24/t)",
                      units(z["activations_selective_recomputation_bytes"]))]
         for row in z["stages"]:
-            out.append((f"  ZeRO-{row['stage']} model states", f"{STAGE_FORMULAS[row['stage']]}, N = "
-                        f"{z['data_parallel']:,}", units(row["model_states_bytes"])))
+            out.append((f"  ZeRO-{row['stage']} model states", STAGE_FORMULAS[row["stage"]],
+                        units(row["model_states_bytes"])))
             if "total_selective_recomputation_bytes" in row:
-                out.append((f"  ZeRO-{row['stage']} total", "+ activations, selective recomputation"
-                            + _fits(row.get("fits_selective_recomputation")),
+                fits = _fits(row.get("fits_selective_recomputation"))
+                out.append((f"  ZeRO-{row['stage']} + activations", "selective" + (f"; {fits}" if fits else ""),
                             units(row["total_selective_recomputation_bytes"])))
     return out
 

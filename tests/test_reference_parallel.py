@@ -335,7 +335,8 @@ def test_tensor_parallel_of_checkpoints(name: str) -> None:
     check_tensor_parallel(config, architecture, model, devices)
 
 
-@settings(max_examples=profiles.draws(30), deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@settings(max_examples=profiles.draws(30), deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 @given(data=st.data())
 def test_tensor_parallel_of_random_configs(data: st.DataObject) -> None:
     family = data.draw(st.sampled_from(sorted(f for f in FAMILIES if specs()[f].configs is not None)), label="family")
