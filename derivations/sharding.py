@@ -67,10 +67,9 @@ def cuts(part: Part) -> list[list[tuple[Expr, Expr, str]]]:
             declared = [c for c in leaf.shards if c.tensor == i]
             if not declared and (v := _vocabulary(size)) is not None:
                 declared = [Shard("vocab", v, i)]
-            pieces = [(size if c.size is None else c.size, c.count, c.kind) for c in declared]
-            assert sympy.expand(sum(p[0] for p in pieces) - size) == 0 or \
-                all(c.size is not None for c in declared), f"{leaf.name}: a whole cut and a partial one"
-            out.append(pieces)
+            # One cut of the whole tensor, or cuts of parts of it (a fused map's query rows, its key and value rows).
+            assert len(declared) <= 1 or all(c.size is not None for c in declared), f"{leaf.name}: cuts overlap"
+            out.append([(size if c.size is None else c.size, c.count, c.kind) for c in declared])
     return out
 
 

@@ -27,16 +27,16 @@ from ..symbols import D, F, H, K, L, V, d_h
 # $$N_\mathrm{attn} = D (H d_h + 2 K d_h) + H d_h D$$
 # ---------------------------------------------------------------------------------------------
 
-self_attention = group(
+self_attention = replace(group(
     "attention", "grouped-query self-attention, q, k and v fused",
     # Tensor parallelism: the fused map's query rows by query heads, its key and value rows by key/value heads.
     replace(linear("qkv", "query, key and value projections, fused (qkv_proj): D to H d_h + 2 K d_h", D,
                    H * d_h + 2 * K * d_h, False, "qkv_proj"),
             shards=(Shard("heads", H, 0, D * H * d_h), Shard("kv_heads", K, 0, 2 * D * K * d_h))),
     row_parallel(linear("output", "output projection", H * d_h, D, False, "o_proj"), "heads", H),
-    # The cache keeps the K key heads and K value heads of each token (grouped-query: K, not H).
-    path="self_attn", kind="attention", ops=attention_products(H, d_h, d_h, causal=True), cache=2 * K * d_h)
-self_attention = replace(self_attention, cache_shard=Shard("kv_heads", K))
+    # The cache keeps the K key heads and K value heads of each token (grouped-query: K, not H), each device its own.
+    path="self_attn", kind="attention", ops=attention_products(H, d_h, d_h, causal=True), cache=2 * K * d_h),
+    cache_shard=Shard("kv_heads", K))
 
 # $$N_\mathrm{ffn} = D \cdot 2F + F D$$  gate and up fused in one D-by-2F matrix
 gated_feed_forward = group(
