@@ -113,9 +113,10 @@ def memory_arguments(m: argparse.ArgumentParser) -> None:
                         "else 2048)")
     m.add_argument("--target", metavar="T", type=tokens, help="an encoder-decoder's target length (default: --seq)")
     m.add_argument("--batch", metavar="B", type=positive, default=1, help="sequences in the batch (default 1)")
-    m.add_argument("--dtype", metavar="DTYPE", default=answers.DEFAULT_DTYPE,
+    m.add_argument("--dtype", metavar="DTYPE",
                    help="the weights' data type: " + ", ".join(storage.FORMATS) + ", or torch's name (bfloat16, "
-                        f"float16, float32) (default {answers.DEFAULT_DTYPE})")
+                        f"float16, float32) (default {answers.DEFAULT_DTYPE}); a config's quantization_config sets the "
+                        "weights' format instead, --dtype's float width the tensors it leaves unquantized")
     m.add_argument("--json", action="store_true", help="print one JSON object")
     parallel_arguments(m)
 
@@ -178,6 +179,9 @@ def run(argv: list[str]) -> Ran:
     if getattr(args, "seq", None) is not None:
         note = answers.beyond_context(configs.load(args.config, args.revision), args.seq)
         notes = (note,) if note else ()
+    if args.command == "memory" and (note := answers.quantization_note(configs.load(args.config, args.revision),
+                                                                       args.dtype)):
+        notes += (note,)
     if args.json:
         return Ran(0, json.dumps(result, indent=2), None, notes)
     return Ran(0, answers.table(*cells), cells, notes)

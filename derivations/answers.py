@@ -12,7 +12,7 @@ import textwrap
 from collections.abc import Mapping
 from typing import NamedTuple
 
-from . import compiled, configs, storage
+from . import compiled, configs, quantization, storage
 from .reading import ConfigError
 
 # Longer than any model reads (2^24 tokens); a length beyond it is a typo, not a question.
@@ -192,7 +192,7 @@ def decode(config: Mapping, architecture: str, rows: list[dict], values: Mapping
 
 def _decode(config: Mapping, architecture: str, rows: list[dict], values: Mapping[str, int], tokens: int,
             target: int | None, batch: int, cached: int) -> dict:
-    held = memory(config, architecture, tokens, target, batch)
+    held = memory(config, architecture, tokens, target, batch, quantized=False)
     assert held.get("target", held["seq"]) == cached, (held, cached)
     out: dict = {}
     if not any(r["copies"] for r in rows):
@@ -256,13 +256,16 @@ def flops_cells(result: dict, rows: list[dict]) -> Table:
 # ---------------------------------------------------------------------------------------------
 
 def memory(config: Mapping, architecture: str | None, tokens: int | None, target: int | None = None, batch: int = 1,
-           dtype: str = DEFAULT_DTYPE) -> dict:
+           dtype: str | None = None, quantized: bool = True) -> dict:
     """What the model holds, in bytes (derivations.memory, on the compiled polynomials): the weights in every
-    format, the key/value cache, training state for each optimizer, and activations."""
+    format, the key/value cache, training state for each optimizer, and activations. Where the config names a
+    quantization_config (and ``quantized``), the weights are in its format (:func:`weights_format`)."""
+    dtype = DEFAULT_DTYPE if dtype is None else dtype
     if storage.format_name(dtype) is None:
         raise ConfigError(f"unknown dtype {dtype!r} (known: {', '.join(storage.FORMATS)}, "
                           f"or torch's names: {', '.join(storage.DTYPE_ALIASES)})")
     dtype = storage.format_name(dtype)
+    scheme = quantization.read(config) if quantized else None
     chosen = configs.select(config, architecture, parameter_symbols, base)
     held = compiled.section(chosen.model_type, "memory")["memory"][chosen.layout][chosen.architecture]
     values = dict(chosen.values)
@@ -281,10 +284,12 @@ def memory(config: Mapping, architecture: str | None, tokens: int | None, target
                                        tokens if cross else None)
     elements *= batch
     fmt = storage.FORMATS[dtype]
+    if scheme is not None:  # the config's format for the weights; --dtype's float width (else 16 bits) for the rest
+        fmt = fmt if fmt.block is None and fmt.bits >= 16 else storage.FORMATS[DEFAULT_DTYPE]
     # The cache is kept at the weights' width, or at 16 bits under a 4-bit format (its scales do not apply).
     cache_bits = fmt.bits if fmt.block is None else fmt.kept_bits
     result = {
-        "architecture": chosen.architecture, "seq": tokens, "batch": batch, "dtype": dtype,
+        "architecture": chosen.architecture, "seq": tokens, "batch": batch, "dtype": fmt.name,
         "parameters": parameters,
         "weights_bytes": storage.weight_bytes(tensors, fmt),
         "weights_bytes_by_dtype": {name: storage.weight_bytes(tensors, f) for name, f in storage.FORMATS.items()},
@@ -294,6 +299,9 @@ def memory(config: Mapping, architecture: str | None, tokens: int | None, target
         "training_bytes": {name: o.per_parameter * parameters for name, o in storage.OPTIMIZERS.items()}
         | {"adam-8bit": 8 * parameters + storage.adam_8bit_states([(size, copies) for size, copies, _ in tensors])},
     }
+    if scheme is not None:
+        result["quantization"] = weights_format(scheme, held, values, tensors, fmt)
+        result["weights_bytes"] = result["quantization"]["weights_bytes"]
     if cross:
         result["target"] = decoder_tokens
     if {"D", "H", "L"} <= values.keys():
@@ -303,6 +311,38 @@ def memory(config: Mapping, architecture: str | None, tokens: int | None, target
         result["activations_selective_recomputation_bytes"] = depth * storage.activations_selective(tokens, batch, h)
         result["activations_full_recomputation_bytes"] = depth * storage.activations_full(tokens, batch, h)
     return result
+
+
+def weights_format(scheme: quantization.Scheme, held: dict, values: Mapping[str, int],
+                   tensors: list[tuple[int, int, bool]], kept: storage.Format) -> dict:
+    """``memory --json``'s ``"quantization"``: the method of the config's quantization_config, its parameters, and
+    the weights' bytes in its format (derivations.quantization), the tensors it leaves at ``kept``'s width."""
+    items = []
+    for (size, copies, _), module in zip(tensors, held["modules"]):
+        matrix = None
+        if module is not None:
+            path, role, shape, *flags = module
+            matrix = quantization.Matrix(path, role, copies, *(compiled.count(x, values) for x in shape), *flags)
+        items.append((size, copies, matrix))
+    held_bytes = quantization.weights(scheme, items, kept.bits)
+    return scheme.json() | {"label": scheme.label, "kept_dtype": kept.name, "weights_bytes": held_bytes.bytes,
+                            "quantized_parameters": held_bytes.quantized_parameters,
+                            "quantized_modules": held_bytes.quantized_modules}
+
+
+def quantization_note(config: Mapping, dtype: str | None) -> str | None:
+    """A line to say that the config's quantization_config, not ``--dtype``, sets the weights' format, where --dtype
+    asks for a format of its own (a float width sets the tensors left unquantized and the cache: no note)."""
+    fmt = storage.format_name(dtype) if dtype is not None else None
+    if fmt is None or "quantization_config" not in config:
+        return None
+    chosen = storage.FORMATS[fmt]
+    if chosen.block is None and chosen.bits >= 16:
+        return None
+    method = config["quantization_config"].get("quant_method", "bitsandbytes") \
+        if isinstance(config["quantization_config"], Mapping) else "?"
+    return (f"note: the config's quantization_config ({method}) sets the weights' format; --dtype {dtype} is not "
+            f"applied (the rest and the cache in {DEFAULT_DTYPE})")
 
 
 def memory_table(result: dict) -> str:
@@ -315,8 +355,16 @@ def memory_cells(result: dict) -> Table:
     key/value cache, training state by optimizer, activations; the parameters."""
     lengths = f"T = {result['seq']:,}" + (f", T_dec = {result['target']:,}" if "target" in result else "")
     windows = result["kv_cache_windows"]
-    body = [(f"weights, {name}", "--dtype" if name == result["dtype"] else "", storage.both_units(value))
-            for name, value in result["weights_bytes_by_dtype"].items()]
+    quantized = result.get("quantization")
+    body = []
+    if quantized is not None:
+        body += [(f"weights, {quantized['method']}", "quantization_config",
+                  storage.both_units(quantized["weights_bytes"])),
+                 ("  format", quantized["label"], ""),
+                 ("  quantized", f"{quantized['quantized_parameters']:,} of {result['parameters']:,} parameters; "
+                  f"the rest in {quantized['kept_dtype']}", "")]
+    body += [(f"weights, {name}", "--dtype" if name == result["dtype"] and quantized is None else "",
+              storage.both_units(value)) for name, value in result["weights_bytes_by_dtype"].items()]
     body.append(("key/value cache", f"{result['kv_cache_elements']:,} elements, batch {result['batch']:,}, {lengths}"
                  + (f", windows {', '.join(map(str, windows))}" if windows else ""),
                  storage.both_units(result["kv_cache_bytes"])))

@@ -232,7 +232,8 @@ def memory_use(model: str | Path | Mapping, seq: int | None = None, architecture
         target: An encoder-decoder's decoder tokens; by default `seq`.
         batch: The sequences in the batch.
         dtype: The weights' format: `fp32`, `bf16`, `fp16`, `fp8`, `int8`, or a 4-bit one with its scales:
-            `int4` (GPTQ, AWQ), `nf4` (bitsandbytes), `mxfp4`.
+            `int4` (GPTQ, AWQ), `nf4` (bitsandbytes), `mxfp4`. Where the config has a `quantization_config`,
+            the weights are in its format, and a float `dtype` sets the tensors it leaves unquantized.
         revision: A branch, tag or commit of a Hugging Face model id.
         tp: Tensor parallelism over this many devices: each device's weights and key/value cache.
         devices: Training on this many devices (with `tp`, tensor-parallel groups of `tp`): each device's bytes
@@ -245,7 +246,8 @@ def memory_use(model: str | Path | Mapping, seq: int | None = None, architecture
 
         - `architecture`, `seq`, `batch`, `dtype`, and `target` for an encoder-decoder.
         - `parameters`: the parameters the weights hold.
-        - `weights_bytes`: the weights in `dtype`; `weights_bytes_by_dtype`, a dict of the bytes in each format.
+        - `weights_bytes`: the weights in `dtype`, or in the config's quantization_config (`quantization`: its
+          method, parameters and bytes); `weights_bytes_by_dtype`, a dict of the bytes in each format.
         - `kv_cache_elements` and `kv_cache_bytes`: the key/value cache of the batch after `seq` tokens, kept at
           the weights' width (at 16 bits under a 4-bit format); `kv_cache_windows`, the lengths of its layers'
           sliding windows (an empty list where every layer attends to all tokens).

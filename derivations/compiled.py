@@ -51,15 +51,21 @@ def compile_section(model_type: str, name: str) -> dict:
         return {"split": each(split_rows)}
     # What each class holds (derivations.memory): its tensors, and what a token leaves in the cache.
     assert name == "memory", name
-    return {"memory": each(memory_rows)}
+    return {"memory": each(lambda part: memory_rows(part, model_type))}
 
 
-def memory_rows(part) -> dict:
+def memory_rows(part, model_type: str = "") -> dict:
     """Every tensor of ``part`` (size, copies, whether a 4-bit format quantizes it) and every attention block
-    that caches (elements a token per copy, copies, whether it is cross-attention), as polynomials."""
+    that caches (elements a token per copy, copies, whether it is cross-attention), as polynomials; and, beside each
+    tensor, the module a config's quantizer would replace (derivations.memory.Module: path, role, shape, linear,
+    conv1d, experts, output, numbered), None where it is no linear map's."""
     from . import memory
 
-    return {"tensors": [[terms(t.size), terms(t.copies), t.quantizable] for t in memory.tensors(part)],
+    held = memory.tensors(part, model_type)
+    return {"tensors": [[terms(t.size), terms(t.copies), t.quantizable] for t in held],
+            "modules": [None if (m := t.module) is None else
+                        [m.path, m.role, [terms(x) for x in m.shape], m.linear, m.conv1d, m.experts, m.output,
+                         m.numbered] for t in held],
             "cache": [[terms(r.per_copy), terms(r.copies), r.cross] for r in memory.cache_rows(part)]}
 
 

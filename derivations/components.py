@@ -120,6 +120,12 @@ class Part:
     # one tensor of ``expr`` elements (none if ``expr`` is 0). What per-tensor schemes (8-bit optimizer
     # states, block-wise quantization) need.
     tensors: tuple[Expr, ...] = ()
+    # A leaf's weight as matrices, (copies, pieces, n_in, n_out): ``copies`` stacked in one tensor (a mixture's X
+    # experts; 1 for a linear map), each ``pieces`` maps of n_in inputs to n_out outputs fused along the outputs
+    # (the experts' gate and up: 2, which quantized checkpoints store apart). What a format needs beyond the
+    # size: GPTQ's groups run along the inputs, FP8's blocks are 128 x 128, int8 keeps a scale per output row
+    # (derivations.quantization). Empty: no weight matrix (a table, a norm, a bias).
+    shape: tuple[Expr, ...] = ()
 
     def __post_init__(self) -> None:
         assert (self.expr is None) != (not self.children), f"{self.name}: a leaf or a sum, not both"
@@ -133,6 +139,8 @@ class Part:
         assert len(names) == len(set(names)), f"{self.name}: duplicate child names {names}"
         assert not self.tensors or (self.expr is not None and sympy.expand(sum(self.tensors) - self.expr) == 0), \
             f"{self.name}: its tensors do not add up to its count"
+        assert not self.shape or (len(self.shape) == 4 and sympy.expand(
+            sympy.Mul(*self.shape) - self.tensor_sizes[0]) == 0), f"{self.name}: its shape is not its weight's size"
 
     @property
     def tensor_sizes(self) -> tuple[Expr, ...]:
@@ -225,7 +233,8 @@ class Part:
                     cache_shard=None if self.cache_shard is None else self.cache_shard.subs(mapping))
         computes = dict(matrix=sub(self.matrix), tokens=sub(self.tokens), applied=sub(self.applied),
                         ops=tuple(replace(op, per_pair=sub(op.per_pair), keys=sub(op.keys)) for op in self.ops),
-                        cache=sub(self.cache), tensors=tuple(sub(t) for t in self.tensors))
+                        cache=sub(self.cache), tensors=tuple(sub(t) for t in self.tensors),
+                        shape=tuple(sub(t) for t in self.shape))
         if self.expr is not None:
             return replace(self, expr=sub(self.expr), repeat=self.repeat.subs(mapping), **computes, **cuts)
         return replace(self, children=tuple(c.subs(mapping) for c in self.children),
@@ -287,11 +296,11 @@ def group(name: str, label: str, *children: Part, path: str | None = None, repea
 
 
 def leaf(name: str, label: str, expr: Expr, path: str | None = None, note: str = "", kind: str = "",
-         matrix: Expr = 0, tensors: tuple[Expr, ...] = ()) -> Part:
+         matrix: Expr = 0, tensors: tuple[Expr, ...] = (), shape: tuple[Expr, ...] = ()) -> Part:
     """A tensor (or ``tensors``) of ``expr`` parameters; ``matrix``: the weight elements it multiplies each
     input row by (see :attr:`Part.matrix`)."""
     return Part(name, label, expr=sympy.sympify(expr), path=path, note=note, kind=kind, matrix=sympy.sympify(matrix),
-                tensors=tuple(map(sympy.sympify, tensors)))
+                tensors=tuple(map(sympy.sympify, tensors)), shape=tuple(map(sympy.sympify, shape)))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -346,7 +355,7 @@ def linear(name: str, label: str, n_in: Expr, n_out: Expr, bias: bool = True, pa
            note: str = "") -> Part:
     # 2 n_in n_out FLOPs a row: each weight one multiply and one add; the bias add is not a matrix product.
     return leaf(name, label, n_in * n_out + (n_out if bias else 0), path, note, matrix=n_in * n_out,
-                tensors=(n_in * n_out, n_out) if bias else ())
+                tensors=(n_in * n_out, n_out) if bias else (), shape=(1, 1, n_in, n_out))
 
 
 def tied_tensor(name: str, label: str, to: str, path: str | None = None, matrix: Expr = 0) -> Part:

@@ -32,30 +32,84 @@ from .components import Expr, Part, evaluate
 # The maps that pick or weigh experts: small, and left unquantized (a rounded router routes elsewhere).
 ROUTING = frozenset({"router", "shared_expert_gate"})
 QUANTIZED_KINDS = frozenset({"attention", "feed-forward"})
+# What the quantizers of a config's quantization_config replace (derivations.quantization) is a module of a class:
+# transformers 5.x holds a router's weight in a module of its own (MixtralTopKRouter, DeepseekV3TopkRouter...), not
+# in an nn.Linear, so none of them replaces it; GPT-1's and GPT-2's layers are Conv1D modules, which bitsandbytes and
+# GPTQ replace and AWQ and FP8 do not. tests/test_reference_quantized.py checks every leaf against the module it is.
+NOT_LINEAR = frozenset({"router"})
+CONV1D_LAYERS = frozenset({"gpt2", "openai-gpt"})
 
 
 @dataclass(frozen=True)
 class Tensor:
     """One tensor of a model (``copies`` of it: a layer's, L times): its size and whether a 4-bit format
     quantizes it (a weight matrix of attention or the feed-forward; not an embedding, a norm, a bias, a
-    router or a head)."""
+    router or a head); and what a config's quantizer needs to know of it (:class:`Module`), None for a tensor that
+    is no linear map's weight or bias."""
 
     name: str
     size: Expr
     copies: Expr
     quantizable: bool
+    module: Module | None = None
 
 
-def tensors(part: Part) -> list[Tensor]:
-    """Every tensor of ``part``, a tied one not again."""
+@dataclass(frozen=True)
+class Module:
+    """The module that holds a weight matrix (or its bias, ``role``), as transformers names and builds it:
+    ``path`` its name ("model.layers.<i>.self_attn.q_proj", "<i>" a copy's number, ``numbered``: the copies are
+    numbered 0, 1, ... in that place), ``shape`` (copies stacked, pieces fused, inputs, outputs: Part.shape),
+    whether it is an nn.Linear (``linear``; a Conv1D: ``conv1d``) or a mixture's stacked ``experts``, and whether
+    transformers' quantizers leave it out by default (``output``: the output embedding, or the last module when its
+    weight is its last parameter: quantizers.base.get_keys_to_not_convert)."""
+
+    path: str
+    role: str
+    shape: tuple[Expr, ...]
+    linear: bool
+    conv1d: bool
+    experts: bool
+    output: bool
+    numbered: bool
+
+
+def _walk(part: Part, kind: str = "", module: str = "", copies: Expr = sympy.Integer(1), numbered: bool = True):
+    """``(kind, leaf, copies, module path, numbered)`` for every leaf, in the order of Part.kinds."""
+    kind = part.kind or kind
+    if part.path is not None:
+        module = ".".join(filter(None, [module, part.path] + (["<i>"] if part.repeat != 1 else [])))
+        numbered = numbered and not part.copies and module.count("<i>") <= 1
+    copies = copies * part.repeat
+    if part.expr is not None:
+        yield kind, part, copies, module, numbered
+    for c in part.children:
+        yield from _walk(c, kind, module, copies, numbered)
+
+
+def tensors(part: Part, model_type: str = "") -> list[Tensor]:
+    """Every tensor of ``part``, a tied one not again (``model_type``: the family's, for the module classes)."""
+    from .symbols import V
+
+    leaves = list(_walk(part))
+    weighted = [leaf for _, leaf, _, _, _ in leaves if leaf.tensor_sizes]
     out = []
-    for kind, leaf, copies in part.kinds():
+    for kind, leaf, copies, path, numbered in leaves:
         sizes = leaf.tensor_sizes
+        # transformers' default skips: the output embedding, and the last module if a weight is its last parameter.
+        output = bool(leaf.shape) and ((kind == "heads" and leaf.shape[3] == V)
+                                       or (leaf is weighted[-1] and len(sizes) == 1))
         for i, size in enumerate(sizes):
             # A linear map's weight comes first, its bias after it.
             weight = i == 0 and leaf.matrix != 0
+            module = None
+            if leaf.shape and path:
+                experts = leaf.shape[0] != 1
+                linear = not experts and leaf.name not in NOT_LINEAR
+                conv1d = linear and model_type in CONV1D_LAYERS and kind in QUANTIZED_KINDS
+                module = Module(path.rsplit(".", 1)[0] if experts else path, "weight" if i == 0 else "bias",
+                                leaf.shape, linear and not conv1d, conv1d, experts, output, numbered)
             out.append(Tensor(leaf.name, size, copies,
-                              weight and kind in QUANTIZED_KINDS and leaf.name not in ROUTING))
+                              weight and kind in QUANTIZED_KINDS and leaf.name not in ROUTING, module))
     return out
 
 

@@ -160,6 +160,43 @@ _SOURCES = (
           "quantizer of transformers leaves unquantized by default", "GitHub, huggingface/transformers", 2026,
           "https://github.com/huggingface/transformers/blob/v5.23.0/src/transformers/quantizers/base.py",
           revision="https://github.com/huggingface/transformers/tree/v5.23.0", short="transformers' quantizers"),
+    _page("transformers-integrations", "code", "Hugging Face", "transformers 5.23.0: src/transformers/integrations/"
+          "bitsandbytes.py (replace_with_bnb_linear: every nn.Linear and Conv1D), finegrained_fp8.py (FP8Linear, "
+          "FP8Experts: a weight_scale_inv of ceil(out / 128) x ceil(in / 128)), fbgemm_fp8.py, awq.py, mxfp4.py, and "
+          "quantizers/quantizers_utils.py (should_convert_module)", "GitHub, huggingface/transformers", 2026,
+          "https://github.com/huggingface/transformers/tree/v5.23.0/src/transformers/integrations",
+          revision="https://github.com/huggingface/transformers/tree/v5.23.0", short="transformers' integrations"),
+    _page("bitsandbytes-4bit", "code", "the bitsandbytes authors", "bitsandbytes 0.50.2: bitsandbytes/functional.py "
+          "(quantize_4bit: blocks of 64, an fp32 absmax each, double quantization in blocks of 256) and "
+          "bitsandbytes/nn/modules.py (Params4bit, Int8Params: int8 with an fp32 SCB a row)",
+          "GitHub, bitsandbytes-foundation/bitsandbytes", 2026,
+          "https://github.com/bitsandbytes-foundation/bitsandbytes/blob/0.50.2/bitsandbytes/functional.py",
+          revision="https://github.com/bitsandbytes-foundation/bitsandbytes/tree/0.50.2",
+          short="bitsandbytes' quantization"),
+    _page("gptqmodel-code", "code", "ModelCloud", "GPTQModel: gptqmodel/nn_modules/qlinear/__init__.py "
+          "(_register_gptq_buffers: qweight, qzeros, scales, g_idx, bias; AWQuantLinear)", "GitHub, ModelCloud/GPTQModel",
+          2026, "https://github.com/ModelCloud/GPTQModel/blob/f4c327a17eb3e24524d5a97a3d682e3696ae6a28/"
+          "gptqmodel/nn_modules/qlinear/__init__.py",
+          revision="https://github.com/ModelCloud/GPTQModel/tree/f4c327a17eb3e24524d5a97a3d682e3696ae6a28",
+          short="GPTQModel's QuantLinear"),
+    _page("autogptq-code", "code", "the AutoGPTQ authors", "AutoGPTQ: auto_gptq/nn_modules/qlinear/qlinear_cuda_old.py "
+          "(QuantLinear's buffers)", "GitHub, AutoGPTQ/AutoGPTQ", 2025,
+          "https://github.com/AutoGPTQ/AutoGPTQ/blob/9f7d37072917ab3a7545835f23e808294a542153/"
+          "auto_gptq/nn_modules/qlinear/qlinear_cuda_old.py",
+          revision="https://github.com/AutoGPTQ/AutoGPTQ/tree/9f7d37072917ab3a7545835f23e808294a542153",
+          short="AutoGPTQ's QuantLinear"),
+    _page("autoawq-code", "code", "Casper Hansen and others", "AutoAWQ: awq/modules/linear/gemm.py (WQLinear_GEMM) "
+          "and gemv.py (WQLinear_GEMV)", "GitHub, casper-hansen/AutoAWQ", 2025,
+          "https://github.com/casper-hansen/AutoAWQ/blob/88e4c76b20755db275574e6a03c83c84ba3bece5/"
+          "awq/modules/linear/gemm.py",
+          revision="https://github.com/casper-hansen/AutoAWQ/tree/88e4c76b20755db275574e6a03c83c84ba3bece5",
+          short="AutoAWQ's WQLinear"),
+    _page("optimum-code", "code", "Hugging Face", "optimum: optimum/gptq/quantizer.py (convert_model: the linear "
+          "maps of the blocks), utils.py (get_layers) and constants.py (BLOCK_PATTERNS)", "GitHub, huggingface/optimum",
+          2026, "https://github.com/huggingface/optimum/blob/83c88b8fc51e791f263a954e3568e1d2a02aa003/"
+          "optimum/gptq/quantizer.py",
+          revision="https://github.com/huggingface/optimum/tree/83c88b8fc51e791f263a954e3568e1d2a02aa003",
+          short="optimum's GPTQ"),
     _page("raschka2024", "paper", "Sebastian Raschka", "Build a Large Language Model (From Scratch)",
           "Manning, 2024; code in rasbt/LLMs-from-scratch", 2024, "https://github.com/rasbt/LLMs-from-scratch"),
     # -- model cards, READMEs and announcements --------------------------------------------------
@@ -304,6 +341,21 @@ _SOURCES = (
           "https://github.com/cli99/llm-analysis",
           revision="https://github.com/cli99/llm-analysis/tree/d841e40aec8c84b9e76ba9cfbce67418adb172bd",
           short="llm-analysis"),
+    _page("llm-analysis-0.2.2", "code", "Cheng Li", "llm-analysis 0.2.2, the release on PyPI: llm_analysis/config.py "
+          "(get_model_config_from_hf), llm_analysis/analysis.py (the weights and the key/value cache of inference), "
+          "llm_analysis/utils.py and examples/llama", "GitHub, cli99/llm-analysis", 2023,
+          "https://github.com/cli99/llm-analysis/tree/v0.2.2",
+          revision="https://github.com/cli99/llm-analysis/tree/0571436a89b1ee1a97a5bb88229402aeaad621c2",
+          short="llm-analysis 0.2.2"),
+    _page("gpu-poor", "code", "Rahul Chand", "gpu_poor (“Can my GPU run this LLM?”): src/App.js, the memory of inference "
+          "and its README", "GitHub, RahulSChand/gpu_poor", 2024, "https://github.com/RahulSChand/gpu_poor",
+          revision="https://github.com/RahulSChand/gpu_poor/tree/ad2fc0ef0e6ceeb7684363504eecc3342a5e7dc4",
+          short="gpu_poor"),
+    _page("llm-viewer", "code", "Zhihang Yuan and others", "LLM-Viewer: model_analyzer.py (the memory of inference), "
+          "configs/Llama.py and frontend/src/utils.js", "GitHub, hahnyuan/LLM-Viewer", 2024,
+          "https://github.com/hahnyuan/LLM-Viewer",
+          revision="https://github.com/hahnyuan/LLM-Viewer/tree/472f71f1a1807e80b573252e9185fd5e8d795e95",
+          short="LLM-Viewer"),
     _page("nanogpt-sizing", "code", "Andrej Karpathy", "nanoGPT: transformer_sizing.ipynb (the parameters and "
           "FLOPs of GPT-2 small, printed)", "GitHub, karpathy/nanoGPT", 2023,
           "https://github.com/karpathy/nanoGPT/blob/master/transformer_sizing.ipynb", short="nanoGPT's sizing notebook"),

@@ -33,8 +33,8 @@ RUNTIME = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.
 RUNTIME_URI = "assets/pyodide"
 BUNDLE_URI = "assets/derivations.zip"
 # The modules the command line runs: plain Python, no SymPy (tests/test_pasted.py runs the bundle alone).
-MODULES = ("__init__", "__main__", "answers", "cache", "compiled", "configs", "hub", "parallel", "pasted", "reading",
-           "rules", "storage", "readers/*")
+MODULES = ("__init__", "__main__", "answers", "cache", "compiled", "configs", "hub", "parallel", "pasted",
+           "quantization", "reading", "rules", "storage", "readers/*")
 
 
 def sources() -> list[Path]:

@@ -1129,3 +1129,24 @@ def test_flops_and_memory_on_the_config_page_are_the_command_lines(config_page, 
         assert shown["message"] == command_line_output("memory", "config.json", "--seq", "100000000"), name
         assert not shown["shown"], name
     assert not watched.errors and not watched.foreign() and not watched.failures
+
+
+def test_the_calculators_tables_fit_a_phone(served, chromium):
+    # The memory page's tables beside the calculators: at 390 px, each is whole within the page's width (none scrolls
+    # sideways, within itself or with the page), its figures legible.
+    context = chromium.new_context(viewport=PHONE)
+    page = context.new_page()
+    page.goto(served + page_url("memory"), wait_until="load")
+    tables = page.locator("xpath=//h2[@id='beside-the-calculators']/following::table")
+    assert tables.count() == 3
+    for i in range(tables.count()):
+        table = tables.nth(i)
+        table.scroll_into_view_if_needed()
+        box = table.bounding_box()
+        assert 0 <= box["x"] and box["x"] + box["width"] <= PHONE["width"], (i, box)
+        assert table.evaluate("t => { const s = t.closest('.md-typeset__scrollwrap') || t;"
+                              " return s.scrollWidth <= s.clientWidth + 1; }"), f"table {i} scrolls sideways"
+        assert min(table.evaluate("t => [...t.querySelectorAll('td small')].map(e => parseFloat("
+                                  "getComputedStyle(e).fontSize))")) >= 10
+    assert page.evaluate("() => document.documentElement.scrollWidth - document.documentElement.clientWidth") <= 0
+    context.close()

@@ -40,3 +40,9 @@ def test_the_cards_checkpoint_size():
     for name, gib in (("gpt-oss-120b", 60.8), ("gpt-oss-20b", 12.8)):
         values = registry.checkpoint(name).values
         assert round(gpt_oss.checkpoint_bytes.count(values) / 2**30, 1) == gib, name
+
+
+def test_the_files_bytes_exactly():
+    # The index of openai/gpt-oss-20b's files declares "total_size": 13761264768 [cite: hub-openai-gpt-oss]: the page's
+    # figure to the byte (memory reads the same from the config's quantization_config: tests/test_quantization.py).
+    assert gpt_oss.checkpoint_bytes.count(registry.checkpoint("gpt-oss-20b").values) == 13_761_264_768

@@ -20,7 +20,7 @@ PACKAGE = ROOT / "derivations"
 
 # Bottom to top. A module may import its own floor's modules and those of the floors below.
 FLOORS = (
-    ("ground", ("reading", "rules", "storage", "cache", "sources", "accelerators")),  # plain Python: fields, sizes' rules, bytes, cards
+    ("ground", ("reading", "rules", "storage", "quantization", "cache", "sources", "accelerators")),  # plain Python: fields, sizes' rules, bytes, cards
     ("readers", ("readers", "readers.*", "configs", "hub")),  # config.json -> sizes and layout (plain Python)
     ("notation", ("symbols", "components", "render", "claims", "flops")),  # SymPy: notation, building blocks
     ("contract", ("contract",)),  # the record every family declares

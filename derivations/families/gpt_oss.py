@@ -74,11 +74,11 @@ def sparse_moe(stored: sympy.Expr = X) -> Part:
               # Tensor parallelism cuts each expert's inner width F: gate_up and its biases by their outputs, down
               # by its inputs (its biases, added after the devices' sum, whole on every device).
               column_parallel(leaf("gate_up", f"gate and up projections, {which} (X by D by 2F)", stored * D * 2 * F,
-                                   "gate_up_proj", matrix=X_a * D * 2 * F), "inner", F),
+                                   "gate_up_proj", matrix=X_a * D * 2 * F, shape=(stored, 2, D, F)), "inner", F),
               column_parallel(leaf("gate_up_bias", "their biases (X by 2F)", stored * 2 * F, "gate_up_proj_bias"),
                               "inner", F),
               row_parallel(leaf("down", f"down projections, {which} (X by F by D)", stored * F * D, "down_proj",
-                                matrix=X_a * F * D), "inner", F),
+                                matrix=X_a * F * D, shape=(stored, 1, F, D)), "inner", F),
               leaf("down_bias", "their biases (X by D)", stored * D, "down_proj_bias"),
               path="experts"),
         path="mlp", kind="feed-forward", symbol=r"N_{\mathrm{moe}}")

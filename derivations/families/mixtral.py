@@ -64,10 +64,10 @@ def sparse_moe(stored: sympy.Expr = X) -> Part:
               # gate and up of every expert in one X x 2F x D tensor: X (DF + DF).
               # Tensor parallelism cuts each expert's inner width F.
               column_parallel(leaf("gate_up", f"gate and up projections, {which} (one 3-D tensor)", stored * 2 * D * F,
-                                   "gate_up_proj", matrix=X_a * 2 * D * F), "inner", F),
+                                   "gate_up_proj", matrix=X_a * 2 * D * F, shape=(stored, 2, D, F)), "inner", F),
               # down of every expert in one X x D x F tensor: X FD.
               row_parallel(leaf("down", f"down projections, {which} (one 3-D tensor)", stored * F * D, "down_proj",
-                                matrix=X_a * F * D), "inner", F),
+                                matrix=X_a * F * D, shape=(stored, 1, F, D)), "inner", F),
               path="experts"),
         path="mlp", kind="feed-forward", symbol=r"N_{\mathrm{moe}}",
     )

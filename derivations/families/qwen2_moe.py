@@ -40,9 +40,10 @@ def routed_experts(stored: sympy.Expr = X) -> Part:
     return group("experts", f"routed experts: {which} gated feed-forward, stacked",
                  # Tensor parallelism cuts each expert's inner width F_e.
                  column_parallel(leaf("gate_up", f"gate and up projections, {which} (one 3-D tensor)",
-                                      stored * 2 * D * F_e, "gate_up_proj", matrix=X_a * 2 * D * F_e), "inner", F_e),
+                                      stored * 2 * D * F_e, "gate_up_proj", matrix=X_a * 2 * D * F_e,
+                                      shape=(stored, 2, D, F_e)), "inner", F_e),
                  row_parallel(leaf("down", f"down projections, {which} (one 3-D tensor)", stored * F_e * D, "down_proj",
-                                   matrix=X_a * F_e * D), "inner", F_e),
+                                   matrix=X_a * F_e * D, shape=(stored, 1, F_e, D)), "inner", F_e),
                  path="experts")
 
 

@@ -19,6 +19,7 @@ one size reproduce several published figures?), ``calculator`` (a family's in-pa
 from __future__ import annotations
 
 import html
+import json
 from fractions import Fraction
 import re
 from collections.abc import Callable
@@ -177,8 +178,9 @@ def expand_memory(text: str, tex: Tex) -> str:
     """What models hold (derivations.memory): ``family NAME`` (each bundled checkpoint of a family's main class:
     its weights in bf16 and int4, the key/value cache of one token and of a sequence), ``formats CHECKPOINT`` (its weights in every format), ``optimizers CHECKPOINT``
     (training state by optimizer), ``contexts CHECKPOINT`` (weights and cache at 8K, 32K and 128K tokens),
-    ``zero`` (ZeRO's stages on the paper's example) and ``published``
-    (published figures read in their units)."""
+    ``zero`` (ZeRO's stages on the paper's example), ``published``
+    (published figures read in their units) and ``quantized CHECKPOINT`` (its weights under each method of a
+    config's quantization_config, and what one linear map holds under it)."""
     from .. import memory as held
     from ..symbols import P
 
@@ -212,6 +214,23 @@ def expand_memory(text: str, tex: Tex) -> str:
             caption += ("; the key/value cache in bf16, batch 1, as transformers keeps it (a sliding-window layer "
                         "keeps its window).")
         return _table(head, rows, caption)
+    if kind == "quantized":
+        from .. import answers, quantization
+
+        config = dict(configs.load(argument))
+        rows = []
+        for example, per_map, replaced in memory.QUANTIZED:
+            scheme = quantization.read({"quantization_config": example})
+            held_bytes = answers.memory(config | {"quantization_config": example}, None, 1)["weights_bytes"]
+            written = ", ".join(f"{k}: {json.dumps(v)}" for k, v in example.items() if k != "quant_method")
+            rows.append([f"<code>{html.escape(example['quant_method'])}</code><br><small>{html.escape(written)}</small>",
+                         html.escape(scheme.label), _math(tex, render.latex(per_map), False), html.escape(replaced),
+                         _bytes(held_bytes)])
+        architecture = registry.checkpoint(argument).architecture
+        return _table(["quant_method", "what it stores", "one map's bytes", "what it replaces", "weights"], rows,
+                      f"<code>{html.escape(architecture)}</code> on <code>{argument}</code> under each "
+                      "quantization_config, the rest in bf16; one map's bytes for a linear map of n<sub>in</sub> "
+                      "inputs and n<sub>out</sub> outputs, b the bits and g the group_size")
     if kind == "contexts":
         # The weights and the cache of one sequence at three lengths, in bf16: the first answer to "does it fit".
         resolved, config = registry.checkpoint(argument), configs.load(argument)

@@ -220,3 +220,41 @@ def picture(checkpoint: str, architecture: str) -> list[tuple[int, int, int, int
 # The units, as the page states them.
 megabyte, mebibyte = sympy.Pow(10, 6, evaluate=False), sympy.Pow(2, 20, evaluate=False)
 gigabyte, gibibyte = sympy.Pow(10, 9, evaluate=False), sympy.Pow(2, 30, evaluate=False)
+
+
+# ---------------------------------------------------------------------------------------------
+# Quantized checkpoints: what one linear map holds under each method (derivations.quantization, which the command
+# line evaluates without SymPy; tests/test_quantization.py holds the two equal)
+# ---------------------------------------------------------------------------------------------
+
+n_in, n_out = sympy.Symbol(r"n_{\mathrm{in}}", positive=True, integer=True), sympy.Symbol(
+    r"n_{\mathrm{out}}", positive=True, integer=True)
+_ceil = sympy.ceiling
+# A map of n_in inputs and n_out outputs, N = n_in n_out weights, 4 bits (GPTQ also b bits in groups of g).
+_N = n_in * n_out
+_b, _g = sympy.Symbol("b", positive=True, integer=True), sympy.Symbol("g", positive=True, integer=True)
+# (the example's quantization_config, what one linear map holds in bytes, the modules it replaces)
+QUANTIZED = (
+    ({"quant_method": "gptq", "bits": 4, "group_size": 128, "desc_act": False, "sym": True},
+     4 * _ceil(_b * n_in / 32) * n_out + 4 * _ceil(n_in / _g) * _ceil(_b * n_out / 32) + 2 * _ceil(n_in / _g) * n_out
+     + 4 * n_in,
+     "the linear maps of the repeated blocks (not the head)"),
+    ({"quant_method": "awq", "bits": 4, "group_size": 128, "version": "gemm", "zero_point": True},
+     4 * n_in * n_out / 8 + 4 * (n_in / _g) * n_out / 8 + 2 * (n_in / _g) * n_out,
+     "every nn.Linear but the output head"),
+    ({"quant_method": "bitsandbytes", "load_in_4bit": True, "bnb_4bit_quant_type": "nf4"},
+     _ceil(_N / 2) + 4 * _ceil(_N / 64) + 16 * 4,
+     "every nn.Linear (GPT-2's Conv1D too) but the output head; not stacked experts"),
+    ({"quant_method": "bitsandbytes", "load_in_4bit": True, "bnb_4bit_quant_type": "nf4",
+      "bnb_4bit_use_double_quant": True},
+     _ceil(_N / 2) + _ceil(_N / 64) + 4 * _ceil(_ceil(_N / 64) / 256) + 4 + 256 * 4 + 16 * 4,
+     "the same"),
+    ({"quant_method": "bitsandbytes", "load_in_8bit": True}, _N + 4 * n_out, "the same"),
+    ({"quant_method": "fp8", "weight_block_size": [128, 128], "activation_scheme": "dynamic"},
+     _N + 4 * _ceil(n_out / 128) * _ceil(n_in / 128),
+     "every nn.Linear and a mixture's stacked experts, but the output head"),
+    ({"quant_method": "fbgemm_fp8"}, _N + 4 * n_out + 4, "every nn.Linear but the output head"),
+    ({"quant_method": "mxfp4"}, _N / 2 + _N / 32, "a mixture's stacked experts (gpt-oss)"),
+)
+# The parameters GPTQ's and AWQ's formulas are written with, as the example configs set them.
+QUANTIZED_SYMBOLS = {_b: 4, _g: 128}
