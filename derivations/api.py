@@ -258,7 +258,8 @@ def memory_use(model: str | Path | Mapping, seq: int | None = None, architecture
           with no recomputation, with selective and with full recomputation; for a model with a width, heads
           and layers.
         - `largest_layer`, `largest_layer_copies`, `largest_layer_bytes`: the largest layer a device map places
-          whole (one copy of a repeated block, or a tensor outside the blocks), its copies and its bytes in `dtype`.
+          whole (one copy of a repeated block, or a tensor outside the blocks), its copies and its bytes in
+          `split_dtype` (`dtype`; under a quantization_config, every tensor at the float width it keeps).
         - `tensor_parallel` (with `tp`): a dict of what each device holds, split as Megatron splits the model:
           `parameters_per_device`, `weights_bytes`, `kv_cache_bytes`, `total_bytes`, `kv_heads_per_device` and
           `kv_heads_replicated`, `vocabulary_padded`; and `fits` with `memory` or `gpu`.

@@ -179,9 +179,12 @@ def answer(config: Mapping, architecture: str | None, result: Mapping, tp: int |
     ``devices``, each device's training bytes over ``devices`` devices (``tp`` of them a tensor-parallel group)
     under each ZeRO stage; with ``capacity``, a device's bytes, whether each total fits."""
     model = _Model(config, architecture)
+    # The weights in result's format; under a quantization_config, its float width for every tensor (the
+    # quantized formats' split is not derived: "split_dtype" says which).
     fmt = storage.FORMATS[result["dtype"]]
     name, copies, most = model.largest_layer(fmt)
-    out: dict = {"largest_layer": name, "largest_layer_copies": copies, "largest_layer_bytes": most}
+    out: dict = {"split_dtype": fmt.name, "largest_layer": name, "largest_layer_copies": copies,
+                 "largest_layer_bytes": most}
     parallel = None
     if tp is not None or devices is not None:
         parallel = model.tensor_parallel(tp or 1, fmt, result["seq"], result.get("target"), result["batch"])
@@ -244,7 +247,8 @@ def rows(result: Mapping) -> list[tuple[str, str, str]]:
     # The layer by its last name (the table keeps to 100 columns; --json has the dotted name).
     layer = result["largest_layer"].rsplit(".", 1)[-1]
     copies = result["largest_layer_copies"]
-    out = [("largest layer", f"{layer}{f', one of {copies:,}' if copies > 1 else ''}, {result['dtype']}",
+    dtype = result["split_dtype"] + (", unquantized" if "quantization" in result else "")
+    out = [("largest layer", f"{layer}{f', one of {copies:,}' if copies > 1 else ''}, {dtype}",
             units(result["largest_layer_bytes"]))]
     capacity = result.get("device_memory_bytes")
     if capacity is not None:
@@ -260,7 +264,7 @@ def rows(result: Mapping) -> list[tuple[str, str, str]]:
         out += [("tensor parallel", f"{tp['devices']:,} devices, each:", ""),
                 ("  parameters", f"vocabulary padded to {vocabulary}" if vocabulary else "",
                  f"{tp['parameters_per_device']:,}"),
-                ("  weights", result["dtype"], units(tp["weights_bytes"])),
+                ("  weights", dtype, units(tp["weights_bytes"])),
                 ("  key/value cache", heads, units(tp["kv_cache_bytes"])),
                 ("  weights + cache", _fits(tp.get("fits")), units(tp["total_bytes"]))]
     if "zero" in result:
