@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 from fractions import Fraction
+from pathlib import Path
 
 import in_process
 import pytest
@@ -193,9 +194,19 @@ def test_json_keys() -> None:
     assert {"devices", "parameters_per_device", "weights_bytes", "kv_cache_bytes", "total_bytes", "kv_heads_per_device",
             "kv_heads_replicated", "vocabulary_padded", "fits"} <= result["tensor_parallel"].keys()
     assert [stage["stage"] for stage in result["zero"]["stages"]] == [0, 1, 2, 3]
-    # Without the options: the largest layer alone.
-    plain = run_json("llama-3-8b", "--seq", "8k")
+    # Without the options: the largest layer alone, in --dtype's format.
+    plain = run_json("llama-3-8b", "--seq", "8k", "--dtype", "fp16")
     assert "largest_layer_bytes" in plain and not {"tensor_parallel", "zero", "device_memory_bytes"} & plain.keys()
+    assert plain["split_dtype"] == "fp16"
+
+
+def test_a_quantized_config_is_split_unquantized_and_says_so() -> None:
+    # gpt-oss-20b's released config quantizes its experts to MXFP4: the split figures are at the width it keeps.
+    config = str(Path(__file__).parent / "configs" / "gpt-oss-20b.json")
+    result = run_json(config, "--seq", "8k", "--tp", "8")
+    assert "quantization" in result and result["split_dtype"] == result["dtype"] == "bf16"
+    status, out, _ = in_process.derivations("memory", config, "--seq", "8k", "--tp", "8")
+    assert status == 0 and "unquantized" in out
 
 
 def test_the_python_api_answers_as_the_command_line() -> None:
