@@ -17,7 +17,7 @@ import os
 import sys
 from typing import NamedTuple
 
-from . import answers, configs, storage
+from . import answers, configs, parallel, storage
 
 EXIT_BAD_INPUT = 2
 
@@ -93,9 +93,13 @@ def flops(args: argparse.Namespace) -> tuple[dict, answers.Table]:
 
 
 def memory(args: argparse.Namespace) -> tuple[dict, answers.Table]:
-    result = answers.memory(configs.load(args.config, args.revision), args.arch, args.seq, args.target, args.batch,
-                            args.dtype)
-    return result, answers.memory_cells(result)
+    config = configs.load(args.config, args.revision)
+    result = answers.memory(config, args.arch, args.seq, args.target, args.batch, args.dtype)
+    # Splitting: the largest layer, and with --tp, --devices, --memory or --gpu what each device holds.
+    result |= parallel.answer(config, args.arch, result, args.tp, args.devices,
+                              parallel.capacity(args.memory, args.gpu))
+    cells = answers.memory_cells(result)
+    return result, cells._replace(body=cells.body + parallel.rows(result))
 
 
 def fit(args: argparse.Namespace) -> tuple[dict, answers.Table]:
@@ -144,6 +148,19 @@ def memory_arguments(m: argparse.ArgumentParser) -> None:
                         f"float16, float32) (default {answers.DEFAULT_DTYPE}); a config's quantization_config sets the "
                         "weights' format instead, --dtype's float width the tensors it leaves unquantized")
     m.add_argument("--json", action="store_true", help="print one JSON object")
+    parallel_arguments(m)
+
+
+def parallel_arguments(m: argparse.ArgumentParser) -> None:
+    """memory's options for splitting a model over devices (derivations.parallel)."""
+    m.add_argument("--tp", metavar="N", type=positive,
+                   help="tensor parallelism over N devices: each device's weights and key/value cache (Megatron's "
+                        "split: heads, feed-forward, vocabulary padded to a multiple of 128 N)")
+    m.add_argument("--devices", metavar="N", type=positive,
+                   help="training on N devices (with --tp, groups of that many): each device's model states under "
+                        "ZeRO stages 0 to 3 (mixed-precision Adam) and activations")
+    m.add_argument("--memory", metavar="SIZE", help="a device's memory (24GB, 80GiB; G means GB): which totals fit")
+    m.add_argument("--gpu", metavar="NAME", help="an accelerator whose memory is a device's (A100, MI300X)")
 
 
 def fit_arguments(f: argparse.ArgumentParser) -> None:

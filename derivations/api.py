@@ -32,7 +32,7 @@ from pathlib import Path
 
 import sympy
 
-from . import answers, configs, registry, render
+from . import answers, configs, parallel, registry, render
 from .validation import ConfigWarning  # noqa: F401 (the API's warning: derivations.api.ConfigWarning)
 
 
@@ -253,7 +253,9 @@ def flop_count(model: str | Path | Mapping, seq: int, architecture: str | None =
 
 
 def memory_use(model: str | Path | Mapping, seq: int | None = None, architecture: str | None = None,
-           target: int | None = None, batch: int = 1, dtype: str = "bf16", revision: str | None = None) -> Result:
+           target: int | None = None, batch: int = 1, dtype: str = "bf16", revision: str | None = None,
+           tp: int | None = None, devices: int | None = None, memory: str | None = None,
+           gpu: str | None = None) -> Result:
     """What a model holds, in bytes: its weights in every format, the key/value cache after `seq` tokens, its
     training state under each optimizer, and its activations. What `derivations memory` answers.
 
@@ -270,6 +272,11 @@ def memory_use(model: str | Path | Mapping, seq: int | None = None, architecture
             `int4` (GPTQ, AWQ), `nf4` (bitsandbytes), `mxfp4`. Where the config has a `quantization_config`,
             the weights are in its format, and a float `dtype` sets the tensors it leaves unquantized.
         revision: A branch, tag or commit of a Hugging Face model id.
+        tp: Tensor parallelism over this many devices: each device's weights and key/value cache.
+        devices: Training on this many devices (with `tp`, tensor-parallel groups of `tp`): each device's bytes
+            under every ZeRO stage.
+        memory: A device's memory, as `"80GB"` or `"24GiB"`: which totals fit.
+        gpu: An accelerator whose memory is a device's, as `"A100"` (instead of `memory`).
 
     Returns:
         The bytes, in these attributes (and no `components`):
@@ -294,6 +301,15 @@ def memory_use(model: str | Path | Mapping, seq: int | None = None, architecture
           with no recomputation, with selective and with full recomputation; for a model with a width, heads
           and layers; and `training_total_bytes`, mixed-precision Adam's weights, gradients and states with the
           activations kept (no recomputation).
+        - `largest_layer`, `largest_layer_copies`, `largest_layer_bytes`: the largest layer a device map places
+          whole (one copy of a repeated block, or a tensor outside the blocks), its copies and its bytes in
+          `split_dtype` (`dtype`; under a quantization_config, every tensor at the float width it keeps).
+        - `tensor_parallel` (with `tp`): a dict of what each device holds, split as Megatron splits the model:
+          `parameters_per_device`, `weights_bytes`, `kv_cache_bytes`, `total_bytes`, `kv_heads_per_device` and
+          `kv_heads_replicated`, `vocabulary_padded`; and `fits` with `memory` or `gpu`.
+        - `zero` (with `devices`): `parameters_per_device`, the activations a device keeps, and `stages`, one dict
+          per ZeRO stage: `model_states_bytes` and the totals with activations (`fits...` with `memory` or `gpu`).
+        - `device_memory_bytes` (with `memory` or `gpu`).
 
     Raises:
         configs.ConfigError: As for [`count`][derivations.api.count]; an unknown `dtype`; and `seq`, `target` or
@@ -308,10 +324,14 @@ def memory_use(model: str | Path | Mapping, seq: int | None = None, architecture
         115867713536
         >>> memory.inference_bytes == memory.weights_bytes + memory.kv_cache_bytes + memory.transient_bytes
         True
+        >>> derivations.memory_use("llama-3-70b", seq=32768, tp=16).tensor_parallel["kv_heads_per_device"]
+        1
     """
     config = _config(model, revision)
     data = answers.memory(config, architecture, _positive("seq", seq), _positive("target", target),
                           _positive("batch", batch), dtype)
+    data |= parallel.answer(config, architecture, data, _positive("tp", tp), _positive("devices", devices),
+                            parallel.capacity(memory, gpu))
     return Result(data, notes=_notes(config, data["architecture"], None if seq is None else data["seq"]))
 
 

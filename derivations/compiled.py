@@ -17,10 +17,12 @@ from math import prod
 from . import cache
 
 # What each section holds: the keys of compile_section's result for it.
-SECTIONS = {"count": ("base", "variants", "active"), "flops": ("flops",), "memory": ("memory", "transient")}
+SECTIONS = {"count": ("base", "variants", "active"), "flops": ("flops",), "memory": ("memory", "transient"),
+            "split": ("split",)}
 # The sections each command reads: every command selects its class by the count's symbols; flops' decode step
 # reads the cache (memory) and a mixture's active parameters (count).
-READS = {"count": ("count",), "flops": ("count", "flops", "memory"), "memory": ("count", "memory")}
+# memory's largest layer and tensor parallelism read where each tensor may be split (split).
+READS = {"count": ("count",), "flops": ("count", "flops", "memory"), "memory": ("count", "memory", "split")}
 
 
 def compile_section(model_type: str, name: str) -> dict:
@@ -45,6 +47,9 @@ def compile_section(model_type: str, name: str) -> dict:
         # What each class computes: one row per component (derivations.flops), in the sequence length s
         # (and s_d, an encoder-decoder's target length), and for one generated token.
         return {"flops": each(flop_rows)}
+    if name == "split":
+        # Where each class may be split (derivations.sharding): each tensor's layer and cuts, each cache's cut.
+        return {"split": each(split_rows)}
     # What each class holds (derivations.memory): its tensors, and what a token leaves in the cache; and what its
     # forward holds at inference beyond them (derivations.transient).
     # The transient moments, the same in most layouts, are kept once: a class's rows name them by their index.
@@ -105,6 +110,19 @@ def memory_rows(part, model_type: str = "") -> dict:
                         [m.path, m.role, [terms(x) for x in m.shape], m.linear, m.conv1d, m.experts, m.output,
                          m.numbered] for t in held],
             "cache": [[terms(r.per_copy), terms(r.copies), r.cross] for r in memory.cache_rows(part)]}
+
+
+def split_rows(part) -> dict:
+    """For each tensor of ``part`` (memory_rows' order) its layer (name, copies) and its cuts under tensor
+    parallelism ([elements, slices, kind] each), and for each caching block its cut ([slices, kind], or None), as
+    polynomials."""
+    from . import memory, sharding
+
+    layers, cuts = sharding.layers(part), sharding.cuts(part)
+    assert len(layers) == len(cuts) == len(memory.tensors(part)), part.name
+    return {"layers": [[layer.name, terms(layer.copies)] for layer in layers],
+            "cuts": [[[terms(size), terms(count), kind] for size, count, kind in pieces] for pieces in cuts],
+            "cache": [None if c is None else [terms(c.count), c.kind] for c in sharding.cache_cuts(part)]}
 
 
 def flop_rows(part) -> list[dict]:

@@ -19,7 +19,7 @@ from functools import cached_property
 
 import sympy
 
-from .symbols import C, D, X_a
+from .symbols import C, D, H, X_a
 
 Expr = sympy.Expr
 
@@ -37,6 +37,35 @@ class Op:
     per_pair: Expr
     keys: Expr | None = None
     causal: bool = False
+
+
+# How tensor parallelism divides a tensor, as Megatron's layers do [cite: shoeybi2019]: the slices it shares out.
+# "heads": query heads (q and the output projection, per-head parameters), each device H/N of them; "kv_heads":
+# key/value heads, K/N each, or one each, replicated, where N > K (as vLLM does); "inner": the feed-forward's
+# inner width (each expert's), F/N each; "vocab": rows of the vocabulary, padded to a multiple of 128 N
+# (derivations.parallel holds these rules, on integers).
+SHARD_KINDS = ("heads", "kv_heads", "inner", "vocab")
+
+
+@dataclass(frozen=True)
+class Shard:
+    """A cut of a leaf's tensor under tensor parallelism: ``size`` of its elements (None: all) lie in ``count``
+    equal slices along one dimension (heads, inner width, vocabulary), of which each device holds its share
+    (``kind``: one of :data:`SHARD_KINDS`). ``tensor``: which of the leaf's tensors (0 the weight, 1 a bias)."""
+
+    kind: str
+    count: Expr
+    tensor: int = 0
+    size: Expr | None = None
+
+    def __post_init__(self) -> None:
+        assert self.kind in SHARD_KINDS, f"unknown kind of cut {self.kind!r}"
+
+    def subs(self, mapping: Mapping[sympy.Symbol, Expr]) -> Shard:
+        def sub(expr: Expr | None) -> Expr | None:
+            return None if expr is None else sympy.expand(sympy.sympify(expr).subs(mapping))
+
+        return replace(self, count=sub(self.count), size=sub(self.size))
 
 
 @dataclass(frozen=True)
@@ -77,6 +106,13 @@ class Part:
     # self-attention keeps for the tokens to come (an encoder-decoder's cross-attention: those of each
     # source token), or what it keeps instead (DeepSeek's latent). 0: nothing cached.
     cache: Expr = sympy.Integer(0)
+    # -- how tensor parallelism divides it (derivations.sharding reads these) --
+    # A leaf's cuts (:class:`Shard`): the tensors, or elements of one, that devices share out; what no cut
+    # names is replicated on every device (norms, a row-parallel map's bias, routers). A tensor with a row per
+    # token of the vocabulary needs none: derivations.sharding cuts it by vocabulary.
+    shards: tuple[Shard, ...] = ()
+    # How ``cache`` divides: by key/value heads (each device caches its own); None: whole on every device.
+    cache_shard: Shard | None = None
     # A leaf that runs on every cached row at each generated token, not on the new one alone: the cache keeps
     # its input, so each step expands the whole cache again (DeepSeek's kv_b_proj, in transformers).
     expands_cache: bool = False
@@ -94,6 +130,8 @@ class Part:
     def __post_init__(self) -> None:
         assert (self.expr is None) != (not self.children), f"{self.name}: a leaf or a sum, not both"
         assert self.kind in ("", *KINDS), f"{self.name}: unknown kind {self.kind!r}"
+        assert not self.shards or self.expr is not None, f"{self.name}: only a leaf has cuts"
+        assert all(c.tensor < len(self.tensor_sizes) for c in self.shards), f"{self.name}: a cut of no tensor"
         assert not self.copies or (self.path is not None and self.repeat != 1), \
             f"{self.name}: only a repeated module can select its copies"
         assert re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", self.name), f"not a Python name: {self.name!r}"
@@ -191,14 +229,16 @@ class Part:
         def sub(expr: Expr | None) -> Expr | None:
             return None if expr is None else sympy.expand(sympy.sympify(expr).subs(mapping))
 
+        cuts = dict(shards=tuple(c.subs(mapping) for c in self.shards),
+                    cache_shard=None if self.cache_shard is None else self.cache_shard.subs(mapping))
         computes = dict(matrix=sub(self.matrix), tokens=sub(self.tokens), applied=sub(self.applied),
                         ops=tuple(replace(op, per_pair=sub(op.per_pair), keys=sub(op.keys)) for op in self.ops),
                         cache=sub(self.cache), tensors=tuple(sub(t) for t in self.tensors),
                         shape=tuple(sub(t) for t in self.shape))
         if self.expr is not None:
-            return replace(self, expr=sub(self.expr), repeat=self.repeat.subs(mapping), **computes)
+            return replace(self, expr=sub(self.expr), repeat=self.repeat.subs(mapping), **computes, **cuts)
         return replace(self, children=tuple(c.subs(mapping) for c in self.children),
-                       repeat=self.repeat.subs(mapping), **computes)
+                       repeat=self.repeat.subs(mapping), **computes, **cuts)
 
     def renamed(self, name: str, label: str, path: str | None) -> Part:
         """The same part under another name, label and module path (all three given: no silent default)."""
@@ -325,6 +365,20 @@ def tied_tensor(name: str, label: str, to: str, path: str | None = None, matrix:
     return leaf(name, label, sympy.Integer(0), path, note=f"tied to {to}: counted there", matrix=matrix)
 
 
+# Megatron's two kinds of parallel linear layer [cite: shoeybi2019, section 3]: a column-parallel map splits its
+# outputs (its weight's output dimension and its bias), a row-parallel one its inputs (its weight's input dimension;
+# its bias is added once, after the devices' partial products are summed, so every device keeps all of it).
+def column_parallel(part: Part, kind: str, count: Expr) -> Part:
+    """A linear map whose outputs lie in ``count`` slices of ``kind`` (query heads, key/value heads, the inner
+    width): every tensor of it (weight and bias) is cut."""
+    return replace(part, shards=tuple(Shard(kind, sympy.sympify(count), i) for i in range(len(part.tensor_sizes))))
+
+
+def row_parallel(part: Part, kind: str, count: Expr) -> Part:
+    """A linear map whose inputs lie in ``count`` slices of ``kind``: its weight is cut, its bias kept whole."""
+    return replace(part, shards=(Shard(kind, sympy.sympify(count), 0),))
+
+
 # ---------------------------------------------------------------------------------------------
 # Attention
 # ---------------------------------------------------------------------------------------------
@@ -365,14 +419,17 @@ def attention(D: Expr, H: Expr, d_h: Expr, K: Expr | None = None, *, bias: bool 
     # $$c = K d_k + K d_h$$  a decoder keeps each token's keys and values (K heads: grouped-query attention
     # caches K, not H); cross-attention keeps those of each source token. An encoder keeps none.
     cache = K * key_size + K * d_h if causal or keys is not None else 0
-    return group(
+    # Tensor parallelism: queries and the output by query heads, keys and values (and their cache) by key/value heads.
+    return replace(group(
         name, label,
-        linear("query", "query projection", D, H * key_size, bias, layout.query),
-        replace(linear("key", "key projection", kv_dim, K * key_size, bias, layout.key), **source),
-        replace(linear("value", "value projection", kv_dim, K * d_h, bias, layout.value), **source),
-        linear("output", "output projection", output_in, D, output_bias, layout.output),
+        column_parallel(linear("query", "query projection", D, H * key_size, bias, layout.query), "heads", H),
+        column_parallel(replace(linear("key", "key projection", kv_dim, K * key_size, bias, layout.key), **source),
+                        "kv_heads", K),
+        column_parallel(replace(linear("value", "value projection", kv_dim, K * d_h, bias, layout.value), **source),
+                        "kv_heads", K),
+        row_parallel(linear("output", "output projection", output_in, D, output_bias, layout.output), "heads", H),
         path=path, kind="attention", ops=attention_products(H, key_size, d_h, causal=causal, keys=keys), cache=cache,
-    )
+    ), cache_shard=Shard("kv_heads", K) if cache != 0 else None)
 
 
 # $$\mathrm{FLOPs} = 2 H d_k\, s s_k + 2 H d_h\, s s_k$$  scores and weighted values, s queries by s_k keys.
@@ -405,8 +462,11 @@ def fused_attention(D: Expr, *, qkv: str, output: str, bias: bool = True, qkv_bi
                  leaf("qkv_bias", "query, key and value biases", 3 * D, qkv_bias)]
     # The heads partition the width (H d_h = D), so the products are those of attention() with H d_h = D.
     # A decoder caches its keys and values: D each a token.
-    return group(name, label, *fused, linear("output", "output projection", D, D, bias, output), path=path,
-                 kind="attention", ops=attention_products(1, D, D, causal=causal), cache=2 * D if causal else 0)
+    # Tensor parallelism cuts the H heads (of queries, keys and values alike: K = H), and their cache.
+    return replace(group(name, label, *(column_parallel(f, "heads", H) for f in fused),
+                         row_parallel(linear("output", "output projection", D, D, bias, output), "heads", H),
+                         path=path, kind="attention", ops=attention_products(1, D, D, causal=causal),
+                         cache=2 * D if causal else 0), cache_shard=Shard("heads", H) if causal else None)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -424,7 +484,9 @@ def feed_forward(D: Expr, F: Expr, *, bias: bool = True, up: str, down: str, gat
     if gate is not None:
         parts.append(linear("gate", "gate projection", D, F, bias, gate))
     parts.append(linear("up", "up projection", D, F, bias, up))
-    parts.append(linear("down", "down projection", F, D, bias, down))
+    # Tensor parallelism cuts the inner width F: the maps into it by their outputs, the one out of it by its inputs.
+    parts = [column_parallel(p, "inner", F) for p in parts]
+    parts.append(row_parallel(linear("down", "down projection", F, D, bias, down), "inner", F))
     return group(name, label, *parts, path=path, kind="feed-forward")
 
 

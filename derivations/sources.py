@@ -127,6 +127,8 @@ _SOURCES = (
            2022, "https://arxiv.org/abs/2204.02311"),
     _paper("narayanan2021", "Narayanan et al.", "Efficient Large-Scale Language Model Training on GPU Clusters Using "
            "Megatron-LM", "SC21; arXiv:2104.04473", 2021, "https://arxiv.org/abs/2104.04473"),
+    _paper("shoeybi2019", "Shoeybi et al.", "Megatron-LM: Training Multi-Billion Parameter Language Models Using Model "
+           "Parallelism", "arXiv:1909.08053", 2019, "https://arxiv.org/abs/1909.08053"),
     _paper("korthikanti2022", "Korthikanti et al.", "Reducing Activation Recomputation in Large Transformer Models",
            "arXiv:2205.05198", 2022, "https://arxiv.org/abs/2205.05198"),
     _paper("grattafiori2024", "Grattafiori et al.", "The Llama 3 Herd of Models", "arXiv:2407.21783", 2024,
@@ -358,6 +360,24 @@ _SOURCES = (
           "usage_guides/model_size_estimator.md",
           revision="https://github.com/huggingface/accelerate/tree/16cb6eb80dd9aa8b4df1a63ef57863e455d53b83",
           short="accelerate's memory estimator"),
+    _page("accelerate-modeling", "code", "Hugging Face", "Accelerate 1.15.0: src/accelerate/utils/modeling.py "
+          "(compute_module_sizes, get_max_layer_size, calculate_maximum_sizes)", "GitHub, huggingface/accelerate", 2026,
+          "https://github.com/huggingface/accelerate/blob/v1.15.0/src/accelerate/utils/modeling.py",
+          revision="https://github.com/huggingface/accelerate/tree/v1.15.0", short="accelerate's modeling utilities"),
+    _page("megatron-code", "code", "NVIDIA", "Megatron-LM: megatron/training/vocab_utils.py and arguments.py (the "
+          "vocabulary padded to a multiple of make_vocab_size_divisible_by, 128 by default, times the tensor-parallel "
+          "size) and megatron/core/transformer/attention.py (fewer key/value heads than devices)",
+          "GitHub, NVIDIA/Megatron-LM", 2026,
+          "https://github.com/NVIDIA/Megatron-LM/blob/d98e8a64ddf34856e74b24714e3bedb2f5a39553/megatron/training/"
+          "vocab_utils.py",
+          revision="https://github.com/NVIDIA/Megatron-LM/tree/d98e8a64ddf34856e74b24714e3bedb2f5a39553",
+          short="Megatron-LM's code"),
+    _page("vllm-linear", "code", "the vLLM authors", "vLLM: vllm/model_executor/layers/linear.py (QKVParallelLinear: "
+          "key/value heads replicated where the devices outnumber them)", "GitHub, vllm-project/vllm", 2026,
+          "https://github.com/vllm-project/vllm/blob/9e109c9887e38c51fc16b0da89760c5bd7c293c9/vllm/model_executor/"
+          "layers/linear.py",
+          revision="https://github.com/vllm-project/vllm/tree/9e109c9887e38c51fc16b0da89760c5bd7c293c9",
+          short="vLLM's parallel linear layers"),
     _page("llm-analysis", "code", "Cheng Li", "llm-analysis: llm_analysis/analysis.py and tests/test_training.py",
           "GitHub, cli99/llm-analysis", 2024,
           "https://github.com/cli99/llm-analysis",

@@ -33,8 +33,8 @@ RUNTIME = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.
 RUNTIME_URI = "assets/pyodide"
 BUNDLE_URI = "assets/derivations.zip"
 # The modules the command line runs: plain Python, no SymPy (tests/test_pasted.py runs the bundle alone).
-MODULES = ("__init__", "__main__", "answers", "cache", "compiled", "configs", "hub", "pasted", "quantization",
-           "reading", "rules", "storage", "validation", "readers/*")
+MODULES = ("__init__", "__main__", "answers", "cache", "compiled", "configs", "hub", "parallel", "pasted",
+           "quantization", "reading", "rules", "storage", "validation", "readers/*")
 
 
 def sources() -> list[Path]:

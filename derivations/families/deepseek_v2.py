@@ -25,7 +25,8 @@ import sympy
 from ..contract import Family, Headline
 from . import llama
 from ..claims import Rounded
-from ..components import Part, attention_products, feed_forward, group, leaf, linear, rms_norm, score, task_heads
+from ..components import (Part, attention_products, column_parallel, feed_forward, group, leaf, linear, rms_norm,
+                          row_parallel, score, task_heads)
 from ..readers import deepseek_v2 as reader
 from ..sources import Citation
 from ..symbols import C, D, F, F_e, H, L, L_f, R_kv, R_q, V, X, X_a, X_s, d_n, d_r, d_v
@@ -45,10 +46,11 @@ def latent_attention(compressed_queries: bool = True, bias: bool = False) -> Par
     if compressed_queries:
         queries = (linear("query_down", "queries compressed: D to R_q (q_a_proj)", D, R_q, bias, "q_a_proj"),
                    rms_norm("query_norm", R_q, "q_a_layernorm", label="RMSNorm of the compressed queries"),
-                   linear("query_up", "queries expanded: R_q to H (d_nope + d_rope) (q_b_proj)", R_q,
-                          H * (d_n + d_r), False, "q_b_proj"))
+                   column_parallel(linear("query_up", "queries expanded: R_q to H (d_nope + d_rope) (q_b_proj)", R_q,
+                                          H * (d_n + d_r), False, "q_b_proj"), "heads", H))
     else:
-        queries = (linear("query", "queries: D to H (d_nope + d_rope) (q_proj)", D, H * (d_n + d_r), False, "q_proj"),)
+        queries = (column_parallel(linear("query", "queries: D to H (d_nope + d_rope) (q_proj)", D, H * (d_n + d_r),
+                                          False, "q_proj"), "heads", H),)
     return group(
         "attention", "multi-head latent attention" + ("" if compressed_queries else ", queries not compressed"),
         *queries,
@@ -56,9 +58,11 @@ def latent_attention(compressed_queries: bool = True, bias: bool = False) -> Par
                R_kv + d_r, bias, "kv_a_proj_with_mqa"),
         rms_norm("key_value_norm", R_kv, "kv_a_layernorm", label="RMSNorm of the latent"),
         # transformers caches the latent and expands every cached row again at each new token (expand_kv).
-        replace(linear("key_value_up", "keys and values expanded: R_kv to H (d_nope + d_v) (kv_b_proj)", R_kv,
-                       H * (d_n + d_v), False, "kv_b_proj"), expands_cache=True),
-        linear("output", "output projection: H d_v to D", H * d_v, D, bias, "o_proj"),
+        # Tensor parallelism (as Megatron's multi-latent attention): the maps out of the latents and the output by
+        # heads; the down-projections, their norms and the cache of the latent whole on every device.
+        column_parallel(replace(linear("key_value_up", "keys and values expanded: R_kv to H (d_nope + d_v) (kv_b_proj)",
+                                       R_kv, H * (d_n + d_v), False, "kv_b_proj"), expands_cache=True), "heads", H),
+        row_parallel(linear("output", "output projection: H d_v to D", H * d_v, D, bias, "o_proj"), "heads", H),
         # Queries and keys of d_nope + d_rope a head, values of d_v: the products as the eager code runs them.
         path="self_attn", kind="attention", ops=attention_products(H, d_n + d_r, d_v, causal=True),
         # The cache keeps the normalized latent and the one rotary key all heads share, before kv_b_proj
@@ -88,10 +92,12 @@ def mixture(stored: sympy.Expr = X, bias: bool = False, router_bias: Part | None
     router = linear("router", "router: one logit per routed expert, no bias", D, X, False, "weight")
     gate = group("router", "router", router, *((router_bias,) if router_bias else ()), path="gate")
     experts = group("experts", f"routed experts: {which} gated feed-forward, stacked",
-                    leaf("gate_up", f"gate and up projections, {which} (one 3-D tensor)", stored * 2 * D * F_e,
-                         "gate_up_proj", matrix=X_a * 2 * D * F_e, shape=(stored, 2, D, F_e)),
-                    leaf("down", f"down projections, {which} (one 3-D tensor)", stored * F_e * D, "down_proj",
-                         matrix=X_a * F_e * D, shape=(stored, 1, F_e, D)),
+                    # Tensor parallelism cuts each expert's inner width F_e.
+                    column_parallel(leaf("gate_up", f"gate and up projections, {which} (one 3-D tensor)",
+                                         stored * 2 * D * F_e, "gate_up_proj", matrix=X_a * 2 * D * F_e,
+                                         shape=(stored, 2, D, F_e)), "inner", F_e),
+                    row_parallel(leaf("down", f"down projections, {which} (one 3-D tensor)", stored * F_e * D,
+                                      "down_proj", matrix=X_a * F_e * D, shape=(stored, 1, F_e, D)), "inner", F_e),
                     path="experts")
     shared = feed_forward(D, X_s * F_e, bias=bias, gate="gate_proj", up="up_proj", down="down_proj",
                           name="shared_experts", path="shared_experts",

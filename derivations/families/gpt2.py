@@ -15,8 +15,8 @@ import sympy
 
 from ..contract import Family, Headline
 from ..claims import Hypothesis, Miscount, Rounded
-from ..components import (Part, as_kind, classifier, feed_forward, fused_attention, group, idle, layer_norm, leaf, linear,
-                         task_heads, tied_tensor, token_and_position_embeddings)
+from ..components import (Part, as_kind, classifier, column_parallel, feed_forward, fused_attention, group, idle,
+                         layer_norm, leaf, linear, row_parallel, task_heads, tied_tensor, token_and_position_embeddings)
 from ..reading import SEQUENCE_SUMMARY
 from ..readers import gpt2 as reader
 from ..sources import Citation, cite
@@ -43,9 +43,10 @@ embeddings = token_and_position_embeddings(V, P, D, tokens="wte", positions="wpe
 # block, keys and values from the encoder's states, in a D-by-D and a fused D-by-2D map.
 cross_attention = group(
     "cross_attention", "cross-attention",
-    linear("query", "query projection", D, D, True, "q_attn"),
-    linear("key_value", "key and value projections (one fused D-by-2D map)", D, 2 * D, True, "c_attn"),
-    linear("output", "output projection", D, D, True, "c_proj"),
+    column_parallel(linear("query", "query projection", D, D, True, "q_attn"), "heads", H),
+    column_parallel(linear("key_value", "key and value projections (one fused D-by-2D map)", D, 2 * D, True, "c_attn"),
+                    "heads", H),
+    row_parallel(linear("output", "output projection", D, D, True, "c_proj"), "heads", H),
     path="crossattention", kind="attention",
 )
 

@@ -27,7 +27,7 @@ import sympy
 from ..contract import Family, Headline
 from . import llama
 from ..claims import Rounded
-from ..components import AttentionLayout, Part, attention, group, leaf, linear
+from ..components import AttentionLayout, Part, Shard, attention, column_parallel, group, leaf, linear, row_parallel
 from ..readers import gpt_oss as reader
 from ..sources import Citation
 from ..symbols import D, F, H, K, L, V, X, X_a, d_h
@@ -46,7 +46,9 @@ def self_attention(bias: bool = True) -> Part:
     false, and ``sinks``: one learned logit per head."""
     plain = attention(D, H, d_h, K, bias=bias, layout=_PROJECTIONS, path="self_attn",
                       label="grouped-query self-attention with biases and sinks", causal=True)
-    sinks = leaf("sinks", "attention sinks: one learned logit per head", H, "sinks", kind="attention")
+    # One per head: tensor parallelism gives each device its heads' sinks.
+    sinks = replace(leaf("sinks", "attention sinks: one learned logit per head", H, "sinks", kind="attention"),
+                    shards=(Shard("heads", H),))
     return replace(plain, children=plain.children + (sinks,))
 
 
@@ -69,11 +71,14 @@ def sparse_moe(stored: sympy.Expr = X) -> Part:
         linear("router", "router: one logit per expert, with a bias", D, X, True, "router"),
         group("experts", f"experts: {which}, stacked",
               # Each token runs through X_a experts, whichever the router picks.
-              leaf("gate_up", f"gate and up projections, {which} (X by D by 2F)", stored * D * 2 * F, "gate_up_proj",
-                   matrix=X_a * D * 2 * F, shape=(stored, 2, D, F)),
-              leaf("gate_up_bias", "their biases (X by 2F)", stored * 2 * F, "gate_up_proj_bias"),
-              leaf("down", f"down projections, {which} (X by F by D)", stored * F * D, "down_proj", matrix=X_a * F * D,
-                   shape=(stored, 1, F, D)),
+              # Tensor parallelism cuts each expert's inner width F: gate_up and its biases by their outputs, down
+              # by its inputs (its biases, added after the devices' sum, whole on every device).
+              column_parallel(leaf("gate_up", f"gate and up projections, {which} (X by D by 2F)", stored * D * 2 * F,
+                                   "gate_up_proj", matrix=X_a * D * 2 * F, shape=(stored, 2, D, F)), "inner", F),
+              column_parallel(leaf("gate_up_bias", "their biases (X by 2F)", stored * 2 * F, "gate_up_proj_bias"),
+                              "inner", F),
+              row_parallel(leaf("down", f"down projections, {which} (X by F by D)", stored * F * D, "down_proj",
+                                matrix=X_a * F * D, shape=(stored, 1, F, D)), "inner", F),
               leaf("down_bias", "their biases (X by D)", stored * D, "down_proj_bias"),
               path="experts"),
         path="mlp", kind="feed-forward", symbol=r"N_{\mathrm{moe}}")

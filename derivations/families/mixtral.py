@@ -29,7 +29,8 @@ import sympy
 from ..contract import Family, Headline
 from . import llama, mistral
 from ..claims import Miscount, Rounded
-from ..components import Part, feed_forward, group, leaf, linear, mixture_of_experts
+from ..components import (Part, column_parallel, feed_forward, group, leaf, linear, mixture_of_experts,
+                          row_parallel)
 from ..readers import mixtral as reader
 from ..sources import Citation
 from ..symbols import D, F, H, K, L, X, X_a
@@ -61,11 +62,12 @@ def sparse_moe(stored: sympy.Expr = X) -> Part:
         linear("router", "router: one logit per expert, no bias", D, X, False, "gate"),
         group("experts", f"experts: {which} gated feed-forward, stacked",
               # gate and up of every expert in one X x 2F x D tensor: X (DF + DF).
-              leaf("gate_up", f"gate and up projections, {which} (one 3-D tensor)", stored * 2 * D * F,
-                   "gate_up_proj", matrix=X_a * 2 * D * F, shape=(stored, 2, D, F)),
+              # Tensor parallelism cuts each expert's inner width F.
+              column_parallel(leaf("gate_up", f"gate and up projections, {which} (one 3-D tensor)", stored * 2 * D * F,
+                                   "gate_up_proj", matrix=X_a * 2 * D * F, shape=(stored, 2, D, F)), "inner", F),
               # down of every expert in one X x D x F tensor: X FD.
-              leaf("down", f"down projections, {which} (one 3-D tensor)", stored * F * D, "down_proj",
-                         matrix=X_a * F * D, shape=(stored, 1, F, D)),
+              row_parallel(leaf("down", f"down projections, {which} (one 3-D tensor)", stored * F * D, "down_proj",
+                                matrix=X_a * F * D, shape=(stored, 1, F, D)), "inner", F),
               path="experts"),
         path="mlp", kind="feed-forward", symbol=r"N_{\mathrm{moe}}",
     )

@@ -11,10 +11,12 @@ rotation: no parameter. Phi-4 and Phi-4-mini use the same class; Phi-3-small is 
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from ..contract import Family, Headline
 from . import llama
 from ..claims import Rounded
-from ..components import Part, attention_products, group, linear
+from ..components import Part, Shard, attention_products, column_parallel, group, linear, row_parallel
 from ..readers import phi3 as reader
 from ..sources import Citation
 from ..symbols import D, F, H, K, L, V, b, d_h, d_r, g_kv, s
@@ -26,19 +28,23 @@ from .. import transient as tr
 # $$N_\mathrm{attn} = D (H d_h + 2 K d_h) + H d_h D$$
 # ---------------------------------------------------------------------------------------------
 
-self_attention = group(
+self_attention = replace(group(
     "attention", "grouped-query self-attention, q, k and v fused",
-    linear("qkv", "query, key and value projections, fused (qkv_proj): D to H d_h + 2 K d_h", D,
-           H * d_h + 2 * K * d_h, False, "qkv_proj"),
-    linear("output", "output projection", H * d_h, D, False, "o_proj"),
-    # The cache keeps the K key heads and K value heads of each token (grouped-query: K, not H).
-    path="self_attn", kind="attention", ops=attention_products(H, d_h, d_h, causal=True), cache=2 * K * d_h)
+    # Tensor parallelism: the fused map's query rows by query heads, its key and value rows by key/value heads.
+    replace(linear("qkv", "query, key and value projections, fused (qkv_proj): D to H d_h + 2 K d_h", D,
+                   H * d_h + 2 * K * d_h, False, "qkv_proj"),
+            shards=(Shard("heads", H, 0, D * H * d_h), Shard("kv_heads", K, 0, 2 * D * K * d_h))),
+    row_parallel(linear("output", "output projection", H * d_h, D, False, "o_proj"), "heads", H),
+    # The cache keeps the K key heads and K value heads of each token (grouped-query: K, not H), each device its own.
+    path="self_attn", kind="attention", ops=attention_products(H, d_h, d_h, causal=True), cache=2 * K * d_h),
+    cache_shard=Shard("kv_heads", K))
 
 # $$N_\mathrm{ffn} = D \cdot 2F + F D$$  gate and up fused in one D-by-2F matrix
 gated_feed_forward = group(
     "feed_forward", "gated (SwiGLU) feed-forward, gate and up fused",
-    linear("gate_up", "gate and up projections, fused (gate_up_proj): D to 2F", D, 2 * F, False, "gate_up_proj"),
-    linear("down", "down projection", F, D, False, "down_proj"),
+    column_parallel(linear("gate_up", "gate and up projections, fused (gate_up_proj): D to 2F", D, 2 * F, False,
+                           "gate_up_proj"), "inner", F),
+    row_parallel(linear("down", "down projection", F, D, False, "down_proj"), "inner", F),
     path="mlp", kind="feed-forward")
 
 # The fused matrices hold what LLaMA's separate ones hold.

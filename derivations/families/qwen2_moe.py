@@ -21,7 +21,8 @@ import sympy
 from ..contract import Family, Headline
 from . import llama
 from ..claims import Rounded
-from ..components import AttentionLayout, Part, attention, feed_forward, group, leaf, linear, task_heads, score
+from ..components import (AttentionLayout, Part, attention, column_parallel, feed_forward, group, leaf, linear,
+                          row_parallel, task_heads, score)
 from ..readers import qwen2_moe as reader
 from ..sources import Citation
 from ..symbols import C, D, F_e, F_s, H, K, L, L_f, V, X, X_a, d_h
@@ -37,10 +38,12 @@ def routed_experts(stored: sympy.Expr = X) -> Part:
     one X-by-2F_e-by-D tensor, the down projections in one X-by-D-by-F_e tensor; ``stored`` experts counted."""
     which = "every routed expert's" if stored == X else "the X_a routed experts' (the ones the router picks)"
     return group("experts", f"routed experts: {which} gated feed-forward, stacked",
-                 leaf("gate_up", f"gate and up projections, {which} (one 3-D tensor)", stored * 2 * D * F_e,
-                      "gate_up_proj", matrix=X_a * 2 * D * F_e, shape=(stored, 2, D, F_e)),
-                 leaf("down", f"down projections, {which} (one 3-D tensor)", stored * F_e * D, "down_proj",
-                         matrix=X_a * F_e * D, shape=(stored, 1, F_e, D)),
+                 # Tensor parallelism cuts each expert's inner width F_e.
+                 column_parallel(leaf("gate_up", f"gate and up projections, {which} (one 3-D tensor)",
+                                      stored * 2 * D * F_e, "gate_up_proj", matrix=X_a * 2 * D * F_e,
+                                      shape=(stored, 2, D, F_e)), "inner", F_e),
+                 row_parallel(leaf("down", f"down projections, {which} (one 3-D tensor)", stored * F_e * D, "down_proj",
+                                   matrix=X_a * F_e * D, shape=(stored, 1, F_e, D)), "inner", F_e),
                  path="experts")
 
 

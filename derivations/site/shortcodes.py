@@ -12,7 +12,7 @@ from collections.abc import Callable
 from typing import NamedTuple
 
 from . import expanders as x
-from . import families, figures, glance, peers
+from . import families, figures, glance, peers, splitting
 from .references import UnknownReference, reference
 
 Tex = Callable[[str, bool], str]
@@ -59,6 +59,7 @@ SHORTCODES: dict[str, Shortcode] = {
     "accelerators": Shortcode(False, x.expand_accelerators, "the accelerators' memory, bf16 peak and bandwidth"),
     "peers": Shortcode(False, lambda text, tex: peers.render_shortcode(text),
                        "public calculators' figures beside the package's, the differences taken apart"),
+    "split": Shortcode(False, splitting.expand, "a model split over devices: its largest layer, tensor parallelism, ZeRO"),
     "figure": Shortcode(False, lambda text, tex: figures.render_figure(text), "a picture"),
     "glance": Shortcode(False, lambda text, tex: glance.render(text.strip()), "a family page's at-a-glance box"),
     "families": Shortcode(False, _families,
