@@ -278,7 +278,7 @@ def memory(config: Mapping, architecture: str | None, tokens: int | None, target
     }
     if cross:
         result["target"] = (target or tokens)
-    result |= _transient(config, held, values, tokens, batch, fmt, windows)
+    result |= _transient(config, held, values, tokens, batch, fmt, windows, target)
     if "transient_bytes" in result:
         # derivations.transient: the peak of the forward's tensors beside the weights and the cache it fills.
         result["inference_bytes"] = result["weights_bytes"] + result["kv_cache_bytes"] + result["transient_bytes"]
@@ -353,7 +353,7 @@ def _cache_bits(fmt: storage.Format) -> int:
 
 
 def _transient(config: Mapping, held: dict, values: dict, tokens: int, batch: int, fmt: storage.Format,
-               windows) -> dict:
+               windows, target: int | None = None) -> dict:
     """The forward's transient peak at inference (derivations.transient, compiled): the largest of its moments,
     for the bare forward and for generate's forward on the prompt (the bare one for a class that does not
     generate); or why there is none."""
@@ -367,12 +367,20 @@ def _transient(config: Mapping, held: dict, values: dict, tokens: int, batch: in
         if values[a] * values[b] != values[c]:
             return {"inference_refused": f"the forward is derived where {a} x {b} = {c} only (transformers' forward "
                                          f"fails otherwise)"}
+    for name, least in rows.get("at_least", ()):
+        if values[name] < least:
+            return {"inference_refused": f"the forward is derived for {name} >= {least} only (transformers' forward "
+                                         f"fails below)"}
+    if rows.get("formats") and fmt.name not in rows["formats"]:
+        return {"inference_refused": f"the forward is derived in {' and '.join(rows['formats'])} only "
+                                     f"(got {fmt.name})"}
     for field, default, accepted in rows["requires"]:
         if config.get(field, default) not in accepted:
             return {"inference_refused": f"the forward is derived for {field} {' or '.join(map(repr, accepted))} "
                                          f"only (got {config.get(field, default)!r})"}
     # f_w: some layer attends to a window (the reader's windows, as the cache reads them): a sliding-window mask.
-    at = storage.transient_values(values, tokens, batch, fmt) | {"f_w": int(any(w is not None for w in windows))}
+    at = (storage.transient_values(values, tokens, batch, fmt, target)
+          | {"f_w": int(any(w is not None for w in windows))})
     forward = compiled.largest(rows["forward"], at)
     generate = forward if rows["generate"] is None else compiled.largest(rows["generate"], at)
     return {"transient_bytes": generate, "transient_forward_bytes": forward,

@@ -75,6 +75,10 @@ c_t = sympy.Symbol("c_t", integer=True, nonnegative=True)
 c_b = sympy.Symbol("c_b", integer=True, nonnegative=True)
 c_bt = sympy.Symbol("c_bt", integer=True, nonnegative=True)
 f_w = sympy.Symbol("f_w", integer=True, nonnegative=True)
+# The same conditions at an encoder-decoder's decoder: its second layer, and its s_d tokens in place of s.
+l_2d = sympy.Symbol("l_2d", integer=True, nonnegative=True)
+c_td = sympy.Symbol("c_td", integer=True, nonnegative=True)
+c_btd = sympy.Symbol("c_btd", integer=True, nonnegative=True)
 # A ratio, not a size: Meta's ffn_dim_multiplier (1.3 for Llama-2-70B).
 r = sympy.Symbol("r", positive=True)
 
@@ -188,6 +192,11 @@ NOTATION: tuple[Notation, ...] = (
                    "heads together (b > 1, H > 1 and s > 1), else 0", (), "torch.matmul's reshape in BERT's attention"),
     Notation(f_w, "1 where some layer attends to a sliding window (the model builds a sliding-window mask), else 0",
              (), "sliding_window, use_sliding_window, layer_types"),
+    Notation(l_2d, "1 where an encoder-decoder's decoder has a second layer (L_dec >= 2), else 0", (), ""),
+    Notation(c_td, "c_t at an encoder-decoder's decoder: 1 where s_dec > 1 and H > 1, else 0", (),
+             "transformers' transpose(1, 2).contiguous()"),
+    Notation(c_btd, "c_bt at an encoder-decoder's decoder: 1 where b > 1, H > 1 and s_dec > 1, else 0", (),
+             "torch.matmul's reshape of a head-split view"),
     Notation(M, "the multiple LLaMA rounds its feed-forward width up to", (),
              "multiple_of in Meta's params.json (256 for LLaMA-1 and Llama-2-7B)"),
     Notation(r, "the factor LLaMA scales its feed-forward width by, before rounding (not an integer)",

@@ -102,15 +102,21 @@ class Transient:
     # Sizes whose product the program assumes to be another, (a, b, c) for a b = c (BERT's heads cover its width:
     # where they do not, transformers' forward fails on its output map).
     products: tuple[tuple[str, str, str], ...] = ()
+    # The formats (derivations.storage) whose forward the program follows; empty: every one. (T5 keeps a matrix in
+    # fp32 when loaded in fp16, and clamps its blocks' outputs: another forward.)
+    formats: tuple[str, ...] = ()
+    # Sizes the forward needs at least, (name, least): transformers' forward fails below (T5's buckets).
+    at_least: tuple[tuple[str, int], ...] = ()
 
 
 def transient(program: Callable[..., None], generates: bool = True, even: tuple[str, ...] = (),
               requires: tuple[tuple[str, object, tuple], ...] = (), products: tuple[tuple[str, str, str], ...] = (),
-              windowed: bool = False) -> Transient:
+              windowed: bool = False, formats: tuple[str, ...] = (), at_least: tuple[tuple[str, int], ...] = ()
+              ) -> Transient:
     """The forwards of a family's ``program(timeline, generate)``: the bare one, and generate's where the class
-    generates; ``even``, ``requires``, ``products``: what it assumes (see :class:`Transient`). ``windowed``: the
-    program takes ``sliding`` too, whether some layer attends to a window (its masks differ); both are derived,
-    each moment weighted by f_w or 1 - f_w, which the config decides."""
+    generates; ``even``, ``requires``, ``products``, ``formats``, ``at_least``: what it assumes (see
+    :class:`Transient`). ``windowed``: the program takes ``sliding`` too, whether some layer attends to a window (its
+    masks differ); both are derived, each moment weighted by f_w or 1 - f_w, which the config decides."""
     out = []
     for generate in (False, True)[:1 + generates]:
         moments: list[Expr] = []
@@ -119,7 +125,7 @@ def transient(program: Callable[..., None], generates: bool = True, even: tuple[
             program(timeline, generate) if sliding is None else program(timeline, generate, sliding=sliding)
             moments += [sympy.expand(weight * m) for m in timeline.peak()]
         out.append(tuple(dict.fromkeys(moments)))
-    return Transient(out[0], out[1] if generates else None, even, requires, products)
+    return Transient(out[0], out[1] if generates else None, even, requires, products, formats, at_least)
 
 
 def evaluate_peak(moments, values) -> int:
@@ -324,3 +330,23 @@ def eager_attention(t: Timeline, q: str, k: str, v: str, mask: str, heads: Expr,
     t.new("context_contiguous", activation(c_t * rows * head_size))
     t.drop("context_copied", "keys_repeated", "values_repeated")  # the function returns
     return ("context", "context_contiguous"), weights
+
+
+def causal_mask_unpadded(t: Timeline, queries: Expr, keys: Expr) -> str:
+    """masking_utils.create_causal_mask for eager attention without a 2D mask (an encoder-decoder's decoder given
+    its ids alone, as generate gives them): the aranges of the batch, the head, the queries and the keys, the
+    causal part (1 x 1 x queries x keys booleans), then ``torch.where`` to 0 and the dtype's minimum, broadcast
+    over the batch: b x 1 x queries x keys in the activation dtype, held by the model for every layer."""
+    t.new("batch_arange", INT64 * b)
+    t.new("head_arange", INT64)
+    for side, n in (("q", queries), ("kv", keys)):  # torch.arange(length) + offset
+        t.new(f"{side}_arange0", INT64 * n)
+        t.new(f"{side}_arange", INT64 * n)
+        t.drop(f"{side}_arange0")
+    t.new("causal", BOOL * queries * keys)
+    t.drop("batch_arange", "head_arange", "q_arange", "kv_arange")  # sdpa_mask returns
+    t.new("zero", w)
+    t.new("minimum", w)
+    t.new("mask", activation(b * queries * keys))
+    t.drop("minimum", "zero", "causal")
+    return "mask"
