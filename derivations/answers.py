@@ -368,12 +368,14 @@ def _transient(config: Mapping, held: dict, values: dict, tokens: int, batch: in
             return {"inference_refused": f"the forward is derived where {a} x {b} = {c} only (transformers' forward "
                                          f"fails otherwise)"}
     for name, least in rows.get("at_least", ()):
-        if values[name] < least:
-            return {"inference_refused": f"the forward is derived for {name} >= {least} only (transformers' forward "
-                                         f"fails below)"}
-    if rows.get("formats") and fmt.name not in rows["formats"]:
-        return {"inference_refused": f"the forward is derived in {' and '.join(rows['formats'])} only "
-                                     f"(got {fmt.name})"}
+        if values[name] < (values[least] if isinstance(least, str) else least):
+            return {"inference_refused": f"the forward is derived for {name} >= {least} only"}
+    for field, default, name in rows.get("matches", ()):
+        if config.get(field, default) != values[name]:
+            return {"inference_refused": f"the forward is derived where {field} = {name} ({values[name]}) only "
+                                         f"(got {config.get(field, default)!r})"}
+    if rows.get("fp16") and fmt.name == "fp16":
+        return {"inference_refused": f"the forward is derived in bf16 and fp32, not fp16 ({rows['fp16']})"}
     for field, default, accepted in rows["requires"]:
         if config.get(field, default) not in accepted:
             return {"inference_refused": f"the forward is derived for {field} {' or '.join(map(repr, accepted))} "

@@ -70,8 +70,9 @@ def transient_rows(family, variant: str, name: str) -> dict:
             "generate": None if derived.generate is None else [terms(m) for m in derived.generate],
             "even": list(derived.even),
             "requires": [[field, default, list(accepted)] for field, default, accepted in derived.requires],
-            "products": [list(names) for names in derived.products], "formats": list(derived.formats),
-            "at_least": [list(least) for least in derived.at_least]}
+            "products": [list(names) for names in derived.products], "fp16": derived.fp16,
+            "at_least": [list(least) for least in derived.at_least],
+            "matches": [list(match) for match in derived.matches]}
 
 
 def memory_rows(part) -> dict:

@@ -102,19 +102,23 @@ class Transient:
     # Sizes whose product the program assumes to be another, (a, b, c) for a b = c (BERT's heads cover its width:
     # where they do not, transformers' forward fails on its output map).
     products: tuple[tuple[str, str, str], ...] = ()
-    # The formats (derivations.storage) whose forward the program follows; empty: every one. (T5 keeps a matrix in
-    # fp32 when loaded in fp16, and clamps its blocks' outputs: another forward.)
-    formats: tuple[str, ...] = ()
-    # Sizes the forward needs at least, (name, least): transformers' forward fails below (T5's buckets).
-    at_least: tuple[tuple[str, int], ...] = ()
+    # Why the forward in fp16 is another than the program's ("": it is the same): T5 keeps a matrix in fp32 in
+    # fp16, and clamps its blocks' outputs; Marian's encoder layers test theirs for infinities.
+    fp16: str = ""
+    # Sizes the program needs at least, (name, least), least a number or another size's name: where transformers'
+    # forward fails below (T5's buckets; Marian's generate, whose cache has a layer for each encoder layer).
+    at_least: tuple[tuple[str, int | str], ...] = ()
+    # Config fields that must equal a size, (field, transformers' default, size name): Marian's decoder heads, which
+    # the reader does not read (no count depends on them), as its encoder's H.
+    matches: tuple[tuple[str, object, str], ...] = ()
 
 
 def transient(program: Callable[..., None], generates: bool = True, even: tuple[str, ...] = (),
               requires: tuple[tuple[str, object, tuple], ...] = (), products: tuple[tuple[str, str, str], ...] = (),
-              windowed: bool = False, formats: tuple[str, ...] = (), at_least: tuple[tuple[str, int], ...] = ()
-              ) -> Transient:
+              windowed: bool = False, fp16: str = "", at_least: tuple[tuple[str, int | str], ...] = (),
+              matches: tuple[tuple[str, object, str], ...] = ()) -> Transient:
     """The forwards of a family's ``program(timeline, generate)``: the bare one, and generate's where the class
-    generates; ``even``, ``requires``, ``products``, ``formats``, ``at_least``: what it assumes (see
+    generates; ``even``, ``requires``, ``products``, ``fp16``, ``at_least``, ``matches``: what it assumes (see
     :class:`Transient`). ``windowed``: the program takes ``sliding`` too, whether some layer attends to a window (its
     masks differ); both are derived, each moment weighted by f_w or 1 - f_w, which the config decides."""
     out = []
@@ -125,7 +129,8 @@ def transient(program: Callable[..., None], generates: bool = True, even: tuple[
             program(timeline, generate) if sliding is None else program(timeline, generate, sliding=sliding)
             moments += [sympy.expand(weight * m) for m in timeline.peak()]
         out.append(tuple(dict.fromkeys(moments)))
-    return Transient(out[0], out[1] if generates else None, even, requires, products, formats, at_least)
+    return Transient(out[0], out[1] if generates else None, even, requires, products, fp16, at_least,
+                     matches)
 
 
 def evaluate_peak(moments, values) -> int:
@@ -350,3 +355,22 @@ def causal_mask_unpadded(t: Timeline, queries: Expr, keys: Expr) -> str:
     t.new("mask", activation(b * queries * keys))
     t.drop("minimum", "zero", "causal")
     return "mask"
+
+
+# Activations that are one tensor: their ACT2FN modules call one function of torch (nn.ReLU, GELUActivation's
+# nn.functional.gelu, SiLUActivation, nn.SiLU for "swish").
+ONE_OP_ACTIVATIONS = ("relu", "gelu", "silu", "swish")
+
+
+class Retimed:
+    """A timeline whose births are sized at other lengths (``lengths``: {symbol: length}): a building block written
+    for a decoder-only model's s tokens run at an encoder-decoder's decoder, s_d tokens or generate's one."""
+
+    def __init__(self, timeline: Timeline, lengths: dict) -> None:
+        self.timeline, self.lengths = timeline, lengths
+
+    def new(self, name: str, size) -> str:
+        return self.timeline.new(name, sympy.sympify(size).subs(self.lengths))
+
+    def drop(self, *names: str) -> None:
+        self.timeline.drop(*names)

@@ -26,7 +26,8 @@ VERIFIED = {"llama": ("LlamaForCausalLM", "LlamaModel"), "gpt2": ("GPT2LMHeadMod
             "bert": ("BertForMaskedLM", "BertModel", "BertModelWithoutPooler"),
             "mistral": ("MistralForCausalLM", "MistralModel"), "qwen2": ("Qwen2ForCausalLM", "Qwen2Model"),
             "qwen3": ("Qwen3ForCausalLM", "Qwen3Model"), "phi3": ("Phi3ForCausalLM", "Phi3Model"),
-            "t5": ("T5ForConditionalGeneration", "T5Model", "T5EncoderModel")}
+            "t5": ("T5ForConditionalGeneration", "T5Model", "T5EncoderModel"),
+            "transformer": ("MarianMTModel", "MarianModel", "MarianForCausalLM")}
 
 
 def derived(config: dict, architecture: str, tokens: int, batch: int, dtype: str, generate: bool,
@@ -49,8 +50,8 @@ def check(config: dict, architecture: str, tokens: int, batch: int, dtype: str, 
 
 
 def generates(architecture: str) -> tuple[bool, ...]:
-    return (False, True) if architecture.endswith(("ForCausalLM", "LMHeadModel", "ForConditionalGeneration")) \
-        else (False,)
+    return (False, True) if architecture.endswith(("ForCausalLM", "LMHeadModel", "ForConditionalGeneration",
+                                                    "MTModel")) else (False,)
 
 
 # Every bundled checkpoint of the verified families, two layers deep and every width as published (the meta device
@@ -67,7 +68,7 @@ REAL = [(checkpoint, architecture) for family, classes in VERIFIED.items()
 def test_real_checkpoints(checkpoint: str, architecture: str) -> None:
     config = reference.shallow(configs.load(checkpoint), 2)
     # An encoder-decoder's decoder reads a target of its own length.
-    target = 45 if config.get("is_encoder_decoder") else None
+    target = 45 if architecture.endswith(("ForConditionalGeneration", "MTModel")) else None
     for tokens, batch, dtype in ((1, 1, "bf16"), (333, 2, "bf16"), (64, 3, "fp32")):
         for generate in generates(architecture):
             check(config, architecture, tokens, batch, dtype, generate, target)
@@ -93,6 +94,8 @@ def test_random_configs(family: str, data: st.DataObject) -> None:
     if spec.windows is not None:  # sliding windows as the family's configs set them (another mask is built)
         layers = next(config[f] for f in reference.DEPTH_FIELDS if f in config)
         spec.windows(data, config, layers)
+    if family == "transformer":  # Marian's decoder heads as its encoder's: the reader reads one H (refused else)
+        config["decoder_attention_heads"] = config["encoder_attention_heads"]
     architecture = data.draw(st.sampled_from(VERIFIED[family]), label="architecture")
     dtype = data.draw(st.sampled_from(["bf16", "fp16", "fp32"]), label="dtype")
     try:
@@ -169,3 +172,27 @@ def test_t5_refuses_the_forwards_it_does_not_follow() -> None:
     # Another activation: gated SiLU (one op where gated GELU is written in Python), PReLU (a module of its own).
     for change in ({"feed_forward_proj": "gated-silu"}, {"feed_forward_proj": "prelu"}):
         assert "transient_bytes" not in answers.memory(config | change, None, 10)
+
+
+def test_marian_refuses_the_forwards_it_does_not_follow() -> None:
+    config = reference.shallow(configs.load("transformer-base"), 1)
+    # In fp16 each encoder layer asks whether its output is finite (a value, which the meta device does not hold),
+    # and clamps it where it is not: a forward that depends on the values.
+    with pytest.raises(RuntimeError, match="meta"):
+        live_bytes.measured("MarianMTModel", config, "fp16", 4, 1, False)
+    assert "fp16" in answers.memory(config, None, 10, None, 1, "fp16")["inference_refused"]
+    # The decoder's heads are not the reader's H (the encoder's) where they differ.
+    other = answers.memory(config | {"decoder_attention_heads": 4}, None, 10)
+    assert "decoder_attention_heads" in other["inference_refused"]
+    # MarianForCausalLM with a decoder deeper than the encoder: generate's cache has a layer for each encoder layer,
+    # and fails.
+    deeper = config | {"decoder_layers": 2}
+    with pytest.raises(IndexError):
+        live_bytes.measured("MarianForCausalLM", deeper, "bf16", 4, 1, True)
+    assert "L >= L_d" in answers.memory(deeper, "MarianForCausalLM", 10)["inference_refused"]
+    # Where the stacks share a table, a decoder vocabulary larger than it: a padding index counted back from the
+    # decoder's rows lies past the shared table's, and the embedding fails.
+    larger = config | {"decoder_vocab_size": config["vocab_size"] + 1, "pad_token_id": -1}
+    with pytest.raises(AssertionError, match="Padding_idx"):
+        live_bytes.measured("MarianMTModel", larger, "bf16", 4, 1, False)
+    assert "V >= V_d" in answers.memory(larger, None, 10)["inference_refused"]

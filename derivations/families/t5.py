@@ -547,13 +547,13 @@ def _transient(layout: str) -> dict[str, tr.Transient]:
                                  ("dense_act_fn", None, (None, "relu", "gelu", "silu"))))
     # transformers sets scale_decoder_outputs from tie_word_embeddings; a config that carries it says it itself.
     scaled = (("scale_decoder_outputs", tied, (tied,)),)
-    formats = ("bf16", "fp32")
+    fp16 = "transformers keeps wo in fp32 and clamps each block's output"
     # The encoder's buckets: half for each direction, half of those exact; with fewer than 4 buckets, none is
     # exact, and _relative_position_bucket divides by zero.
 
     def derive(head: str, generates: bool = False, requires=()) -> tr.Transient:
         return tr.transient(lambda t, generate: seq2seq_forward(t, generate, gated, head), generates=generates,
-                            requires=activation + requires, formats=formats, at_least=(("B", 4),))
+                            requires=activation + requires, fp16=fp16, at_least=(("B", 4),))
 
     out = {"T5Model": derive("none"),
            "T5ForConditionalGeneration": derive("scaled" if tied else "logits", True, scaled)}
