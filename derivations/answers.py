@@ -327,7 +327,9 @@ def _held(config: Mapping, architecture: str | None, tokens: int | None, target:
     """The class a config asks for, its compiled memory rows, its sizes by name, and the tokens (the context the
     config declares where none is given)."""
     chosen = configs.select(config, architecture, parameter_symbols, base)
-    held = compiled.section(chosen.model_type, "memory")["memory"][chosen.layout][chosen.architecture]
+    section = compiled.section(chosen.model_type, "memory")
+    held = section["memory"][chosen.layout][chosen.architecture]
+    held = dict(held, transient=section["transient"][held["transient"]])  # kept once for all the layouts
     values = dict(chosen.values)
     tokens = tokens if tokens is not None else context(config)
     _positions(values, tokens, target or tokens)
@@ -360,6 +362,12 @@ def _transient(config: Mapping, held: dict, values: dict, tokens: int, batch: in
     rows = held["transient"]
     if "refused" in rows:
         return {"inference_refused": rows["refused"]}
+    values = dict(values)
+    for size, field, default, of in rows["derived"]:  # a part of a size, as the config's fraction of it
+        fraction = config.get(field, default)
+        if isinstance(fraction, bool) or not isinstance(fraction, (int, float)) or not 0 < fraction <= 1:
+            return {"inference_refused": f"{field} must be a fraction in (0, 1], got {fraction!r}"}
+        values[size] = int(values[of] * fraction)
     odd = [name for name in rows["even"] if values[name] % 2]
     if odd:
         return {"inference_refused": f"the forward is derived for an even {odd[0]} only (got {values[odd[0]]})"}
@@ -380,9 +388,12 @@ def _transient(config: Mapping, held: dict, values: dict, tokens: int, batch: in
         if config.get(field, default) not in accepted:
             return {"inference_refused": f"the forward is derived for {field} {' or '.join(map(repr, accepted))} "
                                          f"only (got {config.get(field, default)!r})"}
-    # f_w: some layer attends to a window (the reader's windows, as the cache reads them): a sliding-window mask.
-    at = (storage.transient_values(values, tokens, batch, fmt, target)
-          | {"f_w": int(any(w is not None for w in windows))})
+    # f_w: some layer attends to a window (the reader's windows, as the cache reads them): a sliding-window mask;
+    # f_m: layers of both kinds.
+    slides = [w is not None for w in windows]
+    at = storage.transient_values(values, tokens, batch, fmt, target) | {"f_w": int(any(slides)),
+                                                                          "f_m": int(any(slides) and not all(slides))}
+    at |= {symbol: int(config.get(field, default) == value) for symbol, field, default, value in rows["flags"]}
     forward = compiled.largest(rows["forward"], at)
     generate = forward if rows["generate"] is None else compiled.largest(rows["generate"], at)
     return {"transient_bytes": generate, "transient_forward_bytes": forward,

@@ -17,7 +17,7 @@ from math import prod
 from . import cache
 
 # What each section holds: the keys of compile_section's result for it.
-SECTIONS = {"count": ("base", "variants", "active"), "flops": ("flops",), "memory": ("memory",)}
+SECTIONS = {"count": ("base", "variants", "active"), "flops": ("flops",), "memory": ("memory", "transient")}
 # The sections each command reads: every command selects its class by the count's symbols; flops' decode step
 # reads the cache (memory) and a mixture's active parameters (count).
 READS = {"count": ("count",), "flops": ("count", "flops", "memory"), "memory": ("count", "memory")}
@@ -47,30 +47,50 @@ def compile_section(model_type: str, name: str) -> dict:
         return {"flops": each(flop_rows)}
     # What each class holds (derivations.memory): its tensors, and what a token leaves in the cache; and what its
     # forward holds at inference beyond them (derivations.transient).
+    # The transient moments, the same in most layouts, are kept once: a class's rows name them by their index.
     assert name == "memory", name
-    return {"memory": {variant: {name: memory_rows(part) | {"transient": transient_rows(family, variant, name)}
-                                 for name, part in architectures.items()}
-                       for variant, architectures in family.variants.items()}}
+    import json
+
+    distinct: dict[str, int] = {}
+
+    def transient_index(variant: str, name: str) -> int:
+        return distinct.setdefault(json.dumps(transient_rows(family, variant, name), sort_keys=True), len(distinct))
+
+    held = {variant: {name: memory_rows(part) | {"transient": transient_index(variant, name)}
+                      for name, part in architectures.items()}
+            for variant, architectures in family.variants.items()}
+    return {"memory": held, "transient": [json.loads(text) for text in distinct]}
 
 
 # What a class without a derived forward at inference answers instead of a transient peak.
 NO_TRANSIENT = "transient peak not derived for this class yet"
+# ... and a mixture of experts: its experts' tensors hold the tokens routed to each, which the sizes do not give.
+ROUTED = ("transient peak not derived: a mixture's experts hold the tokens routed to each, which depend on the "
+          "weights and the input, not on the sizes alone")
 
 
 def transient_rows(family, variant: str, name: str) -> dict:
     """The moments of the class's forward at inference (derivations.transient) as polynomials: ``forward`` (the
     bare forward) and ``generate`` (generate's forward on the prompt; None for a class that does not generate);
     ``even``, the sizes it assumes even, ``requires``, the config fields it assumes (field, default, values),
-    ``products``, the products of sizes it assumes (a, b, c: a b = c); or
-    ``refused``: why there are none."""
+    ``products``, the products of sizes it assumes (a, b, c: a b = c), ``derived``, the sizes it reads from a
+    config's fraction of another (size, field, default, of), ``flags``, the conditions it reads from the config
+    (symbol, field, default, value), ``fp16``, why fp16 runs another forward ("" where it does not), ``at_least``,
+    the sizes it needs at least (name, a number or a size's name), ``matches``, the config fields that must equal a
+    size (field, default, size); or ``refused``: why there are none."""
+    from .symbols import X
+
     derived = family.transient.get(variant, {}).get(name)
     if derived is None:
-        return {"refused": NO_TRANSIENT}
+        routed = X in family.variants[variant][name].total.free_symbols
+        return {"refused": ROUTED if routed else NO_TRANSIENT}
     return {"forward": [terms(m) for m in derived.forward],
             "generate": None if derived.generate is None else [terms(m) for m in derived.generate],
             "even": list(derived.even),
             "requires": [[field, default, list(accepted)] for field, default, accepted in derived.requires],
-            "products": [list(names) for names in derived.products], "fp16": derived.fp16,
+            "products": [list(names) for names in derived.products],
+            "derived": [list(rule) for rule in derived.derived],
+            "flags": [list(flag) for flag in derived.flags], "fp16": derived.fp16,
             "at_least": [list(least) for least in derived.at_least],
             "matches": [list(match) for match in derived.matches]}
 

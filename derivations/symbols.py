@@ -75,6 +75,9 @@ c_t = sympy.Symbol("c_t", integer=True, nonnegative=True)
 c_b = sympy.Symbol("c_b", integer=True, nonnegative=True)
 c_bt = sympy.Symbol("c_bt", integer=True, nonnegative=True)
 f_w = sympy.Symbol("f_w", integer=True, nonnegative=True)
+f_m = sympy.Symbol("f_m", integer=True, nonnegative=True)
+f_a = sympy.Symbol("f_a", integer=True, nonnegative=True)
+f_b = sympy.Symbol("f_b", integer=True, nonnegative=True)
 # The same conditions at an encoder-decoder's decoder: its second layer, and its s_d tokens in place of s.
 l_2d = sympy.Symbol("l_2d", integer=True, nonnegative=True)
 c_td = sympy.Symbol("c_td", integer=True, nonnegative=True)
@@ -192,6 +195,13 @@ NOTATION: tuple[Notation, ...] = (
                    "heads together (b > 1, H > 1 and s > 1), else 0", (), "torch.matmul's reshape in BERT's attention"),
     Notation(f_w, "1 where some layer attends to a sliding window (the model builds a sliding-window mask), else 0",
              (), "sliding_window, use_sliding_window, layer_types"),
+    Notation(f_m, "1 where layers of both kinds exist, sliding and full, else 0 (Gemma 3 makes rotary "
+                  "embeddings for each kind present)", (), "layer_types, sliding_window_pattern"),
+    Notation(f_a, "1 where a config picks the other of two code paths a family's forward takes (GPT-NeoX-20B's "
+                  "gelu_fast, written in Python, against torch's gelu; Gemma 2 without its attention's softcap), "
+                  "else 0", (), "hidden_act, attn_logit_softcapping"),
+    Notation(f_b, "1 where a config picks the other of a second pair of code paths (Gemma 2 without its logits' "
+                  "softcap), else 0", (), "final_logit_softcapping"),
     Notation(l_2d, "1 where an encoder-decoder's decoder has a second layer (L_dec >= 2), else 0", (), ""),
     Notation(c_td, "c_t at an encoder-decoder's decoder: 1 where s_dec > 1 and H > 1, else 0", (),
              "transformers' transpose(1, 2).contiguous()"),

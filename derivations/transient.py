@@ -64,6 +64,18 @@ class Timeline:
             del self.live[name]
         self._rising = False
 
+    def join(self, name: str, *parts: str) -> str:
+        """Tensors of which one exists (by the dtype, say) known under one name from now on: no birth, no death."""
+        self.live[name] = sympy.Add(*(self.live.pop(part) for part in parts))
+        return name
+
+    def split(self, name: str, **parts: Expr) -> None:
+        """A tensor whose death depends on a condition, known as parts (each its size times a factor of 0 or 1,
+        the factors adding up to 1) from now on, each dying where it would: no birth, no death."""
+        size = self.live.pop(name)
+        assert sympy.expand(sympy.Add(*parts.values()) - 1) == 0, parts
+        self.live.update({part: size * factor for part, factor in parts.items()})
+
     def size(self, name: str) -> Expr:
         return self.live[name]
 
@@ -102,6 +114,12 @@ class Transient:
     # Sizes whose product the program assumes to be another, (a, b, c) for a b = c (BERT's heads cover its width:
     # where they do not, transformers' forward fails on its output map).
     products: tuple[tuple[str, str, str], ...] = ()
+    # Sizes the program reads that the config gives as a fraction of another, each (size, field, default, of):
+    # size = int(of * config's field) (GPT-NeoX's rotary part of a head: d_r = int(d_h rotary_pct)).
+    derived: tuple[tuple[str, str, float, str], ...] = ()
+    # Conditions the program reads from the config, each (symbol, field, default, value): the symbol (f_a) is 1
+    # where the config's field is that value, else 0.
+    flags: tuple[tuple[str, str, object, object], ...] = ()
     # Why the forward in fp16 is another than the program's ("": it is the same): T5 keeps a matrix in fp32 in
     # fp16, and clamps its blocks' outputs; Marian's encoder layers test theirs for infinities.
     fp16: str = ""
@@ -115,12 +133,15 @@ class Transient:
 
 def transient(program: Callable[..., None], generates: bool = True, even: tuple[str, ...] = (),
               requires: tuple[tuple[str, object, tuple], ...] = (), products: tuple[tuple[str, str, str], ...] = (),
-              windowed: bool = False, fp16: str = "", at_least: tuple[tuple[str, int | str], ...] = (),
-              matches: tuple[tuple[str, object, str], ...] = ()) -> Transient:
+              windowed: bool = False, derived: tuple[tuple[str, str, float, str], ...] = (),
+              flags: tuple[tuple[str, str, object, object], ...] = (), fp16: str = "",
+              at_least: tuple[tuple[str, int | str], ...] = (), matches: tuple[tuple[str, object, str], ...] = ()
+              ) -> Transient:
     """The forwards of a family's ``program(timeline, generate)``: the bare one, and generate's where the class
-    generates; ``even``, ``requires``, ``products``, ``fp16``, ``at_least``, ``matches``: what it assumes (see
-    :class:`Transient`). ``windowed``: the program takes ``sliding`` too, whether some layer attends to a window (its
-    masks differ); both are derived, each moment weighted by f_w or 1 - f_w, which the config decides."""
+    generates; ``even``, ``requires``, ``products``, ``derived``, ``flags``, ``fp16``, ``at_least``, ``matches``: what
+    it assumes and reads (see :class:`Transient`). ``windowed``: the program takes ``sliding`` too, whether some layer
+    attends to a window (its masks differ); both are derived, each moment weighted by f_w or 1 - f_w, which the
+    config decides."""
     out = []
     for generate in (False, True)[:1 + generates]:
         moments: list[Expr] = []
@@ -129,8 +150,8 @@ def transient(program: Callable[..., None], generates: bool = True, even: tuple[
             program(timeline, generate) if sliding is None else program(timeline, generate, sliding=sliding)
             moments += [sympy.expand(weight * m) for m in timeline.peak()]
         out.append(tuple(dict.fromkeys(moments)))
-    return Transient(out[0], out[1] if generates else None, even, requires, products, fp16, at_least,
-                     matches)
+    return Transient(out[0], out[1] if generates else None, even, requires, products, derived, flags, fp16,
+                     at_least, matches)
 
 
 def evaluate_peak(moments, values) -> int:
@@ -211,26 +232,27 @@ def causal_mask(t: Timeline, sliding: bool = False, name: str = "mask") -> str:
     return name
 
 
-def rotary(t: Timeline, width: Expr) -> tuple[str, str]:
+def rotary(t: Timeline, width: Expr, prefix: str = "", exists: Expr = 1) -> tuple[str, ...]:
     """LlamaRotaryEmbedding.forward on the positions (one row, broadcast over the batch): the angles in fp32
     (``position_ids[..., None].float() * inv_freq``, then doubled by ``torch.cat``), their cosine and sine each
     times attention_scaling, cast to the activation dtype. In fp32 the cast is the tensor itself: the fp32 cosine
-    and sine are what the layers hold."""
+    and sine are what the layers hold. Returns the names the model holds (the cast pair, and the fp32 pair in
+    fp32); ``exists``: 0 where the call is not made (Gemma 3's second kind of layer, absent)."""
     half = width / 2
-    t.new("positions_f", FP32 * s)
-    t.new("freqs", FP32 * s * half)
-    t.drop("positions_f")
-    t.new("emb", FP32 * s * width)
+    t.new(f"{prefix}positions_f", exists * FP32 * s)
+    t.new(f"{prefix}freqs", exists * FP32 * s * half)
+    t.drop(f"{prefix}positions_f")
+    t.new(f"{prefix}emb", exists * FP32 * s * width)
     for name in ("cos", "sin"):
-        t.new(f"{name}_raw", FP32 * s * width)
+        t.new(f"{prefix}{name}_raw", exists * FP32 * s * width)
         # emb.cos() * attention_scaling: what dies at the return below fp32, and what the layers hold in fp32.
-        t.new(f"{name}_fp32", FP32 * u * s * width)
-        t.new(f"{name}_kept_fp32", FP32 * (1 - u) * s * width)
-        t.drop(f"{name}_raw")
-    t.new("cos", downcast(s * width))
-    t.new("sin", downcast(s * width))
-    t.drop("freqs", "emb", "cos_fp32", "sin_fp32")
-    return "cos", "sin"
+        t.new(f"{prefix}{name}_fp32", exists * FP32 * u * s * width)
+        t.new(f"{prefix}{name}_kept_fp32", exists * FP32 * (1 - u) * s * width)
+        t.drop(f"{prefix}{name}_raw")
+    t.new(f"{prefix}cos", exists * downcast(s * width))
+    t.new(f"{prefix}sin", exists * downcast(s * width))
+    t.drop(f"{prefix}freqs", f"{prefix}emb", f"{prefix}cos_fp32", f"{prefix}sin_fp32")
+    return tuple(f"{prefix}{name}" for name in ("cos", "sin", "cos_kept_fp32", "sin_kept_fp32"))
 
 
 def linear(t: Timeline, name: str, rows: Expr, n_out: Expr) -> str:
@@ -259,6 +281,35 @@ def rms_norm(t: Timeline, name: str, width: Expr, rows: Expr = None) -> str:
     return name
 
 
+def gemma_rms_norm(t: Timeline, name: str, width: Expr, rows: Expr = None) -> str:
+    """GemmaRMSNorm.forward: ``output = self._norm(x.float())`` (``x * rsqrt(x.pow(2).mean(-1) + eps)``, the
+    upcast an argument, dying when _norm returns), ``output * (1.0 + self.weight.float())`` (the weight upcast, a
+    vector of ``width``), ``output.type_as(x)``: in fp32 the last product itself is the result."""
+    rows = b * s if rows is None else rows
+    n = rows * width
+    t.new(f"{name}.x32", upcast(n))
+    t.new(f"{name}.pow", FP32 * n)
+    t.new(f"{name}.mean", FP32 * rows)
+    t.drop(f"{name}.pow")
+    t.new(f"{name}.eps", FP32 * rows)
+    t.drop(f"{name}.mean")
+    t.new(f"{name}.rsqrt", FP32 * rows)
+    t.drop(f"{name}.eps")
+    t.new(f"{name}.normed", FP32 * n)
+    t.drop(f"{name}.rsqrt")
+    t.drop(f"{name}.x32")
+    t.new(f"{name}.weight32", upcast(width))
+    t.new(f"{name}.scale", FP32 * width)
+    t.drop(f"{name}.weight32")
+    # output * (1.0 + weight): below fp32 it dies once cast; in fp32 it is the result.
+    t.new(f"{name}.scaled", FP32 * u * n)
+    t.new(f"{name}.kept", FP32 * (1 - u) * n)
+    t.drop(f"{name}.scale", f"{name}.normed")
+    t.new(f"{name}.cast", downcast(n))
+    t.drop(f"{name}.scaled")
+    return t.join(name, f"{name}.kept", f"{name}.cast")
+
+
 def layer_norm(t: Timeline, name: str, width: Expr, rows: Expr = None) -> str:
     """``nn.LayerNorm``: native_layer_norm returns the normed rows and their mean and reciprocal deviation (fp32,
     one a row), which die at once."""
@@ -285,6 +336,29 @@ def gelu_tanh_python(t: Timeline, name: str, elements: Expr) -> str:
     return name
 
 
+def gelu_fast_python(t: Timeline, name: str, elements: Expr, fast: Expr) -> str:
+    """GELU as ACT2FN makes it: ``gelu`` is torch's, one tensor; ``gelu_fast`` (where ``fast`` is 1),
+    FastGELUActivation written in Python, ``0.5 * x * (1.0 + tanh(x * 0.7978845608 * (1.0 + 0.044715 * x * x)))``,
+    each operation a tensor dying when the next one has read it (of 0 bytes where ``fast`` is 0)."""
+    size = activation(fast * elements)
+    t.new(f"{name}.half", size)  # 0.5 * x, the left operand, held to the last product
+    t.new(f"{name}.scaled", size)  # x * 0.7978845608, held while the parenthesis is computed
+    t.new(f"{name}.cubic0", size)  # 0.044715 * x
+    t.new(f"{name}.cubic", size)  # ... * x
+    t.drop(f"{name}.cubic0")
+    t.new(f"{name}.plus_one", size)
+    t.drop(f"{name}.cubic")
+    t.new(f"{name}.inner", size)
+    t.drop(f"{name}.scaled", f"{name}.plus_one")
+    t.new(f"{name}.tanh", size)
+    t.drop(f"{name}.inner")
+    t.new(f"{name}.outer", size)
+    t.drop(f"{name}.tanh")
+    t.new(name, activation(elements))
+    t.drop(f"{name}.half", f"{name}.outer")
+    return name
+
+
 def rotate(t: Timeline, name: str, x: str, elements: Expr) -> str:
     """apply_rotary_pos_emb on one of q and k: ``(x * cos) + (rotate_half(x) * sin)``, where rotate_half is
     ``torch.cat((-x2, x1))`` of the two halves of each head."""
@@ -296,6 +370,15 @@ def rotate(t: Timeline, name: str, x: str, elements: Expr) -> str:
     t.drop(f"{name}.half")
     t.new(name, activation(elements))
     t.drop(f"{name}.cos", f"{name}.sin")
+    return name
+
+
+def rotate_part(t: Timeline, name: str, rows: Expr, width: Expr, part: Expr) -> str:
+    """GPT-NeoX's apply_rotary_pos_emb on ``part`` of each head's ``width`` (views of both sides): the part
+    rotated (:func:`rotate`), then ``torch.cat([rotated, rest])``, the rotated part dying with the name bound again."""
+    rotated = rotate(t, f"{name}.part", name, rows * part)
+    t.new(name, activation(rows * width))
+    t.drop(rotated)
     return name
 
 
@@ -312,11 +395,27 @@ def softmax_fp32(t: Timeline, scores: str, elements: Expr) -> tuple[str, str]:
     return "probabilities", "probabilities_fp32"
 
 
+def softcap(t: Timeline, name: str, x: str, elements: Expr, capped: Expr = 1) -> str:
+    """Gemma 2's softcapping of ``x``, where ``capped`` is 1: ``x / cap``, ``tanh``, ``* cap``, each a tensor, the
+    one before dying when the name is bound again; where ``capped`` is 0 (the cap unset), none of them (0 bytes),
+    and ``x`` itself is the result."""
+    size = activation(capped * elements)
+    t.split(x, **{f"{x}.capped": capped, f"{x}.kept": 1 - capped})
+    t.new(f"{name}.divided", size)
+    t.drop(f"{x}.capped")
+    t.new(f"{name}.tanh", size)
+    t.drop(f"{name}.divided")
+    t.new(f"{name}.product", size)
+    t.drop(f"{name}.tanh")
+    return t.join(name, f"{name}.product", f"{x}.kept")
+
+
 def eager_attention(t: Timeline, q: str, k: str, v: str, mask: str, heads: Expr, head_size: Expr,
-                    repeated: Expr) -> tuple[tuple[str, str], tuple[str, str]]:
+                    repeated: Expr, capped: Expr | None = None) -> tuple[tuple[str, str], tuple[str, str]]:
     """eager_attention_forward: ``repeat_kv`` on the keys and values (a copy to the H query heads where
     ``repeated`` is 1), ``matmul(q, k^T) * scaling``, ``+ mask``, the softmax in fp32 (:func:`softmax_fp32`),
-    ``matmul(weights, v)``, ``transpose(1, 2).contiguous()``. Returns the output and the attention weights, which
+    ``matmul(weights, v)``, ``transpose(1, 2).contiguous()``; ``capped`` (Gemma 2): the scores softcapped after
+    scaling where it is 1 (:func:`softcap`). Returns the output and the attention weights, which
     it returns too (the caller holds them: two names, the cast below fp32 and the fp32 softmax in fp32); the output
     is two names too (one of them of 0 bytes), both dying when the caller binds its name again."""
     rows = b * heads * s
@@ -325,8 +424,9 @@ def eager_attention(t: Timeline, q: str, k: str, v: str, mask: str, heads: Expr,
     t.new("scores", activation(rows * s))
     t.new("scaled", activation(rows * s))
     t.drop("scores")
+    scores = "scaled" if capped is None else softcap(t, "softcapped", "scaled", rows * s, capped)
     t.new("masked", activation(rows * s))
-    t.drop("scaled")
+    t.drop(scores)
     weights = softmax_fp32(t, "masked", rows * s)
     # The product, heads by tokens; transposed to tokens by heads, a copy unless that is contiguous already (c_t 0:
     # one token or one head), when the product itself is returned.

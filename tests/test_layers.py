@@ -22,7 +22,7 @@ PACKAGE = ROOT / "derivations"
 FLOORS = (
     ("ground", ("reading", "rules", "storage", "cache", "sources", "accelerators")),  # plain Python: fields, sizes' rules, bytes, cards
     ("readers", ("readers", "readers.*", "configs", "hub")),  # config.json -> sizes and layout (plain Python)
-    ("notation", ("symbols", "components", "render", "claims", "flops")),  # SymPy: notation, building blocks
+    ("notation", ("symbols", "components", "render", "claims", "flops", "transient")),  # SymPy: notation, building blocks
     ("contract", ("contract",)),  # the record every family declares
     ("families", ("families", "families.*")),  # one module a family
     ("registry", ("registry",)),  # the families, found; a config joined to its tree

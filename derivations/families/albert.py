@@ -23,7 +23,8 @@ from ..components import (AttentionLayout, Part, as_kind, attention, classifier,
                           tied_tensor)
 from ..readers import albert as reader
 from ..sources import Citation
-from ..symbols import C, D, E, F, G, H, L, L_g, P, T, V, d_h
+from ..symbols import C, D, E, F, G, H, L, L_g, P, T, V, b, c_bt, c_t, d_h, l_2, s
+from .. import transient as tr
 
 
 # The paper's shapes: F = 4D, heads partition the width, one shared layer (every released size).
@@ -246,6 +247,107 @@ bert_vocabulary = Hypothesis("bert_vocabulary",
                              "vocabulary", BERT_PAPER, V, ALBERT_VOCABULARY)
 
 
+# ---------------------------------------------------------------------------------------------
+# The forward at inference (derivations.transient): transformers' modeling_albert.py, statement by statement
+# (one layer a group, as every released ALBERT; the groups' weights change no tensor a forward makes)
+# ---------------------------------------------------------------------------------------------
+
+def embeddings_forward(t: tr.Timeline) -> str:
+    """AlbertEmbeddings.forward: BERT's, E wide (the factorized embedding)."""
+    stream = tr.activation(b * s * E)
+    t.new("token_type_ids", tr.INT64 * s)
+    t.new("inputs_embeds", stream)
+    t.new("token_type_embeddings", stream)
+    t.new("sum1", stream)
+    t.new("position_embeddings", tr.activation(s * E))
+    t.new("sum2", stream)
+    t.drop("sum1")
+    tr.layer_norm(t, "embedding_output", E)
+    t.drop("sum2", "inputs_embeds", "token_type_ids", "token_type_embeddings", "position_embeddings")
+    return "embedding_output"
+
+
+def layer_forward(t: tr.Timeline, out: str) -> str:
+    """AlbertLayer.forward on its caller's input: q, k, v; eager attention without a mask; dense, and
+    ``LayerNorm(x + attention)``; the FFN (ffn, gelu_new in Python, ffn_output) and ``full_layer_layer_norm(ffn +
+    attention_output)``. The attention weights (``_``) live until it returns."""
+    rows, heads = b * s, b * H * s
+    for name in ("query", "key", "value"):
+        tr.linear(t, name, rows, D)
+    t.new("query_folded", tr.activation(c_bt * heads * d_h))
+    t.new("keys_folded", tr.activation(c_bt * heads * d_h))
+    t.new("scores", tr.activation(heads * s))
+    t.drop("query_folded", "keys_folded")
+    t.new("scaled", tr.activation(heads * s))
+    t.drop("scores")
+    t.new("weights", tr.activation(heads * s))
+    t.drop("scaled")
+    t.new("values_folded", tr.activation(c_bt * heads * d_h))
+    t.new("context", tr.activation(heads * d_h))
+    t.drop("values_folded")
+    t.split("context", **{"context.copied": c_t, "context.kept": 1 - c_t})
+    t.new("context_contiguous", tr.activation(c_t * heads * d_h))
+    t.drop("context.copied")
+    dense = tr.linear(t, "dense", rows, D)
+    t.drop("context_contiguous", "context.kept")
+    t.new("sum1", tr.activation(rows * D))
+    tr.layer_norm(t, "attention_output", D)
+    t.drop("sum1", dense, "query", "key", "value")  # the attention returns
+    tr.linear(t, "ffn", rows, F)
+    act = tr.gelu_tanh_python(t, "act", rows * F)
+    t.drop("ffn")
+    ffn = tr.linear(t, "ffn_output", rows, D)
+    t.drop(act)
+    t.new("sum2", tr.activation(rows * D))
+    tr.layer_norm(t, out, D)
+    t.drop("sum2", ffn, "attention_output", "weights")
+    return out
+
+
+def encoder_forward(t: tr.Timeline, head: str) -> None:
+    """AlbertModel.forward and its heads: the embeddings (E wide, held until the model's forward returns),
+    ``embedding_hidden_mapping_in`` (E to D: the first layer's input, dying when the next is bound), the layers;
+    then ``pooler`` (the first token's dense and tanh) or ``mlm`` (AlbertMLMHead: dense to E, gelu_new in Python,
+    LayerNorm, the decoder's logits of every token)."""
+    rows = b * s
+    embeddings_forward(t)
+    tr.linear(t, "mapped", rows, D)
+    layer_forward(t, "hidden")
+    t.drop("mapped")
+    with t.only(l_2):
+        t.drop("hidden")
+        t.new("previous", tr.activation(rows * D))  # the same tensor, under the name a later layer reads
+        layer_forward(t, "hidden")
+        t.drop("previous")
+    if head == "pooler":
+        t.new("pooler_dense", tr.activation(b * D))
+        t.new("pooled", tr.activation(b * D))
+        t.drop("pooler_dense")
+    t.drop("embedding_output")  # AlbertModel's forward returns
+    if head == "mlm":
+        tr.linear(t, "transform_dense", rows, E)
+        act = tr.gelu_tanh_python(t, "transform_act", rows * E)
+        t.drop("transform_dense")
+        tr.layer_norm(t, "transform", E, rows)
+        t.drop(act)
+        t.new("logits", tr.activation(rows * V))
+
+
+# The code paths the program follows: an encoder, gelu_new in Python, the feed-forward in one chunk, one layer a
+# group.
+_REQUIRES = (("is_decoder", False, (False,)), ("hidden_act", "gelu_new", ("gelu_new",)),
+             ("chunk_size_feed_forward", 0, (0,)), ("inner_group_num", 1, (1,)))
+
+
+def _transient(head: str) -> tr.Transient:
+    return tr.transient(lambda t, generate: encoder_forward(t, head), generates=False, requires=_REQUIRES,
+                        products=(("H", "d_h", "D"),))
+
+
+TRANSIENT = {layout: {"AlbertModel": _transient("pooler"), "AlbertForMaskedLM": _transient("mlm")}
+             for layout in VARIANTS}
+
+
 FAMILY = Family(
     name="albert",
     reader=reader.READER,
@@ -273,4 +375,5 @@ FAMILY = Family(
     hypotheses=HYPOTHESES_XXLARGE + (paper_embedding, bert_vocabulary),
     # Sizes the calculator derives rather than asks for: the head size, the width over the heads.
     ratios={d_h: (D, H)},
+    transient=TRANSIENT,
 )

@@ -435,18 +435,19 @@ def layer_forward(t: tr.Timeline, out: str) -> str:
     return out
 
 
-def encoder_forward(t: tr.Timeline, head: str) -> None:
+def encoder_forward(t: tr.Timeline, head: str, embeddings=embeddings_forward, layer=layer_forward) -> None:
     """BertModel.forward and its heads: the embeddings (held by BertModel's forward until it returns), the layers
     (the first reads the embeddings; a later one its predecessor's output, which dies when it returns); then the
     head: ``pooler`` (the first token's dense and tanh), ``none``, or ``mlm`` (transform: dense, GELU, LayerNorm;
-    then the decoder's logits of every token)."""
+    then the decoder's logits of every token). ``embeddings``: a kin's (RoBERTa's), leaving ``embedding_output``;
+    ``layer``: a kin's (DistilBERT's)."""
     stream = tr.activation(b * s * D)
-    embeddings_forward(t)
-    layer_forward(t, "hidden")
+    embeddings(t)
+    layer(t, "hidden")
     with t.only(l_2):
         t.drop("hidden")
         t.new("previous", stream)
-        layer_forward(t, "hidden")
+        layer(t, "hidden")
         t.drop("previous")
     if head == "pooler":
         t.new("pooler_dense", tr.activation(b * D))
@@ -463,17 +464,19 @@ def encoder_forward(t: tr.Timeline, head: str) -> None:
 
 
 # The code paths the program follows: an encoder, GELU in torch, the feed-forward in one chunk.
-_REQUIRES = (("is_decoder", False, (False,)), ("hidden_act", "gelu", ("gelu",)),
+REQUIRES = (("is_decoder", False, (False,)), ("hidden_act", "gelu", ("gelu",)),
              ("chunk_size_feed_forward", 0, (0,)))
 
 
-def _transient(head: str) -> tr.Transient:
-    return tr.transient(lambda t, generate: encoder_forward(t, head), generates=False, requires=_REQUIRES,
-                        products=(("H", "d_h", "D"),))
+def encoder_transient(head: str, embeddings=embeddings_forward, layer=layer_forward, requires=REQUIRES
+                      ) -> tr.Transient:
+    """An encoder class's forward at inference, with ``head`` (see :func:`encoder_forward`)."""
+    return tr.transient(lambda t, generate: encoder_forward(t, head, embeddings, layer), generates=False,
+                        requires=requires, products=(("H", "d_h", "D"),))
 
 
-TRANSIENT = {layout: {"BertModel": _transient("pooler"), "BertModelWithoutPooler": _transient("none"),
-                      "BertForMaskedLM": _transient("mlm")}
+TRANSIENT = {layout: {"BertModel": encoder_transient("pooler"), "BertModelWithoutPooler": encoder_transient("none"),
+                      "BertForMaskedLM": encoder_transient("mlm")}
              for layout in ("", "untied")} | {layout: {} for layout in VARIANTS if "cross_attention" in layout}
 
 

@@ -23,7 +23,8 @@ from ..components import (AttentionLayout, Part, as_kind, attention, embedding, 
                           layer_norm, leaf, linear, tied_tensor)
 from ..readers import distilbert as reader
 from ..sources import Citation
-from ..symbols import D, F, H, L, T, V, d_h
+from ..symbols import D, F, H, L, T, V, b, c_bt, c_t, d_h, s
+from .. import transient as tr
 
 
 # BERT-base's shapes: F = 4D, and heads partition the width (TransformerBlock requires it).
@@ -155,6 +156,69 @@ paper_66m = Rounded("paper_66m", 66_000_000, "DistilBERT: 66 (million parameters
 PUBLISHED = (paper_66m,)
 
 
+# ---------------------------------------------------------------------------------------------
+# The forward at inference (derivations.transient): transformers' modeling_distilbert.py, BERT's statements but
+# for its embeddings (no token types) and its block
+# ---------------------------------------------------------------------------------------------
+
+def embeddings_forward(t: tr.Timeline) -> str:
+    """Embeddings.forward: the word embeddings, the position embeddings (one row, the positions a view of the
+    buffer), their sum, LayerNorm; all but the result die when it returns."""
+    stream = tr.activation(b * s * D)
+    t.new("inputs_embeds", stream)
+    t.new("position_embeddings", tr.activation(s * D))
+    t.new("sum", stream)
+    tr.layer_norm(t, "embedding_output", D)
+    t.drop("sum", "inputs_embeds", "position_embeddings")
+    return "embedding_output"
+
+
+def layer_forward(t: tr.Timeline, out: str) -> str:
+    """TransformerBlock.forward on its caller's input: q_lin, k_lin and v_lin, eager attention without a mask (the
+    softmax in the activation dtype), out_lin; ``sa_layer_norm(attention + x)``; the FFN (lin1, its activation,
+    lin2); ``output_layer_norm(ffn + attention_output)``. The attention weights (``_``) live until it returns."""
+    rows, heads = b * s, b * H * s
+    for name in ("query", "key", "value"):
+        tr.linear(t, name, rows, D)
+    # torch.matmul folds batch and heads of the head-split views by a copy where it cannot view them (c_bt).
+    t.new("query_folded", tr.activation(c_bt * heads * d_h))
+    t.new("keys_folded", tr.activation(c_bt * heads * d_h))
+    t.new("scores", tr.activation(heads * s))
+    t.drop("query_folded", "keys_folded")
+    t.new("scaled", tr.activation(heads * s))
+    t.drop("scores")
+    t.new("weights", tr.activation(heads * s))
+    t.drop("scaled")
+    t.new("values_folded", tr.activation(c_bt * heads * d_h))
+    t.new("context", tr.activation(heads * d_h))
+    t.drop("values_folded")
+    t.split("context", **{"context.copied": c_t, "context.kept": 1 - c_t})
+    t.new("context_contiguous", tr.activation(c_t * heads * d_h))
+    t.drop("context.copied")
+    attended = tr.linear(t, "out_lin", rows, D)
+    t.drop("context_contiguous", "context.kept", "query", "key", "value")  # the attention returns
+    t.new("sum1", tr.activation(rows * D))
+    tr.layer_norm(t, "attention_output", D)
+    t.drop("sum1", attended)
+    tr.linear(t, "lin1", rows, F)
+    t.new("act", tr.activation(rows * F))
+    t.drop("lin1")
+    ffn = tr.linear(t, "lin2", rows, D)
+    t.drop("act")
+    t.new("sum2", tr.activation(rows * D))
+    tr.layer_norm(t, out, D)
+    t.drop("sum2", ffn, "attention_output", "weights")
+    return out
+
+
+# The code paths the program follows: torch's GELU, the feed-forward in one chunk.
+_REQUIRES = (("activation", "gelu", ("gelu",)), ("chunk_size_feed_forward", 0, (0,)))
+TRANSIENT = {layout: {"DistilBertModel": bert.encoder_transient("none", embeddings_forward, layer_forward, _REQUIRES),
+                      "DistilBertForMaskedLM": bert.encoder_transient("mlm", embeddings_forward, layer_forward,
+                                                                      _REQUIRES)}
+             for layout in VARIANTS}
+
+
 FAMILY = Family(
     name="distilbert",
     reader=reader.READER,
@@ -177,4 +241,5 @@ FAMILY = Family(
     },
     rounded=PUBLISHED,
     ratios={d_h: (D, H)},
+    transient=TRANSIENT,
 )

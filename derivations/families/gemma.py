@@ -25,7 +25,8 @@ from ..claims import Rounded
 from ..components import Part, as_kind, feed_forward, group, leaf, rms_norm, score, task_heads, tied_tensor, linear
 from ..readers import gemma as reader
 from ..sources import Citation
-from ..symbols import C, D, F, H, K, L, V, d_h
+from ..symbols import C, D, F, H, K, L, V, b, d_h, s
+from .. import transient as tr
 
 
 # ---------------------------------------------------------------------------------------------
@@ -153,6 +154,27 @@ NAMES = (
 )
 
 
+# ---------------------------------------------------------------------------------------------
+# The forward at inference (derivations.transient): LLaMA's, with Gemma's scaled embeddings and its norm
+# ---------------------------------------------------------------------------------------------
+
+def embed(t: tr.Timeline) -> str:
+    """GemmaTextScaledWordEmbedding.forward: the rows looked up, times ``embed_scale.to(weight.dtype)`` (a scalar
+    buffer made in the model's dtype: no copy); the product is what the model holds."""
+    stream = tr.activation(b * s * D)
+    t.new("looked_up", stream)
+    t.new("embeddings", stream)
+    t.drop("looked_up")
+    return "embeddings"
+
+
+KIN = llama.Kin(norm=tr.gemma_rms_norm, embed=embed)
+# One tensor an activation (torch's GELU, tanh-approximated: GemmaConfig turns a legacy "gelu" into it): the path
+# the program follows.
+TRANSIENT = llama.transient("Gemma", KIN, layouts=VARIANTS,
+                            requires=(("hidden_act", "gelu_pytorch_tanh", ("gelu_pytorch_tanh", "gelu")),))
+
+
 FAMILY = Family(
     name="gemma",
     reader=reader.READER,
@@ -168,4 +190,5 @@ FAMILY = Family(
     table_symbols=(L, D, H, K, d_h, F, V),
     table_columns={"GemmaForCausalLM": "GemmaForCausalLM", "non_embedding": "non-embedding"},
     rounded=PAPER + NAMES,
+    transient=TRANSIENT,
 )

@@ -17,7 +17,11 @@ from ..claims import Rounded
 from ..components import Part, group
 from ..readers import gemma2 as reader
 from ..sources import Citation
-from ..symbols import D, F, H, K, L, V, d_h
+from functools import partial
+
+from . import llama
+from .. import transient as tr
+from ..symbols import D, F, H, K, L, V, b, d_h, f_a, f_b, s
 
 
 def decoder_layer(attention_bias: bool = False) -> Part:
@@ -72,6 +76,49 @@ PAPER = tuple(
                 checkpoint, (non_embedding,), precision=1, printed=f"{rest:,}")))
 
 
+# ---------------------------------------------------------------------------------------------
+# The forward at inference (derivations.transient): Gemma's, with four norms a layer, softcapped scores and
+# logits, and both masks (every other layer slides)
+# ---------------------------------------------------------------------------------------------
+
+def layer_forward(t: tr.Timeline, x: str, out: str, generate: bool, kin: llama.Kin) -> str:
+    """Gemma2DecoderLayer.forward on ``x`` (its caller's): input norm, attention, its output normed, residual add;
+    pre-feedforward norm, the MLP, its output normed, residual add. The attention weights (``_``) live until the
+    layer returns."""
+    stream = tr.activation(b * s * D)
+    normed = kin.norm(t, "input_norm", D)
+    attended, weights = kin.attention(t, normed, generate)
+    t.drop(normed)
+    normed = kin.norm(t, "post_attention_norm", D)
+    t.drop(attended)
+    t.new("residual", stream)
+    t.drop(normed)
+    normed = kin.norm(t, "pre_feedforward_norm", D)
+    mlp = kin.mlp(t, normed)
+    t.drop(normed)
+    normed = kin.norm(t, "post_feedforward_norm", D)
+    t.drop(mlp)
+    t.new(out, stream)
+    t.drop(normed, "residual", *weights)
+    return out
+
+
+def logits(t: tr.Timeline, rows) -> str:
+    """Gemma2ForCausalLM's logits, softcapped by final_logit_softcapping (where f_b is 0: the cap is set)."""
+    t.new("logits", tr.activation(rows * V))
+    return tr.softcap(t, "capped_logits", "logits", rows * V, 1 - f_b)
+
+
+KIN = replace(gemma.KIN, layer=layer_forward, logits=logits,
+              masks=lambda t, sliding: (tr.causal_mask(t), tr.causal_mask(t, True, "sliding_mask")),
+              attention=partial(llama.attention_forward, capped=1 - f_a))
+# Either softcap may be unset (null): f_a and f_b say so.
+TRANSIENT = llama.transient("Gemma2", KIN, layouts=VARIANTS,
+                            requires=(("hidden_activation", "gelu_pytorch_tanh", ("gelu_pytorch_tanh", "gelu")),),
+                            flags=(("f_a", "attn_logit_softcapping", 50.0, None),
+                                   ("f_b", "final_logit_softcapping", 30.0, None)))
+
+
 FAMILY = Family(
     name="gemma2",
     reader=reader.READER,
@@ -86,4 +133,5 @@ FAMILY = Family(
     table_symbols=(L, D, H, K, d_h, F, V),
     table_columns={"Gemma2ForCausalLM": "Gemma2ForCausalLM", "non_embedding": "non-embedding"},
     rounded=PAPER,
+    transient=TRANSIENT,
 )

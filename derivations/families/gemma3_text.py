@@ -17,7 +17,9 @@ from ..claims import Rounded
 from ..components import Part, group, rms_norm
 from ..readers import gemma3_text as reader
 from ..sources import Citation
-from ..symbols import D, F, H, K, L, V, d_h
+from . import llama
+from .. import transient as tr
+from ..symbols import D, F, H, K, L, V, b, d_h, f_a, f_m, g_kv, s
 
 
 # The query and key norms: one scale of d_h each, applied to every head.
@@ -75,6 +77,50 @@ PAPER = tuple(
                 _TABLE_1, checkpoint, (non_embedding,), printed=f"{rest:,}M")))
 
 
+# ---------------------------------------------------------------------------------------------
+# The forward at inference (derivations.transient): Gemma 2's, with each head's query and key normed, no softcap
+# unless set, and rotary embeddings for each kind of layer present
+# ---------------------------------------------------------------------------------------------
+
+def attention_forward(t: tr.Timeline, x: str, generate: bool) -> tuple[tuple[str, ...], tuple[str, str]]:
+    """Gemma3Attention.forward: q, k and v projected, then q and k normed per head (Gemma's RMSNorm; each product
+    dies with its name bound again), rotated; with a cache (generate) k and v go into it; eager attention (scores
+    softcapped where attn_logit_softcapping is set, f_a 0); o_proj."""
+    rows = b * s
+    q, k, v = (tr.linear(t, "q", rows, H * d_h), tr.linear(t, "k", rows, K * d_h), tr.linear(t, "v", rows, K * d_h))
+    q_normed = tr.gemma_rms_norm(t, "q_normed", d_h, rows=rows * H)
+    t.drop(q)
+    k_normed = tr.gemma_rms_norm(t, "k_normed", d_h, rows=rows * K)
+    t.drop(k)
+    q_rot, k_rot = tr.rotate(t, "q_rot", q_normed, rows * H * d_h), tr.rotate(t, "k_rot", k_normed, rows * K * d_h)
+    t.drop(q_normed, k_normed)
+    if generate:
+        t.drop(k_rot, v)
+    context, weights = tr.eager_attention(t, q_rot, k_rot, v, "mask", H, d_h, g_kv, 1 - f_a)
+    out = tr.linear(t, "o", rows, D)
+    t.drop(*context)
+    t.drop(q_rot, *(() if generate else (k_rot, v)))
+    return out, weights
+
+
+def rotary(t: tr.Timeline) -> tuple[str, ...]:
+    """Gemma3TextModel.forward's rotary embeddings, one pair for each kind of layer its layer_types hold: a second
+    pair where both kinds are (f_m 1)."""
+    return (*tr.rotary(t, d_h), *tr.rotary(t, d_h, "second_", exists=f_m))
+
+
+KIN = replace(gemma2.KIN, attention=attention_forward, rotary=rotary)
+# A causal model (not the bidirectional embedding variant); softcaps unset by default (f_a, f_b 1).
+TRANSIENT = llama.transient("Gemma3Text", KIN, layouts=VARIANTS,
+                            requires=(("hidden_activation", "gelu_pytorch_tanh", ("gelu_pytorch_tanh", "gelu")),
+                                      ("use_bidirectional_attention", False, (False, None))),
+                            flags=(("f_a", "attn_logit_softcapping", None, None),
+                                   ("f_b", "final_logit_softcapping", None, None)))
+# transformers names the causal LM Gemma3ForCausalLM (not Gemma3TextForCausalLM).
+TRANSIENT = {layout: {"Gemma3TextModel": by_class["Gemma3TextModel"], "Gemma3ForCausalLM": by_class[
+    "Gemma3TextForCausalLM"]} for layout, by_class in TRANSIENT.items()}
+
+
 FAMILY = Family(
     name="gemma3_text",
     reader=reader.READER,
@@ -93,4 +139,5 @@ FAMILY = Family(
     table_symbols=(L, D, H, K, d_h, F, V),
     table_columns={"Gemma3ForCausalLM": "Gemma3ForCausalLM", "non_embedding": "non-embedding"},
     rounded=PAPER,
+    transient=TRANSIENT,
 )

@@ -17,7 +17,8 @@ from ..components import (Part, as_kind, feed_forward, fused_attention, group, l
 from .gpt2 import multiple_choice_head
 from ..readers import gpt1 as reader
 from ..sources import Citation
-from ..symbols import C, D, H, L, P, V
+from ..symbols import C, D, H, L, P, V, b, c_b, c_t, s
+from .. import transient as tr
 
 
 embeddings = token_and_position_embeddings(V, P, D, tokens="tokens_embed", positions="positions_embed")
@@ -78,6 +79,94 @@ original_117m = Rounded("original_117m", 117_000_000,
                         (ARCHITECTURES["OpenAIGPTModel"],), printed="117M")
 
 
+# ---------------------------------------------------------------------------------------------
+# The forward at inference (derivations.transient): transformers' modeling_openai.py, statement by statement
+# ---------------------------------------------------------------------------------------------
+
+def attention_forward(t: tr.Timeline) -> str:
+    """Attention.forward: c_attn's one product (``x``, a local until the function returns), split into heads as
+    views; ``_attn``: ``matmul(q, k)`` (torch.matmul folding batch and heads of the views by a copy, c_b), divided
+    by the square root of the head size, ``w * b + -1e4 * (1 - b)`` with the causal buffer b (its T x T corner:
+    ``1 - b`` and ``-1e4 * (1 - b)`` one row for the batch), plus the extended mask, softmax in the activation
+    dtype, ``matmul(w, v)``; merge_heads (a copy unless contiguous, c_t); c_proj."""
+    rows, heads = b * s, b * H * s  # the heads split the width: H d_h = D
+    x = tr.linear(t, "c_attn", rows, 3 * D)
+    t.new("query_folded", tr.activation(c_b * rows * D))
+    t.new("keys_folded", tr.activation(c_b * rows * D))
+    t.new("w0", tr.activation(heads * s))
+    t.drop("query_folded", "keys_folded")
+    t.new("w1", tr.activation(heads * s))  # w / sqrt(d)
+    t.drop("w0")
+    t.new("w_times_b", tr.activation(heads * s))
+    t.new("one_minus_b", tr.activation(s * s))
+    t.new("penalty", tr.activation(s * s))
+    t.drop("one_minus_b")
+    t.new("w2", tr.activation(heads * s))
+    t.drop("w_times_b", "penalty", "w1")
+    t.new("w3", tr.activation(heads * s))  # + attention_mask
+    t.drop("w2")
+    t.new("w4", tr.activation(heads * s))  # softmax
+    t.drop("w3")
+    t.new("values_folded", tr.activation(c_b * rows * D))
+    t.new("context", tr.activation(rows * D))
+    t.drop("values_folded", "w4")  # _attn returns
+    t.split("context", **{"context.copied": c_t, "context.kept": 1 - c_t})
+    t.new("merged", tr.activation(c_t * rows * D))  # permute(0, 2, 1, 3).contiguous()
+    t.drop("context.copied")
+    out = tr.linear(t, "c_proj", rows, D)
+    t.drop("merged", "context.kept", x)
+    return out
+
+
+def block_forward(t: tr.Timeline, out: str) -> str:
+    """Block.forward (post-LN): ``n = ln_1(x + a)``, ``m = mlp(n)`` (c_fc, gelu_new in Python, c_proj),
+    ``h = ln_2(n + m)``; each sum a temporary."""
+    rows, stream = b * s, tr.activation(b * s * D)
+    attended = attention_forward(t)
+    t.new("sum1", stream)
+    n = tr.layer_norm(t, "n", D)
+    t.drop("sum1")
+    fc = tr.linear(t, "c_fc", rows, 4 * D)
+    act = tr.gelu_tanh_python(t, "gelu", rows * 4 * D)
+    t.drop(fc)
+    m = tr.linear(t, "m", rows, D)
+    t.drop(act)
+    t.new("sum2", stream)
+    tr.layer_norm(t, out, D)
+    t.drop("sum2", n, m, attended)
+    return out
+
+
+def lm_forward(t: tr.Timeline, generate: bool, lm_head: bool = True) -> None:
+    """OpenAIGPTLMHeadModel.forward (OpenAIGPTModel.forward without the head): the mask extended (``.to(dtype)``,
+    ``(1.0 - mask) * min``, one row of T a sequence), token and position embeddings (held until the model's forward
+    returns), their sum and ``+ 0`` (no token types), the blocks (each input dying when the next is bound), then
+    the logits of every token, or of the last one (logits_to_keep=1; GPT-1 keeps no cache)."""
+    stream = tr.activation(b * s * D)
+    t.new("mask_cast", tr.activation(b * s))
+    t.new("mask_inverted", tr.activation(b * s))
+    t.new("mask", tr.activation(b * s))
+    t.drop("mask_inverted", "mask_cast")
+    t.new("inputs_embeds", stream)
+    t.new("position_embeds", tr.activation(s * D))
+    t.new("sum", stream)
+    t.new("hidden", stream)  # + token_type_embeds, which is 0
+    t.drop("sum")
+    block_forward(t, "output")
+    t.drop("hidden")
+    t.drop("inputs_embeds", "position_embeds", "mask")  # the model's forward returns its output
+    if lm_head:
+        t.new("logits", tr.activation(b * (1 if generate else s) * V))
+
+
+# The paths the program follows: gelu_new in Python (afn "gelu"), scaled attention.
+_REQUIRES = (("afn", "gelu", ("gelu",)),)
+TRANSIENT = {layout: {"OpenAIGPTModel": tr.transient(lambda t, generate: lm_forward(t, False, False), generates=False,
+                                                      requires=_REQUIRES),
+                      "OpenAIGPTLMHeadModel": tr.transient(lm_forward, requires=_REQUIRES)}
+             for layout in VARIANTS}
+
+
 FAMILY = Family(
     name="gpt1",
     reader=reader.READER,
@@ -91,4 +180,5 @@ FAMILY = Family(
     table_symbols=(V, P, L, D, H),
     table_columns={"OpenAIGPTModel": "OpenAIGPTModel", "OpenAIGPTDoubleHeadsModel": "DoubleHeadsModel"},
     rounded=(original_117m,),
+    transient=TRANSIENT,
 )

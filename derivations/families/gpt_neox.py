@@ -25,7 +25,8 @@ from ..components import (Part, as_kind, classifier, embedding, feed_forward, fu
                          linear, task_heads, tied_tensor)
 from ..readers import gpt_neox as reader
 from ..sources import Citation, cite
-from ..symbols import C, D, F, H, L, P, V
+from ..symbols import C, D, F, H, L, P, V, b, c_bt, c_t, d_h, d_r, f_a, l_2, s
+from .. import transient as tr
 
 
 # Every released size has the feed-forward four times the width (intermediate_size = 4 hidden_size).
@@ -226,6 +227,95 @@ OLD_NAMES = tuple(_name(f"old_name_{c.split('-')[1].replace('.', '_')}", old, c,
                   for c, old in zip(PYTHIA, ("19M", "125M", "350M", "800M", "1.3B", "2.7B", "6.7B", "13B")))
 
 
+# ---------------------------------------------------------------------------------------------
+# The forward at inference (derivations.transient): transformers' modeling_gpt_neox.py, statement by statement
+# (parallel residual, as Pythia and GPT-NeoX-20B run it)
+# ---------------------------------------------------------------------------------------------
+
+def attention_forward(t: tr.Timeline, generate: bool) -> tuple[str, tuple[str, str]]:
+    """GPTNeoXAttention.forward: query_key_value's one product, viewed per head and chunked into q, k and v (views
+    that keep it whole, ``qkv`` a local until the function returns); the rotary part d_r of q and k rotated and
+    put back with the rest; with a cache (generate) k and v go into it; eager attention (the softmax in fp32);
+    dense."""
+    rows, heads = b * s, b * H * s
+    qkv = tr.linear(t, "qkv", rows, 3 * D)
+    q = tr.rotate_part(t, "q", rows * H, d_h, d_r)
+    k = tr.rotate_part(t, "k", rows * H, d_h, d_r)
+    if generate:
+        t.drop(k)  # key_states, value_states = layer_past.update(...)
+    scores_input = tr.activation(heads * s)
+    t.new("scores", scores_input)
+    t.new("scaled", scores_input)
+    t.drop("scores")
+    t.new("masked", scores_input)
+    t.drop("scaled")
+    weights = tr.softmax_fp32(t, "masked", heads * s)
+    # torch.matmul folds batch and heads of v, a view of the product, by a copy (c_bt); the cache's v is whole.
+    t.new("values_folded", tr.activation((0 if generate else c_bt) * heads * d_h))
+    t.new("context_copied", tr.activation(c_t * heads * d_h))
+    t.new("context", tr.activation((1 - c_t) * heads * d_h))
+    t.drop("values_folded")
+    t.new("context_contiguous", tr.activation(c_t * heads * d_h))
+    t.drop("context_copied")
+    out = tr.linear(t, "dense", rows, D)
+    t.drop("context", "context_contiguous")
+    t.drop(q, *(() if generate else (k,)), qkv)  # the function returns
+    return out, weights
+
+
+def layer_forward(t: tr.Timeline, out: str, generate: bool) -> str:
+    """GPTNeoXLayer.forward with use_parallel_residual: the attention on ``input_layernorm(x)`` (an argument, dying
+    when it returns), the MLP on ``post_attention_layernorm(x)`` (dense_h_to_4h, GELU, dense_4h_to_h), then
+    ``mlp + attn + x`` (GELU: torch's, or gelu_fast in Python where f_a is 1); the attention's output and weights (``attn_output, _``) live until the layer returns."""
+    rows = b * s
+    normed = tr.layer_norm(t, "input_layernorm", D)
+    attended, weights = attention_forward(t, generate)
+    t.drop(normed)
+    normed = tr.layer_norm(t, "post_attention_layernorm", D)
+    tr.linear(t, "h_to_4h", rows, F)
+    tr.gelu_fast_python(t, "act", rows * F, f_a)
+    t.drop("h_to_4h")
+    mlp = tr.linear(t, "4h_to_h", rows, D)
+    t.drop("act", normed)
+    t.new("partial_sum", tr.activation(rows * D))
+    t.new(out, tr.activation(rows * D))
+    t.drop("partial_sum", mlp, attended, *weights)
+    return out
+
+
+def causal_lm_forward(t: tr.Timeline, generate: bool, lm_head: bool = True) -> None:
+    """GPTNeoXForCausalLM.forward (GPTNeoXModel.forward without the head): LLaMA's order (embeddings held to the
+    end, positions, causal mask, the rotary cosine and sine of the rotary part, the layers, the final LayerNorm),
+    then the logits of every token, or of the last one."""
+    stream = tr.activation(b * s * D)
+    t.new("embeddings", stream)
+    position_ids = tr.positions(t)
+    mask = tr.causal_mask(t)
+    rotary = tr.rotary(t, d_r)
+    layer_forward(t, "hidden", generate)
+    with t.only(l_2):
+        t.drop("hidden")
+        t.new("previous", stream)
+        layer_forward(t, "hidden", generate)
+        t.drop("previous")
+    tr.layer_norm(t, "final", D)
+    t.drop("hidden", "embeddings", position_ids, mask, *rotary)
+    if lm_head:
+        t.new("logits", tr.activation(b * (1 if generate else s) * V))
+
+
+# The paths the program follows (parallel residual, torch's GELU or gelu_fast, plain rotary angles); the rotary part of a head, d_r =
+# int(d_h rotary_pct), even (its halves are rotated).
+_ASSUMES = dict(even=("d_r",), derived=(("d_r", "rotary_pct", 0.25, "d_h"),),
+                requires=(("use_parallel_residual", True, (True,)), ("hidden_act", "gelu", ("gelu", "gelu_fast")),
+                          ("rope_scaling", None, (None,))),
+                flags=(("f_a", "hidden_act", "gelu", "gelu_fast"),))
+TRANSIENT = {layout: {"GPTNeoXModel": tr.transient(lambda t, generate: causal_lm_forward(t, False, False),
+                                                    generates=False, **_ASSUMES),
+                      "GPTNeoXForCausalLM": tr.transient(causal_lm_forward, **_ASSUMES)}
+             for layout in VARIANTS}
+
+
 FAMILY = Family(
     name="gpt_neox",
     reader=reader.READER,
@@ -243,4 +333,5 @@ FAMILY = Family(
     },
     miscounts=(tokenizer_vocabulary_70m, tokenizer_vocabulary_160m, kaplan_n_as_chinchilla_n),
     rounded=NAMES + OLD_NAMES,
+    transient=TRANSIENT,
 )

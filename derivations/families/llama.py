@@ -11,7 +11,8 @@ keys by fixed angles: no parameters. Mistral (``derivations.mistral``) builds on
 
 from __future__ import annotations
 
-from dataclasses import replace
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 
 import sympy
 
@@ -294,18 +295,20 @@ gqa_ignored = Miscount(
 # The forward at inference (derivations.transient): transformers' modeling_llama.py, statement by statement
 # ---------------------------------------------------------------------------------------------
 
-def attention_forward(t: tr.Timeline, x: str, generate: bool, qk_norm: bool = False) -> tuple[str, tuple[str, str]]:
+def attention_forward(t: tr.Timeline, x: str, generate: bool, qk_norm: bool = False, capped=None,
+                      norm=tr.rms_norm) -> tuple[str, tuple[str, str]]:
     """LlamaAttention.forward on the normed ``x``: q, k and v projected (views of the products), q and k rotated;
     with a cache (generate), k and v go into it and their transient tensors die there; eager attention; o_proj.
     Returns the output and the attention weights, which the layer holds (``hidden_states, _ = ...``). ``qk_norm``:
-    Qwen3's RMSNorm of each query and key head (``q_norm(q_proj(x).view(...))``), the product dying with it."""
+    Qwen3's RMSNorm of each query and key head (``q_norm(q_proj(x).view(...))``, ``norm`` the kin's), the product
+    dying with it; ``capped``: Gemma 2's softcap of the scores (derivations.transient.eager_attention)."""
     rows = b * s
 
     def projected(name: str, heads) -> str:
         product = tr.linear(t, name, rows, heads * d_h)
         if not qk_norm:
             return product
-        normed = tr.rms_norm(t, f"{name}_normed", d_h, rows=rows * heads)
+        normed = norm(t, f"{name}_normed", d_h, rows=rows * heads)
         t.drop(product)
         return normed
 
@@ -314,7 +317,7 @@ def attention_forward(t: tr.Timeline, x: str, generate: bool, qk_norm: bool = Fa
     t.drop(q, k)  # query_states, key_states = apply_rotary_pos_emb(...)
     if generate:
         t.drop(k_rot, v)  # key_states, value_states = past_key_values.update(...): the cache's tensors now
-    context, weights = tr.eager_attention(t, q_rot, k_rot, v, "mask", H, d_h, g_kv)
+    context, weights = tr.eager_attention(t, q_rot, k_rot, v, "mask", H, d_h, g_kv, capped)
     out = tr.linear(t, "o", rows, D)
     t.drop(*context)
     t.drop(q_rot, *(() if generate else (k_rot, v)))  # the function returns
@@ -335,67 +338,93 @@ def gated_mlp_forward(t: tr.Timeline, x: str, width=F) -> str:
     return out
 
 
-def layer_forward(t: tr.Timeline, x: str, out: str, generate: bool, attention=attention_forward,
-                  mlp_forward=gated_mlp_forward) -> str:
+def embed(t: tr.Timeline) -> str:
+    """``inputs_embeds = self.embed_tokens(input_ids)``: held by the model's forward until it returns."""
+    return t.new("embeddings", tr.activation(b * s * D))
+
+
+@dataclass(frozen=True)
+class Kin:
+    """What a family's forward at inference does otherwise than LLaMA's, statement block by block: its masks (by
+    whether some layer slides), layer, logits, attention, feed-forward, norm (``norm(t, name, width, rows=None)``),
+    embeddings and the part of a head its rotary embedding turns."""
+
+    masks: Callable[[tr.Timeline, bool], tuple[str, ...]] = lambda t, sliding: (tr.causal_mask(t),)
+    # A layer of its own (Gemma 2's four norms): layer(t, x, out, generate, kin); None: LLaMA's.
+    layer: Callable | None = None
+    # The logits of ``rows`` rows (Gemma 2 caps them): logits(t, rows); None: one product.
+    logits: Callable | None = None
+    attention: Callable = attention_forward
+    mlp: Callable = gated_mlp_forward
+    norm: Callable = tr.rms_norm
+    embed: Callable[[tr.Timeline], str] = embed
+    rotary_width: sympy.Expr = d_h
+    # The rotary embeddings of its own (Gemma 3's one pair a kind of layer): rotary(t) -> the names held; None: one
+    # pair of rotary_width.
+    rotary: Callable | None = None
+
+
+LLAMA = Kin()
+
+
+def layer_forward(t: tr.Timeline, x: str, out: str, generate: bool, kin: Kin = LLAMA) -> str:
     """LlamaDecoderLayer.forward on ``x``, which its caller holds throughout: norm, attention, residual add, norm,
     feed-forward, residual add. The attention weights stay bound to ``_`` until the layer returns."""
-    normed = tr.rms_norm(t, "input_norm", D)
-    attended, weights = attention(t, normed, generate)
+    normed = kin.norm(t, "input_norm", D)
+    attended, weights = kin.attention(t, normed, generate)
     t.drop(normed)
     t.new("residual", tr.activation(b * s * D))
     t.drop(attended)
-    normed = tr.rms_norm(t, "post_norm", D)
-    mlp = mlp_forward(t, normed)
+    normed = kin.norm(t, "post_norm", D)
+    mlp = kin.mlp(t, normed)
     t.drop(normed)
     t.new(out, tr.activation(b * s * D))
     t.drop(mlp, "residual", *weights)
     return out
 
 
-def causal_lm_forward(t: tr.Timeline, generate: bool, lm_head: bool = True, masks=None,
-                      attention=attention_forward, mlp_forward=gated_mlp_forward) -> None:
-    """LlamaForCausalLM.forward (LlamaModel.forward without the head): the embeddings, the positions, the causal
-    mask, the rotary cosine and sine (held by the model through every layer), the layers, the final norm; then the
-    logits of every token, or of the last one (logits_to_keep=1). ``masks(t)``: the masks a kin builds instead
-    (Mistral's sliding-window mask, Qwen2's two), the names of those the model holds; ``attention``: a kin's
-    attention (Qwen3's) and ``mlp_forward`` its feed-forward (Phi-3's)."""
+def causal_lm_forward(t: tr.Timeline, generate: bool, lm_head: bool = True, kin: Kin = LLAMA,
+                      sliding: bool = False) -> None:
+    """LlamaForCausalLM.forward (LlamaModel.forward without the head): the embeddings, the positions, the masks,
+    the rotary cosine and sine (held by the model through every layer), the layers, the final norm; then the
+    logits of every token, or of the last one (logits_to_keep=1). ``kin``: a family's differences (Mistral's
+    sliding-window mask, Qwen2's two masks, Qwen3's normed heads, Phi-3's fused products, Gemma's norm)."""
     stream = tr.activation(b * s * D)
-    t.new("embeddings", stream)  # inputs_embeds: held by the model's forward until it returns
+    embeddings = kin.embed(t)
     position_ids = tr.positions(t)
-    held_masks = (tr.causal_mask(t),) if masks is None else masks(t)
-    cos, sin = tr.rotary(t, d_h)
+    masks = kin.masks(t, sliding)
+    rotary = kin.rotary(t) if kin.rotary else tr.rotary(t, kin.rotary_width)
     # The first layer reads the embeddings; a later one, the previous layer's output, which dies when it returns.
-    layer_forward(t, "embeddings", "hidden", generate, attention, mlp_forward)
+    layer = kin.layer or layer_forward
+    layer(t, embeddings, "hidden", generate, kin)
     with t.only(l_2):
         t.drop("hidden")
         t.new("previous", stream)
-        layer_forward(t, "previous", "hidden", generate, attention, mlp_forward)
+        layer(t, "previous", "hidden", generate, kin)
         t.drop("previous")
-    tr.rms_norm(t, "final", D)
-    t.drop("hidden", "embeddings", position_ids, *held_masks, cos, sin, "cos_kept_fp32", "sin_kept_fp32")
+    kin.norm(t, "final", D)
+    t.drop("hidden", embeddings, position_ids, *masks, *rotary)
     if lm_head:
-        t.new("logits", tr.activation(b * (1 if generate else s) * V))
+        rows = b * (1 if generate else s)
+        kin.logits(t, rows) if kin.logits else t.new("logits", tr.activation(rows * V))
 
 
-def transient(prefix: str = "Llama", program=causal_lm_forward, masks=None, layouts=None,
-              attention=attention_forward, mlp_forward=gated_mlp_forward, requires=()
-              ) -> dict[str, dict[str, tr.Transient]]:
+def transient(prefix: str = "Llama", kin: Kin = LLAMA, layouts=None, windowed: bool = False,
+              **assumes) -> dict[str, dict[str, tr.Transient]]:
     """The classes whose forward at inference is derived, in every layout (biases and a tied head change no
-    tensor a forward makes): the causal LM, and the body alone (no logits; it does not generate). ``masks(t,
-    sliding)``: the masks of a kin whose layers may attend to a window (see :func:`causal_lm_forward`)."""
-    # Rotary embeddings rotate the two halves of a head: d_h even (a head of 1 broadcasts the rotation's 2, which
-    # the program does not follow).
-    if masks is None:
-        def run(t, generate, lm_head=True):
-            program(t, generate, lm_head, attention=attention, mlp_forward=mlp_forward)
-    else:
-        def run(t, generate, lm_head=True, sliding=False):
-            program(t, generate, lm_head, masks=lambda timeline: masks(timeline, sliding), attention=attention,
-                    mlp_forward=mlp_forward)
-    windowed = masks is not None
+    tensor a forward makes): the causal LM, and the body alone (no logits; it does not generate). ``windowed``:
+    the kin's masks depend on whether some layer slides; ``assumes``: what the program assumes and reads
+    (derivations.transient.transient's ``requires``, ``derived``, ``flags``)."""
+    # Rotary embeddings rotate the two halves of the part of a head they turn: even (a head of 1 broadcasts the
+    # rotation's 2, which the program does not follow).
+    even = (str(kin.rotary_width),)
+
+    def run(t, generate, lm_head=True, sliding=False):
+        causal_lm_forward(t, generate, lm_head, kin, sliding)
+
     return {layout: {f"{prefix}Model": tr.transient(lambda t, generate, **k: run(t, False, False, **k), generates=False,
-                                                     even=("d_h",), windowed=windowed, requires=requires),
-                     f"{prefix}ForCausalLM": tr.transient(run, even=("d_h",), windowed=windowed, requires=requires)}
+                                                     even=even, windowed=windowed, **assumes),
+                     f"{prefix}ForCausalLM": tr.transient(run, even=even, windowed=windowed, **assumes)}
             for layout in (VARIANTS if layouts is None else layouts)}
 
 

@@ -40,7 +40,8 @@ ROUNDED = (announced, name)
 
 # The forward at inference (derivations.transient): LLaMA's, but for its mask, a sliding-window one where
 # sliding_window is set (MistralModel.forward picks create_sliding_window_causal_mask then).
-TRANSIENT = llama.transient("Mistral", masks=lambda t, sliding: (tr.causal_mask(t, sliding),), layouts=VARIANTS)
+TRANSIENT = llama.transient("Mistral", llama.Kin(masks=lambda t, sliding: (tr.causal_mask(t, sliding),)),
+                            layouts=VARIANTS, windowed=True)
 
 
 FAMILY = Family(

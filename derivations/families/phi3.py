@@ -17,7 +17,7 @@ from ..claims import Rounded
 from ..components import Part, attention_products, group, linear
 from ..readers import phi3 as reader
 from ..sources import Citation
-from ..symbols import D, F, H, K, L, V, b, d_h, g_kv, s
+from ..symbols import D, F, H, K, L, V, b, d_h, d_r, g_kv, s
 from .. import transient as tr
 
 
@@ -102,11 +102,13 @@ ROUNDED = (
 
 def attention_forward(t: tr.Timeline, x: str, generate: bool) -> tuple[tuple[str, ...], tuple[str, str]]:
     """Phi3Attention.forward: one qkv_proj product, sliced into q, k and v (views that keep it whole until the
-    function returns, ``qkv`` being a local); q and k rotated; with a cache (generate) k and v go into it; eager
+    function returns, ``qkv`` being a local); the rotary part of q and k rotated; with a cache (generate) k and v go into it; eager
     attention; o_proj."""
     rows = b * s
     qkv = tr.linear(t, "qkv", rows, (H + 2 * K) * d_h)
-    q_rot, k_rot = tr.rotate(t, "q_rot", "q", rows * H * d_h), tr.rotate(t, "k_rot", "k", rows * K * d_h)
+    # apply_rotary_pos_emb: the rotary part d_r of each head rotated, then torch.cat with the rest (empty where
+    # the whole head rotates: a copy all the same).
+    q_rot, k_rot = tr.rotate_part(t, "q_rot", rows * H, d_h, d_r), tr.rotate_part(t, "k_rot", rows * K, d_h, d_r)
     if generate:
         t.drop(k_rot)  # key_states, value_states = past_key_values.update(...)
     context, weights = tr.eager_attention(t, q_rot, k_rot, "v", "mask", H, d_h, g_kv)
@@ -129,10 +131,12 @@ def mlp_forward(t: tr.Timeline, x: str) -> str:
     return out
 
 
-# Rotary embeddings over the whole head, without rescaling (rope_scaling null): the path the program follows.
-TRANSIENT = llama.transient("Phi3", masks=lambda t, sliding: (tr.causal_mask(t, sliding),), layouts=VARIANTS,
-                            attention=attention_forward, mlp_forward=mlp_forward,
-                            requires=(("rope_scaling", None, (None,)), ("partial_rotary_factor", 1.0, (1.0, 1))))
+# Rotary angles without rescaling (rope_scaling null): the path the program follows; the rotary part of a head,
+# d_r = int(d_h partial_rotary_factor), even (Phi-4-mini rotates three quarters of each head).
+TRANSIENT = llama.transient("Phi3", llama.Kin(masks=lambda t, sliding: (tr.causal_mask(t, sliding),),
+                                              attention=attention_forward, mlp=mlp_forward, rotary_width=d_r),
+                            layouts=VARIANTS, windowed=True, requires=(("rope_scaling", None, (None,)),),
+                            derived=(("d_r", "partial_rotary_factor", 1.0, "d_h"),))
 
 
 FAMILY = Family(

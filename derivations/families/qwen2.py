@@ -162,7 +162,7 @@ def masks(t, sliding: bool) -> tuple[str, ...]:
 
 # The forward at inference (derivations.transient): LLaMA's (biases on q, k and v change no tensor it makes), with
 # Qwen2's masks.
-TRANSIENT = llama.transient("Qwen2", masks=masks, layouts=VARIANTS)
+TRANSIENT = llama.transient("Qwen2", llama.Kin(masks=masks), layouts=VARIANTS, windowed=True)
 
 
 FAMILY = Family(

@@ -108,8 +108,9 @@ CARDS = tuple(claim for checkpoint, total, non in (
 
 
 # The forward at inference (derivations.transient): Qwen2's, with an RMSNorm on each query and key head.
-TRANSIENT = llama.transient("Qwen3", masks=qwen2.masks, layouts=VARIANTS,
-                            attention=partial(llama.attention_forward, qk_norm=True))
+TRANSIENT = llama.transient("Qwen3", llama.Kin(masks=qwen2.masks, attention=partial(llama.attention_forward,
+                                                                                  qk_norm=True)),
+                            layouts=VARIANTS, windowed=True)
 
 
 FAMILY = Family(

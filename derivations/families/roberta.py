@@ -24,7 +24,8 @@ from ..claims import Miscount, Rounded
 from ..components import Part, embedding, encoder_task_heads, group, layer_norm, leaf, linear, tied_tensor
 from ..readers import roberta as reader
 from ..sources import Citation
-from ..symbols import C, D, H, L, P, V, d_h
+from ..symbols import C, D, H, L, P, V, b, d_h, s
+from .. import transient as tr
 
 
 # The paper's shapes (BERT's): F = 4D, and heads partition the width.
@@ -179,6 +180,47 @@ PUBLISHED = (base_125m, large_355m)
 KERAS = (keras_base, keras_large)
 
 
+# ---------------------------------------------------------------------------------------------
+# The forward at inference (derivations.transient): BERT's, but for the positions, which RoBERTa counts from the
+# ids (each sequence its own row)
+# ---------------------------------------------------------------------------------------------
+
+def embeddings_forward(t: tr.Timeline) -> str:
+    """RobertaEmbeddings.forward: ``create_position_ids_from_input_ids`` (``ne(padding_idx).int()``, a cumulative
+    sum in 64 bits cast back to 32, plus the past length, times the mask, ``.long() + padding_idx``: b x T each),
+    the token type ids gathered at those positions (b x T), then as BERT: word and token type embeddings summed,
+    the position embeddings (b x T rows here) added, LayerNorm."""
+    stream, rows = tr.activation(b * s * D), b * s
+    t.new("not_padding", tr.BOOL * rows)
+    t.new("mask", 4 * rows)  # .int()
+    t.drop("not_padding")
+    t.new("cumsum", tr.INT64 * rows)
+    t.new("cumsum32", 4 * rows)
+    t.drop("cumsum")
+    t.new("shifted", 4 * rows)  # + past_key_values_length
+    t.drop("cumsum32")
+    t.new("incremental", 4 * rows)  # * mask
+    t.drop("shifted")
+    t.new("long", tr.INT64 * rows)
+    t.new("position_ids", tr.INT64 * rows)  # + padding_idx
+    t.drop("long", "mask", "incremental")  # the function returns
+    t.new("token_type_ids", tr.INT64 * rows)
+    t.new("inputs_embeds", stream)
+    t.new("token_type_embeddings", stream)
+    t.new("sum1", stream)
+    t.new("position_embeddings", stream)
+    t.new("sum2", stream)
+    t.drop("sum1")
+    tr.layer_norm(t, "embedding_output", D)
+    t.drop("sum2", "inputs_embeds", "token_type_ids", "token_type_embeddings", "position_embeddings", "position_ids")
+    return "embedding_output"
+
+
+TRANSIENT = {layout: {"RobertaModel": bert.encoder_transient("pooler", embeddings_forward),
+                      "RobertaForMaskedLM": bert.encoder_transient("mlm", embeddings_forward)}
+             for layout in ("", "untied")} | {layout: {} for layout in VARIANTS if "cross_attention" in layout}
+
+
 FAMILY = Family(
     name="roberta",
     reader=reader.READER,
@@ -201,4 +243,5 @@ FAMILY = Family(
     },
     rounded=PUBLISHED,
     ratios={d_h: (D, H)},
+    transient=TRANSIENT,
 )

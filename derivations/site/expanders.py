@@ -239,13 +239,6 @@ def expand_memory(text: str, tex: Tex) -> str:
                       f"sequence, eager attention: weights of {render.number(out['weights_bytes'])} bytes, the cache, "
                       "and the peak of generate's forward on the prompt (the last token's logits); the bare "
                       "forward's (every token's logits) beside it")
-    if kind == "transient-families":
-        # The families whose forward at inference is derived, and verified against torch.
-        from .families import page_title
-
-        return ", ".join(f'<a href="{name}.html">{html.escape(page_title(name))}</a>' + " (" + ", ".join(
-            f"<code>{html.escape(c)}</code>" for c in sorted({c for by in record.transient.values() for c in by})) + ")"
-            for name, record in registry.families().items() if record.transient)
     if kind in ("formats", "optimizers"):
         resolved = registry.checkpoint(argument)
         tensors = held.evaluated(resolved.part, resolved.values)

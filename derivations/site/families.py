@@ -85,6 +85,17 @@ def derived() -> str:
             "<th>checkpoints bundled</th></tr></thead>\n<tbody>\n" + "\n".join(rows) + "\n</tbody></table>")
 
 
+def transient() -> str:
+    """``<!-- families:transient -->``, the memory page's list: the families whose forward at inference is derived
+    (derivations.transient) and checked against torch, each with its classes, linked to its page."""
+    from .. import registry
+
+    return ", ".join(f'<a href="{name}.html">{html.escape(page_title(name))}</a> ('
+                     + ", ".join(f"<code>{html.escape(c)}</code>"
+                                 for c in sorted({c for by_class in record.transient.values() for c in by_class}))
+                     + ")" for name, record in registry.families().items() if record.transient)
+
+
 def not_derived() -> str:
     """``<!-- families:not-derived -->``: the model types of :data:`NOT_DERIVED` that no family reads, a list."""
     from .. import configs

@@ -29,7 +29,7 @@ class Shortcode(NamedTuple):
 
 def _families(text: str, tex: Tex) -> str:
     listed = {"table": families.table, "mistakes": families.mistakes, "derived": families.derived,
-              "not-derived": families.not_derived}
+              "not-derived": families.not_derived, "transient": families.transient}
     if text.strip() not in listed:
         raise UnknownReference(f"families:{text}: no such list (known: {', '.join(listed)})")
     return listed[text.strip()]()
@@ -60,7 +60,8 @@ SHORTCODES: dict[str, Shortcode] = {
     "figure": Shortcode(False, lambda text, tex: figures.render_figure(text), "a picture"),
     "glance": Shortcode(False, lambda text, tex: glance.render(text.strip()), "a family page's at-a-glance box"),
     "families": Shortcode(False, _families,
-                          "the home page's table, the mistakes page's summary, or the coverage page's lists"),
+                          "the home page's table, the mistakes page's summary, the coverage page's lists, or the "
+                          "memory page's families whose transient peak is derived"),
 }
 
 
