@@ -343,7 +343,7 @@ def memory(config: Mapping, architecture: str | None, tokens: int | None, target
         result["weights_bytes"] = result["quantization"]["weights_bytes"]
     if cross:
         result["target"] = (target or tokens)
-    result |= _transient(config, held, values, tokens, batch, fmt, windows)
+    result |= _transient(config, held, values, tokens, batch, fmt, windows, target)
     if "transient_bytes" in result:
         # derivations.transient: the peak of the forward's tensors beside the weights and the cache it fills.
         result["inference_bytes"] = result["weights_bytes"] + result["kv_cache_bytes"] + result["transient_bytes"]
@@ -464,7 +464,7 @@ def _cache_bits(fmt: storage.Format) -> int:
 
 
 def _transient(config: Mapping, held: dict, values: dict, tokens: int, batch: int, fmt: storage.Format,
-               windows) -> dict:
+               windows, target: int | None = None) -> dict:
     """The forward's transient peak at inference (derivations.transient, compiled): the largest of its moments,
     for the bare forward and for generate's forward on the prompt (the bare one for a class that does not
     generate); or why there is none."""
@@ -484,6 +484,15 @@ def _transient(config: Mapping, held: dict, values: dict, tokens: int, batch: in
         if values[a] * values[b] != values[c]:
             return {"inference_refused": f"the forward is derived where {a} x {b} = {c} only (transformers' forward "
                                          f"fails otherwise)"}
+    for name, least in rows.get("at_least", ()):
+        if values[name] < (values[least] if isinstance(least, str) else least):
+            return {"inference_refused": f"the forward is derived for {name} >= {least} only"}
+    for field, default, name in rows.get("matches", ()):
+        if config.get(field, default) != values[name]:
+            return {"inference_refused": f"the forward is derived where {field} = {name} ({values[name]}) only "
+                                         f"(got {config.get(field, default)!r})"}
+    if rows.get("fp16") and fmt.name == "fp16":
+        return {"inference_refused": f"the forward is derived in bf16 and fp32, not fp16 ({rows['fp16']})"}
     for field, default, accepted in rows["requires"]:
         if config.get(field, default) not in accepted:
             return {"inference_refused": f"the forward is derived for {field} {' or '.join(map(repr, accepted))} "
@@ -491,8 +500,8 @@ def _transient(config: Mapping, held: dict, values: dict, tokens: int, batch: in
     # f_w: some layer attends to a window (the reader's windows, as the cache reads them): a sliding-window mask;
     # f_m: layers of both kinds.
     slides = [w is not None for w in windows]
-    at = storage.transient_values(values, tokens, batch, fmt) | {"f_w": int(any(slides)),
-                                                                  "f_m": int(any(slides) and not all(slides))}
+    at = storage.transient_values(values, tokens, batch, fmt, target) | {"f_w": int(any(slides)),
+                                                                          "f_m": int(any(slides) and not all(slides))}
     at |= {symbol: int(config.get(field, default) == value) for symbol, field, default, value in rows["flags"]}
     forward = compiled.largest(rows["forward"], at)
     generate = forward if rows["generate"] is None else compiled.largest(rows["generate"], at)

@@ -80,8 +80,9 @@ def transient_rows(family, variant: str, name: str) -> dict:
     ``even``, the sizes it assumes even, ``requires``, the config fields it assumes (field, default, values),
     ``products``, the products of sizes it assumes (a, b, c: a b = c), ``derived``, the sizes it reads from a
     config's fraction of another (size, field, default, of), ``flags``, the conditions it reads from the config
-    (symbol, field, default, value); or
-    ``refused``: why there are none."""
+    (symbol, field, default, value), ``fp16``, why fp16 runs another forward ("" where it does not), ``at_least``,
+    the sizes it needs at least (name, a number or a size's name), ``matches``, the config fields that must equal a
+    size (field, default, size); or ``refused``: why there are none."""
     from .symbols import X
 
     derived = family.transient.get(variant, {}).get(name)
@@ -94,7 +95,9 @@ def transient_rows(family, variant: str, name: str) -> dict:
             "requires": [[field, default, list(accepted)] for field, default, accepted in derived.requires],
             "products": [list(names) for names in derived.products],
             "derived": [list(rule) for rule in derived.derived],
-            "flags": [list(flag) for flag in derived.flags]}
+            "flags": [list(flag) for flag in derived.flags], "fp16": derived.fp16,
+            "at_least": [list(least) for least in derived.at_least],
+            "matches": [list(match) for match in derived.matches]}
 
 
 def memory_rows(part, model_type: str = "") -> dict:

@@ -288,13 +288,15 @@ def activation_bytes(fmt: Format) -> int:
     return 4 if fmt.bits == 32 else 2
 
 
-def transient_values(values: dict[str, int], tokens: int, batch: int, fmt: Format) -> dict[str, int]:
+def transient_values(values: dict[str, int], tokens: int, batch: int, fmt: Format,
+                     target: int | None = None) -> dict[str, int]:
     """The sizes by name (a reader's), with the tokens s, the batch b, the bytes of an activation w, whether an
     upcast to fp32 copies (u), and the conditions the moments are multiplied by, each 1 or 0 (derivations.symbols):
     a second layer (l_2), key/value heads copied to the query heads (g_kv: more than one of them, fewer than the
     query heads; one is expanded as a view), attention's output transposed by a copy (c_t: more than one token and
     more than one head), a view of a fused projection copied to fold batch and heads (c_b: more than one of each), and of a head-split
-    one (c_bt: more than one sequence, head and token)."""
+    one (c_bt: more than one sequence, head and token); and an encoder-decoder's decoder's tokens s_d (``target``)
+    with its conditions (l_2d, c_td, c_btd)."""
     width = activation_bytes(fmt)
     out = dict(values) | {"s": tokens, "b": batch, "w": width, "u": int(width < 4)}
     heads = values.get("H")
@@ -303,4 +305,9 @@ def transient_values(values: dict[str, int], tokens: int, batch: int, fmt: Forma
     out["c_t"] = int(tokens > 1 and (heads or 1) > 1)
     out["c_b"] = int(batch > 1 and (heads or 1) > 1)
     out["c_bt"] = int(batch > 1 and (heads or 1) > 1 and tokens > 1)
+    # An encoder-decoder's decoder reads s_d tokens (``target``, else ``tokens``), in L_d layers.
+    out["s_d"] = target or tokens
+    out["l_2d"] = int(values.get("L_d", values.get("L", 1)) >= 2)
+    out["c_td"] = int(out["s_d"] > 1 and (heads or 1) > 1)
+    out["c_btd"] = int(batch > 1 and (heads or 1) > 1 and out["s_d"] > 1)
     return out

@@ -78,6 +78,10 @@ f_w = sympy.Symbol("f_w", integer=True, nonnegative=True)
 f_m = sympy.Symbol("f_m", integer=True, nonnegative=True)
 f_a = sympy.Symbol("f_a", integer=True, nonnegative=True)
 f_b = sympy.Symbol("f_b", integer=True, nonnegative=True)
+# The same conditions at an encoder-decoder's decoder: its second layer, and its s_d tokens in place of s.
+l_2d = sympy.Symbol("l_2d", integer=True, nonnegative=True)
+c_td = sympy.Symbol("c_td", integer=True, nonnegative=True)
+c_btd = sympy.Symbol("c_btd", integer=True, nonnegative=True)
 # A ratio, not a size: Meta's ffn_dim_multiplier (1.3 for Llama-2-70B).
 r = sympy.Symbol("r", positive=True)
 
@@ -198,6 +202,11 @@ NOTATION: tuple[Notation, ...] = (
                   "else 0", (), "hidden_act, attn_logit_softcapping"),
     Notation(f_b, "1 where a config picks the other of a second pair of code paths (Gemma 2 without its logits' "
                   "softcap), else 0", (), "final_logit_softcapping"),
+    Notation(l_2d, "1 where an encoder-decoder's decoder has a second layer (L_dec >= 2), else 0", (), ""),
+    Notation(c_td, "c_t at an encoder-decoder's decoder: 1 where s_dec > 1 and H > 1, else 0", (),
+             "transformers' transpose(1, 2).contiguous()"),
+    Notation(c_btd, "c_bt at an encoder-decoder's decoder: 1 where b > 1, H > 1 and s_dec > 1, else 0", (),
+             "torch.matmul's reshape of a head-split view"),
     Notation(M, "the multiple LLaMA rounds its feed-forward width up to", (),
              "multiple_of in Meta's params.json (256 for LLaMA-1 and Llama-2-7B)"),
     Notation(r, "the factor LLaMA scales its feed-forward width by, before rounding (not an integer)",

@@ -120,17 +120,28 @@ class Transient:
     # Conditions the program reads from the config, each (symbol, field, default, value): the symbol (f_a) is 1
     # where the config's field is that value, else 0.
     flags: tuple[tuple[str, str, object, object], ...] = ()
+    # Why the forward in fp16 is another than the program's ("": it is the same): T5 keeps a matrix in fp32 in
+    # fp16, and clamps its blocks' outputs; Marian's encoder layers test theirs for infinities.
+    fp16: str = ""
+    # Sizes the program needs at least, (name, least), least a number or another size's name: where transformers'
+    # forward fails below (T5's buckets; Marian's generate, whose cache has a layer for each encoder layer).
+    at_least: tuple[tuple[str, int | str], ...] = ()
+    # Config fields that must equal a size, (field, transformers' default, size name): Marian's decoder heads, which
+    # the reader does not read (no count depends on them), as its encoder's H.
+    matches: tuple[tuple[str, object, str], ...] = ()
 
 
 def transient(program: Callable[..., None], generates: bool = True, even: tuple[str, ...] = (),
               requires: tuple[tuple[str, object, tuple], ...] = (), products: tuple[tuple[str, str, str], ...] = (),
               windowed: bool = False, derived: tuple[tuple[str, str, float, str], ...] = (),
-              flags: tuple[tuple[str, str, object, object], ...] = ()) -> Transient:
+              flags: tuple[tuple[str, str, object, object], ...] = (), fp16: str = "",
+              at_least: tuple[tuple[str, int | str], ...] = (), matches: tuple[tuple[str, object, str], ...] = ()
+              ) -> Transient:
     """The forwards of a family's ``program(timeline, generate)``: the bare one, and generate's where the class
-    generates; ``even``, ``requires``, ``products``, ``derived``, ``flags``: what it assumes and reads (see
-    :class:`Transient`). ``windowed``: the
-    program takes ``sliding`` too, whether some layer attends to a window (its masks differ); both are derived,
-    each moment weighted by f_w or 1 - f_w, which the config decides."""
+    generates; ``even``, ``requires``, ``products``, ``derived``, ``flags``, ``fp16``, ``at_least``, ``matches``: what
+    it assumes and reads (see :class:`Transient`). ``windowed``: the program takes ``sliding`` too, whether some layer
+    attends to a window (its masks differ); both are derived, each moment weighted by f_w or 1 - f_w, which the
+    config decides."""
     out = []
     for generate in (False, True)[:1 + generates]:
         moments: list[Expr] = []
@@ -139,7 +150,8 @@ def transient(program: Callable[..., None], generates: bool = True, even: tuple[
             program(timeline, generate) if sliding is None else program(timeline, generate, sliding=sliding)
             moments += [sympy.expand(weight * m) for m in timeline.peak()]
         out.append(tuple(dict.fromkeys(moments)))
-    return Transient(out[0], out[1] if generates else None, even, requires, products, derived, flags)
+    return Transient(out[0], out[1] if generates else None, even, requires, products, derived, flags, fp16,
+                     at_least, matches)
 
 
 def evaluate_peak(moments, values) -> int:
@@ -423,3 +435,42 @@ def eager_attention(t: Timeline, q: str, k: str, v: str, mask: str, heads: Expr,
     t.new("context_contiguous", activation(c_t * rows * head_size))
     t.drop("context_copied", "keys_repeated", "values_repeated")  # the function returns
     return ("context", "context_contiguous"), weights
+
+
+def causal_mask_unpadded(t: Timeline, queries: Expr, keys: Expr) -> str:
+    """masking_utils.create_causal_mask for eager attention without a 2D mask (an encoder-decoder's decoder given
+    its ids alone, as generate gives them): the aranges of the batch, the head, the queries and the keys, the
+    causal part (1 x 1 x queries x keys booleans), then ``torch.where`` to 0 and the dtype's minimum, broadcast
+    over the batch: b x 1 x queries x keys in the activation dtype, held by the model for every layer."""
+    t.new("batch_arange", INT64 * b)
+    t.new("head_arange", INT64)
+    for side, n in (("q", queries), ("kv", keys)):  # torch.arange(length) + offset
+        t.new(f"{side}_arange0", INT64 * n)
+        t.new(f"{side}_arange", INT64 * n)
+        t.drop(f"{side}_arange0")
+    t.new("causal", BOOL * queries * keys)
+    t.drop("batch_arange", "head_arange", "q_arange", "kv_arange")  # sdpa_mask returns
+    t.new("zero", w)
+    t.new("minimum", w)
+    t.new("mask", activation(b * queries * keys))
+    t.drop("minimum", "zero", "causal")
+    return "mask"
+
+
+# Activations that are one tensor: their ACT2FN modules call one function of torch (nn.ReLU, GELUActivation's
+# nn.functional.gelu, SiLUActivation, nn.SiLU for "swish").
+ONE_OP_ACTIVATIONS = ("relu", "gelu", "silu", "swish")
+
+
+class Retimed:
+    """A timeline whose births are sized at other lengths (``lengths``: {symbol: length}): a building block written
+    for a decoder-only model's s tokens run at an encoder-decoder's decoder, s_d tokens or generate's one."""
+
+    def __init__(self, timeline: Timeline, lengths: dict) -> None:
+        self.timeline, self.lengths = timeline, lengths
+
+    def new(self, name: str, size) -> str:
+        return self.timeline.new(name, sympy.sympify(size).subs(self.lengths))
+
+    def drop(self, *names: str) -> None:
+        self.timeline.drop(*names)
