@@ -21,8 +21,10 @@ SECTIONS = {"count": ("base", "variants", "active"), "flops": ("flops",), "memor
             "split": ("split",)}
 # The sections each command reads: every command selects its class by the count's symbols; flops' decode step
 # reads the cache (memory) and a mixture's active parameters (count).
-# memory's largest layer and tensor parallelism read where each tensor may be split (split).
-READS = {"count": ("count",), "flops": ("count", "flops", "memory"), "memory": ("count", "memory", "split")}
+# memory's largest layer and tensor parallelism read where each tensor may be split (split); fit reads the inference
+# total (memory: the tensors, the cache and the transient peak) and nothing else.
+READS = {"count": ("count",), "flops": ("count", "flops", "memory"), "memory": ("count", "memory", "split"),
+         "fit": ("count", "memory")}
 
 
 def compile_section(model_type: str, name: str) -> dict:
