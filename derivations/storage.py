@@ -294,7 +294,7 @@ def transient_values(values: dict[str, int], tokens: int, batch: int, fmt: Forma
     a second layer (l_2), key/value heads copied to the query heads (g_kv: more than one of them, fewer than the
     query heads; one is expanded as a view), attention's output transposed by a copy (c_t: more than one token and
     more than one head), a view of a fused projection copied to fold batch and heads (c_b: more than one of each), and of a head-split
-    one (c_bt: more than one sequence, head and token)."""
+    one (c_bt: more than one sequence, head and token); under sdpa, a head wider than 256 (g_w)."""
     width = activation_bytes(fmt)
     out = dict(values) | {"s": tokens, "b": batch, "w": width, "u": int(width < 4)}
     heads = values.get("H")
@@ -303,4 +303,6 @@ def transient_values(values: dict[str, int], tokens: int, batch: int, fmt: Forma
     out["c_t"] = int(tokens > 1 and (heads or 1) > 1)
     out["c_b"] = int(batch > 1 and (heads or 1) > 1)
     out["c_bt"] = int(batch > 1 and (heads or 1) > 1 and tokens > 1)
+    # Under sdpa: a head wider than 256 (transformers' use_gqa_in_sdpa then repeats grouped key/value heads).
+    out["g_w"] = int(values.get("d_h", 0) > 256)
     return out

@@ -11,6 +11,12 @@ kernel uses inside itself, nor an allocator's rounding: the live set of tensors,
 The model is built as ``from_pretrained`` builds it for a dtype (``_from_config(dtype=...)``: the default dtype
 set while the modules are made, so that buffers made explicitly in fp32, rotary's inverse frequencies, stay
 fp32), eval mode, eager attention, on the meta device (no data: every size as on a GPU, nothing computed).
+
+Under sdpa attention the model runs on CPU, with data: on the meta device torch's scaled_dot_product_attention
+takes its math path (the scores materialized: ``bmm``, ``_safe_softmax``), and transformers' mask for sdpa reads
+whether the 2D mask is all ones (``fast_all``), a value the meta device does not hold. On CPU it runs the flash
+kernel, ``_scaled_dot_product_flash_attention_for_cpu`` (the operator the mode sees; it returns the output and the
+logsumexp), as a GPU runs its flash or memory-efficient kernel. The tests run such models small.
 """
 
 from __future__ import annotations
@@ -82,32 +88,39 @@ class LiveBytes(TorchDispatchMode):
                          if t.untyped_storage()._cdata in self.serial)
 
 
+# Where each attention implementation is measured (the module's docstring says why).
+DEVICES = {"eager": "meta", "sdpa": "cpu"}
+
+
 @functools.cache
-def _model(architecture: str, config_json: str, dtype: str) -> torch.nn.Module:
+def _model(architecture: str, config_json: str, dtype: str, attention: str = "eager") -> torch.nn.Module:
     hf_config = transformers.AutoConfig.for_model(**json.loads(config_json))
-    hf_config._attn_implementation = "eager"
+    hf_config._attn_implementation = attention
     class_name, kwargs = reference.VARIANTS.get(architecture, (architecture, {}))
-    with torch.device("meta"):
+    with torch.device(DEVICES[attention]):
         model = getattr(transformers, class_name)._from_config(hf_config, dtype=DTYPES[dtype], **kwargs)
     return model.eval()
 
 
-def build(architecture: str, config: Mapping, dtype: str) -> torch.nn.Module:
-    """``architecture`` from a config.json dict, in ``dtype`` (bf16, fp16, fp32), eval mode, eager attention, on the
-    meta device; built once per (class, config, dtype)."""
+def build(architecture: str, config: Mapping, dtype: str, attention: str = "eager") -> torch.nn.Module:
+    """``architecture`` from a config.json dict, in ``dtype`` (bf16, fp16, fp32), eval mode, with ``attention``
+    (transformers' attn_implementation: eager on the meta device, sdpa on CPU); built once per (class, config, dtype,
+    attention)."""
     config = {k: v for k, v in config.items() if k not in ("torch_dtype", "dtype")}
-    return _model(architecture, json.dumps(config, sort_keys=True), dtype)
+    return _model(architecture, json.dumps(config, sort_keys=True), dtype, attention)
 
 
-def measured(architecture: str, config: Mapping, dtype: str, tokens: int, batch: int, generate: bool) -> int:
+def measured(architecture: str, config: Mapping, dtype: str, tokens: int, batch: int, generate: bool,
+             attention: str = "eager") -> int:
     """The peak of live tensor bytes in one forward of ``batch`` sequences of ``tokens`` tokens (ids and an
     all-ones attention mask, as a tokenizer gives them): a bare forward (``generate`` False: use_cache=False, the
     logits of every token), or the forward generate runs on the prompt (use_cache=True, logits_to_keep=1), the
-    storages its key/value cache holds at the end not counted (the cache is counted apart)."""
+    storages its key/value cache holds at the end not counted (the cache is counted apart); ``attention``: eager
+    (on the meta device) or sdpa (on CPU)."""
     import inspect
 
-    model = build(architecture, config, dtype)
-    ids = torch.zeros((batch, tokens), dtype=torch.long, device="meta")
+    model = build(architecture, config, dtype, attention)
+    ids = torch.zeros((batch, tokens), dtype=torch.long, device=DEVICES[attention])
     # An encoder is given the ids alone: it asks whether a mask is all ones (a value the meta device does not hold)
     # to build none, and none is built without one. A decoder is given a mask of ones, as a tokenizer gives it.
     inputs = {"input_ids": ids} if reference.bidirectional(model) else {"input_ids": ids,
