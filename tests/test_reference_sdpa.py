@@ -152,30 +152,3 @@ def test_a_wide_head_repeats_grouped_heads() -> None:
     for tokens, batch in ((7, 2), (1, 2)):
         for generate in (False, True):
             check(config, "LlamaForCausalLM", tokens, batch, "bf16", generate)
-
-
-def test_sdpa_is_the_default_and_eager_on_request() -> None:
-    # transformers' default attention for LLaMA is sdpa: so is the answer's, unless eager is asked for; eager's peak
-    # holds every head's T x T scores, sdpa's none, so at a long context sdpa's is far smaller.
-    config = configs.load("qwen2.5-7b")
-    default, eager = answers.memory(config, None, 32768), answers.memory(config, None, 32768, attention="eager")
-    assert (default["attention"], eager["attention"]) == ("sdpa", "eager")
-    assert "attention_note" not in default and "attention_note" not in eager
-    assert default["transient_bytes"] == answers.memory(config, None, 32768, attention="sdpa")["transient_bytes"]
-    heads, tokens = 28, 32768  # Qwen2.5-7B's 28 query heads (its config.json): one layer's bf16 scores alone
-    assert eager["transient_bytes"] > 2 * heads * tokens**2 > 10 * default["transient_bytes"]
-    assert answers.inference_bytes(config, None, 32768) == default["inference_bytes"]
-    assert answers.inference_bytes(config, None, 32768, attention="eager") == eager["inference_bytes"]
-
-
-def test_where_sdpa_is_not_derived_eager_answers_and_says_so() -> None:
-    # Gemma 2: transformers runs it with eager attention only (Gemma2PreTrainedModel._supports_sdpa is False; asked
-    # for sdpa, from_config refuses). GPT-2: not derived under sdpa yet. Gemma 3 with a softcap of its scores:
-    # transformers' sdpa_attention_forward raises. Each answers eager's peak, and a note says why.
-    for name, change, words in (("gemma-2-9b", {}, "eager attention only"), ("gpt2", {}, "not derived"),
-                                ("gemma-3-1b", {"attn_logit_softcapping": 50.0}, "attn_logit_softcapping")):
-        config = configs.load(name) | change
-        for attention in (None, "sdpa"):
-            out = answers.memory(config, None, 1024, attention=attention)
-            assert out["attention"] == "eager" and words in out["attention_note"], (name, out.get("attention_note"))
-            assert out["transient_bytes"] == answers.memory(config, None, 1024, attention="eager")["transient_bytes"]
