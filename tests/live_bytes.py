@@ -16,7 +16,9 @@ Under sdpa attention the model runs on CPU, with data: on the meta device torch'
 takes its math path (the scores materialized: ``bmm``, ``_safe_softmax``), and transformers' mask for sdpa reads
 whether the 2D mask is all ones (``fast_all``), a value the meta device does not hold. On CPU it runs the flash
 kernel, ``_scaled_dot_product_flash_attention_for_cpu`` (the operator the mode sees; it returns the output and the
-logsumexp), as a GPU runs its flash or memory-efficient kernel. The tests run such models small.
+logsumexp), as a GPU runs its flash or memory-efficient kernel. The tests run such models small. Where CPU's
+kernel returns another dtype than a GPU's (:data:`GPU_WIDTHS`: LayerNorm's statistics), the tracker counts the
+GPU's width.
 """
 
 from __future__ import annotations
@@ -35,6 +37,13 @@ from torch.utils._python_dispatch import TorchDispatchMode  # noqa: E402
 from torch.utils._pytree import tree_flatten  # noqa: E402
 
 DTYPES = {"bf16": torch.bfloat16, "fp16": torch.float16, "fp32": torch.float32}
+
+
+# Where CPU's kernel returns another dtype than a GPU's: native_layer_norm's mean and reciprocal deviation come back
+# in the input's dtype on CPU, in fp32 on CUDA (its accumulate type) and from the meta kernel, which the eager
+# measurements run (torch.ops.aten.native_layer_norm on bf16: bf16 statistics on CPU, fp32 on meta). On CPU the
+# tracker counts each such output at the width a GPU returns it in (None: the storage's own).
+GPU_WIDTHS = {torch.ops.aten.native_layer_norm.default: (None, 4, 4)}
 
 
 class LiveBytes(TorchDispatchMode):
@@ -59,7 +68,8 @@ class LiveBytes(TorchDispatchMode):
         # A tensor made outside the dispatcher (torch.tensor(...)) enters through lift_fresh: new, though an input.
         inputs = (set() if func is torch.ops.aten.lift_fresh.default else
                   {t.untyped_storage()._cdata for t in tree_flatten((args, kwargs))[0] if isinstance(t, torch.Tensor)})
-        for tensor in tree_flatten(out)[0]:
+        widths = GPU_WIDTHS.get(func) if self.device.type == "cpu" else None
+        for index, tensor in enumerate(tree_flatten(out)[0]):
             if not isinstance(tensor, torch.Tensor) or tensor.device != self.device:
                 continue
             storage = tensor.untyped_storage()
@@ -69,6 +79,9 @@ class LiveBytes(TorchDispatchMode):
             self.count += 1
             self.serial[key] = self.count
             size = storage.nbytes()
+            if widths is not None and widths[index] is not None:  # as a GPU returns it
+                assert storage.nbytes() == tensor.numel() * tensor.element_size(), func
+                size = tensor.numel() * widths[index]
             self.events.append((self.count, size))
             weakref.finalize(storage, self._free, key, self.count, size)
         return out

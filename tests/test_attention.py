@@ -36,8 +36,10 @@ def test_sdpa_is_the_default_and_eager_on_request() -> None:
     # Gemma 2: transformers runs it with eager attention only (Gemma2PreTrainedModel._supports_sdpa is False; asked
     # for sdpa, from_config refuses).
     ("gemma-2-9b", {}, "eager attention only"),
-    # BERT: its forward under sdpa is not derived yet.
-    ("bert-base-uncased", {}, "not derived"),
+    # OpenAI GPT: transformers builds it with its own attention, and refuses sdpa.
+    ("openai-gpt", {}, "eager attention only"),
+    # GPT-NeoX: its forward under sdpa is not derived yet.
+    ("pythia-70m", {}, "not derived"),
     # Gemma 3 with a softcap of its scores: transformers' sdpa_attention_forward raises.
     ("gemma-3-1b", {"attn_logit_softcapping": 50.0}, "attn_logit_softcapping"),
 ])

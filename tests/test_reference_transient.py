@@ -146,7 +146,7 @@ def test_another_code_path_is_refused() -> None:
                                ("bert-base-uncased", {"is_decoder": True}),
                                ("pythia-70m", {"use_parallel_residual": False}),
                                *((name, {field: configs.load(name)[field]}) for name, field in REFUSED.items())]:
-        out = answers.memory(configs.load(checkpoint) | change, None, 100)
+        out = answers.memory(configs.load(checkpoint) | change, None, 100, attention="eager")
         assert "transient_bytes" not in out and next(iter(change)) in out["inference_refused"], (checkpoint, change)
 
 
