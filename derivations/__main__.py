@@ -1,7 +1,8 @@
 """Command line: ``python -m derivations count CONFIG [--arch ARCH] [--json]``,
 ``python -m derivations flops CONFIG --seq T [--target T] [--arch ARCH] [--batch B] [--gpu NAME] [--json]``,
-``python -m derivations memory CONFIG [--arch ARCH] [--seq T] [--target T] [--batch B] [--dtype DTYPE] [--json]`` and
-``python -m derivations fit CONFIG [--memory SIZE | --gpu NAME] [--seq T] [--batch B] [--dtype DTYPE] [--json]``.
+``python -m derivations memory CONFIG [--arch ARCH] [--seq T] [--target T] [--batch B] [--dtype DTYPE]
+[--attention eager|sdpa] [--json]`` and ``python -m derivations fit CONFIG [--memory SIZE | --gpu NAME] [--seq T]
+[--batch B] [--dtype DTYPE] [--attention eager|sdpa] [--json]``.
 
 CONFIG is a Hugging Face config.json or the name of a bundled checkpoint. The table lists every
 component (a leaf of the derivation, with the copies above it folded in), its formula and its exact
@@ -94,7 +95,8 @@ def flops(args: argparse.Namespace) -> tuple[dict, answers.Table]:
 
 def memory(args: argparse.Namespace) -> tuple[dict, answers.Table]:
     config = configs.load(args.config, args.revision)
-    result = answers.memory(config, args.arch, args.seq, args.target, args.batch, args.dtype)
+    result = answers.memory(config, args.arch, args.seq, args.target, args.batch, args.dtype,
+                            attention=args.attention)
     # Splitting: the largest layer, and with --tp, --devices, --memory or --gpu what each device holds.
     result |= parallel.answer(config, args.arch, result, args.tp, args.devices,
                               parallel.capacity(args.memory, args.gpu))
@@ -104,7 +106,7 @@ def memory(args: argparse.Namespace) -> tuple[dict, answers.Table]:
 
 def fit(args: argparse.Namespace) -> tuple[dict, answers.Table]:
     result = answers.fit(configs.load(args.config, args.revision), args.arch, args.memory, args.gpu, args.seq,
-                         args.batch, args.dtype)
+                         args.batch, args.dtype, args.attention)
     return result, answers.fit_cells(result)
 
 
@@ -147,8 +149,16 @@ def memory_arguments(m: argparse.ArgumentParser) -> None:
                    help="the weights' data type: " + ", ".join(storage.FORMATS) + ", or torch's name (bfloat16, "
                         f"float16, float32) (default {answers.DEFAULT_DTYPE}); a config's quantization_config sets the "
                         "weights' format instead, --dtype's float width the tensors it leaves unquantized")
+    attention_argument(m)
     m.add_argument("--json", action="store_true", help="print one JSON object")
     parallel_arguments(m)
+
+
+def attention_argument(p: argparse.ArgumentParser) -> None:
+    """memory's and fit's --attention: the implementation the forward's transient peak assumes."""
+    p.add_argument("--attention", choices=answers.ATTENTIONS,
+                   help="the attention the forward's transient peak assumes: sdpa (transformers' default, no T x T "
+                        "scores held) where derived, else eager (every head's scores held), which a note then says")
 
 
 def parallel_arguments(m: argparse.ArgumentParser) -> None:
@@ -179,6 +189,7 @@ def fit_arguments(f: argparse.ArgumentParser) -> None:
     f.add_argument("--dtype", metavar="DTYPE",
                    help="the weights' data type: " + ", ".join(storage.FORMATS) + ", or torch's name (default "
                         f"{answers.DEFAULT_DTYPE}); a config's quantization_config sets the weights' format instead")
+    attention_argument(f)
     f.add_argument("--arch", metavar="ARCH", help="architecture class (default: architectures[0], else the base model)")
     f.add_argument("--revision", metavar="REV", help="a model id's branch, tag or commit (default main)")
     f.add_argument("--json", action="store_true", help="print one JSON object")
@@ -236,6 +247,8 @@ def run(argv: list[str]) -> Ran:
         notes += (answers.beyond_context(config, args.seq),)
     if args.command in ("memory", "fit"):
         notes += (answers.quantization_note(config, args.dtype),)
+        # sdpa meant (transformers' default, or asked) and eager answered: why.
+        notes += (result.get("attention_note") and f"note: {result['attention_note']}",)
     notes = tuple(note for note in notes if note)
     if args.json:
         return Ran(0, json.dumps(result, indent=2), None, notes)

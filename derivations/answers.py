@@ -315,11 +315,12 @@ def roofline_cells(bounds: dict) -> list[tuple[str, str, str]]:
 # ---------------------------------------------------------------------------------------------
 
 def memory(config: Mapping, architecture: str | None, tokens: int | None, target: int | None = None, batch: int = 1,
-           dtype: str | None = None, quantized: bool = True) -> dict:
+           dtype: str | None = None, quantized: bool = True, attention: str | None = None) -> dict:
     """What the model holds, in bytes (derivations.memory, on the compiled polynomials): the weights in every
     format, the key/value cache, the forward's transient peak and their sum at inference, training state for each
     optimizer, activations, and the training total. Where the config names a quantization_config (and
-    ``quantized``), the weights are in its format (:func:`weights_format`)."""
+    ``quantized``), the weights are in its format (:func:`weights_format`). ``attention``: the implementation the
+    transient assumes (:data:`ATTENTIONS`; by default transformers' own, :func:`attention_of`)."""
     fmt = storage.FORMATS[_dtype(DEFAULT_DTYPE if dtype is None else dtype)]
     scheme = quantization.read(config) if quantized else None
     chosen, held, values, tokens = _held(config, architecture, tokens, target)
@@ -343,7 +344,7 @@ def memory(config: Mapping, architecture: str | None, tokens: int | None, target
         result["weights_bytes"] = result["quantization"]["weights_bytes"]
     if cross:
         result["target"] = (target or tokens)
-    result |= _transient(config, held, values, tokens, batch, fmt, windows, target)
+    result |= _transient(config, held, values, tokens, batch, fmt, windows, target, attention)
     if "transient_bytes" in result:
         # derivations.transient: the peak of the forward's tensors beside the weights and the cache it fills.
         result["inference_bytes"] = result["weights_bytes"] + result["kv_cache_bytes"] + result["transient_bytes"]
@@ -398,11 +399,11 @@ TRAINING_OPTIMIZER = "adam-mixed"
 
 
 def inference_bytes(config: Mapping, architecture: str | None, tokens: int, batch: int = 1,
-                    dtype: str = DEFAULT_DTYPE) -> int:
+                    dtype: str = DEFAULT_DTYPE, attention: str | None = None) -> int:
     """``memory --json``'s ``"inference_bytes"`` alone, cheaply (for a search over lengths or batches): the weights
     in ``dtype`` (or the config's quantization_config), the key/value cache of ``tokens`` tokens at ``batch``, and
-    generate's transient peak. A class whose forward is not derived is a :class:`~derivations.reading.ConfigError`
-    saying so."""
+    generate's transient peak under ``attention`` (:func:`memory`'s). A class whose forward is not derived is a
+    :class:`~derivations.reading.ConfigError` saying so."""
     fmt = storage.FORMATS[_dtype(DEFAULT_DTYPE if dtype is None else dtype)]
     scheme = quantization.read(config)
     if scheme is not None:
@@ -413,7 +414,7 @@ def inference_bytes(config: Mapping, architecture: str | None, tokens: int, batc
     weights = storage.weight_bytes(tensors, fmt) if scheme is None else \
         weights_format(scheme, held, values, tensors, fmt)["weights_bytes"]
     elements, windows, _ = _cache(config, chosen, held, values, tokens, None, batch)
-    transient = _transient(config, held, values, tokens, batch, fmt, windows)
+    transient = _transient(config, held, values, tokens, batch, fmt, windows, attention=attention)
     if "transient_bytes" not in transient:
         raise ConfigError(f"{chosen.architecture}: no inference total: {transient['inference_refused']}")
     return weights + elements * _cache_bits(fmt) // 8 + transient["transient_bytes"]
@@ -438,7 +439,9 @@ def _held(config: Mapping, architecture: str | None, tokens: int | None, target:
     chosen = configs.select(config, architecture, parameter_symbols, base)
     section = compiled.section(chosen.model_type, "memory")
     held = section["memory"][chosen.layout][chosen.architecture]
-    held = dict(held, transient=section["transient"][held["transient"]])  # kept once for all the layouts
+    # Kept once for all the layouts: eager's and sdpa's rows.
+    held = dict(held, transient=section["transient"][held["transient"]],
+                transient_sdpa=section["transient"][held["transient_sdpa"]])
     values = dict(chosen.values)
     tokens = tokens if tokens is not None else context(config)
     _positions(values, tokens, target or tokens)
@@ -463,12 +466,41 @@ def _cache_bits(fmt: storage.Format) -> int:
     return fmt.bits if fmt.block is None else fmt.kept_bits
 
 
+# The attention implementations the transient peak may assume (derivations.transient.ATTENTIONS), and how the tables
+# say what each holds.
+ATTENTIONS = ("eager", "sdpa")
+ATTENTION_HOLDS = {"sdpa": "sdpa attention (no T x T scores held)",
+                   "eager": "eager attention: every head's T x T scores held"}
+
+
+def _attention(attention: str | None) -> str | None:
+    if attention is not None and attention not in ATTENTIONS:
+        raise ConfigError(f"unknown attention {attention!r} (known: {', '.join(ATTENTIONS)})")
+    return attention
+
+
 def _transient(config: Mapping, held: dict, values: dict, tokens: int, batch: int, fmt: storage.Format,
-               windows, target: int | None = None) -> dict:
-    """The forward's transient peak at inference (derivations.transient, compiled): the largest of its moments,
-    for the bare forward and for generate's forward on the prompt (the bare one for a class that does not
+               windows, target: int | None = None, attention: str | None = None) -> dict:
+    """The forward's transient peak at inference under ``attention`` (None: sdpa, transformers' default, where its
+    forward is derived and runs; else eager), with ``"attention"`` saying which, and ``"attention_note"`` why where
+    sdpa was meant and eager is answered; or why there is none."""
+    if _attention(attention) != "eager":
+        sdpa = _peak(config, held["transient_sdpa"], values, tokens, batch, fmt, windows, target)
+        if "transient_bytes" in sdpa:
+            return sdpa | {"attention": "sdpa"}
+    eager = _peak(config, held["transient"], values, tokens, batch, fmt, windows, target)
+    if attention == "eager" or "transient_bytes" not in eager:
+        return eager | ({"attention": "eager"} if "transient_bytes" in eager else {})
+    return eager | {"attention": "eager",
+                    "attention_note": f"sdpa attention: {sdpa['inference_refused']}; answered with eager attention "
+                                      f"(every head's T x T scores held)"}
+
+
+def _peak(config: Mapping, rows: dict, values: dict, tokens: int, batch: int, fmt: storage.Format, windows,
+          target: int | None = None) -> dict:
+    """The forward's transient peak at inference (derivations.transient, compiled ``rows``): the largest of its
+    moments, for the bare forward and for generate's forward on the prompt (the bare one for a class that does not
     generate); or why there is none."""
-    rows = held["transient"]
     if "refused" in rows:
         return {"inference_refused": rows["refused"]}
     values = dict(values)
@@ -503,6 +535,14 @@ def _transient(config: Mapping, held: dict, values: dict, tokens: int, batch: in
     at = storage.transient_values(values, tokens, batch, fmt, target) | {"f_w": int(any(slides)),
                                                                           "f_m": int(any(slides) and not all(slides))}
     at |= {symbol: int(config.get(field, default) == value) for symbol, field, default, value in rows["flags"]}
+    # Under sdpa, a layer is given a mask where its window is no longer than the tokens: the first (m_1), a later one
+    # (m_2).
+    masked = [w is not None and tokens >= w for w in windows]
+    at |= {"m_1": int(any(masked[:1])), "m_2": int(any(masked[1:]))}
+    # ... and the model builds the sliding-window mask: some layer is given it, or (a mask built whatever the layers
+    # are) the config's window is no longer than the tokens.
+    window = None if rows.get("window") is None else config.get(*rows["window"])
+    at["m_w"] = int(any(masked) or (isinstance(window, int) and tokens >= window))
     forward = compiled.largest(rows["forward"], at)
     generate = forward if rows["generate"] is None else compiled.largest(rows["generate"], at)
     return {"transient_bytes": generate, "transient_forward_bytes": forward,
@@ -540,6 +580,7 @@ def memory_cells(result: dict) -> Table:
         forward = storage.in_unit(result["transient_forward_bytes"], storage.DECIMAL)
         what = ("a forward's tensors at most" if result["transient_of"] == "forward" else
                 f"generate's prompt forward (bare: {forward})")
+        what = f"{ATTENTION_HOLDS[result['attention']]}; {what}"
         body += [("  transient peak", what, storage.both_units(result["transient_bytes"])),
                  ("  total", "weights + cache + transient", storage.both_units(result["inference_bytes"]))]
     else:
@@ -565,11 +606,13 @@ def memory_cells(result: dict) -> Table:
 # ---------------------------------------------------------------------------------------------
 
 def fit(config: Mapping, architecture: str | None = None, memory_bytes: int | None = None,
-        accelerator: str | None = None, tokens: int | None = None, batch: int = 1, dtype: str | None = None) -> dict:
+        accelerator: str | None = None, tokens: int | None = None, batch: int = 1, dtype: str | None = None,
+        attention: str | None = None) -> dict:
     """``fit --json``'s object (derivations.fits): in ``memory_bytes`` bytes, or an ``accelerator``'s memory, the
     longest context at ``batch`` (``max_tokens``: the largest T with :func:`inference_bytes` within the memory)
     and the largest batch at ``tokens`` tokens (default: the config's context), each with what stops it there;
-    without either, the same on every accelerator of :mod:`derivations.accelerators` (``"accelerators"``)."""
+    without either, the same on every accelerator of :mod:`derivations.accelerators` (``"accelerators"``).
+    ``attention``: the implementation the transient peak assumes (:func:`memory`'s; ``"attention"`` says which)."""
     from functools import cache
 
     from . import accelerators, fits
@@ -577,18 +620,20 @@ def fit(config: Mapping, architecture: str | None = None, memory_bytes: int | No
     if memory_bytes is not None and accelerator is not None:
         raise ConfigError("give --memory or --gpu, not both (--gpu stands for its memory)")
     tokens = context(config) if tokens is None else tokens
-    held = memory(config, architecture, tokens, None, batch, dtype)  # refuses a dtype, a length past the positions
+    # Refuses a dtype, a length past the positions; says which attention the transient assumes.
+    held = memory(config, architecture, tokens, None, batch, dtype, attention=attention)
     architecture, dtype, weights = held["architecture"], held["dtype"], held["weights_bytes"]
+    attention = held.get("attention", attention)
     positions = configs.select(config, architecture, parameter_symbols, base).values.get("P")
     declared = declared_context(config)
 
     @cache
     def at_length(length: int) -> int:
-        return inference_bytes(config, architecture, length, batch, dtype)
+        return inference_bytes(config, architecture, length, batch, dtype, attention)
 
     @cache
     def at_batch(sequences: int) -> int:
-        return inference_bytes(config, architecture, tokens, sequences, dtype)
+        return inference_bytes(config, architecture, tokens, sequences, dtype, attention)
 
     def within(budget: int) -> dict:
         return (fits.longest_context(at_length, budget, weights, LONGEST, positions, held["kv_cache_windows"],
@@ -596,6 +641,10 @@ def fit(config: Mapping, architecture: str | None = None, memory_bytes: int | No
                 | fits.largest_batch(at_batch, budget, weights, LONGEST, tokens))
 
     result = {"architecture": architecture, "dtype": dtype, "batch": batch, "seq": tokens, "weights_bytes": weights}
+    if "attention" in held:
+        result["attention"] = held["attention"]
+        if "attention_note" in held:
+            result["attention_note"] = held["attention_note"]
     if "quantization" in held:  # the config's quantization_config sets the weights' format, --dtype the rest's
         result["quantization"] = held["quantization"]["method"]
     if memory_bytes is None and accelerator is None:
@@ -655,8 +704,9 @@ def fit_cells(result: dict) -> Table:
                              storage.both_units(result[f"inference_bytes_past_{key}"])))
     weights = result["dtype"] if "quantization" not in result else \
         f"{result['quantization']} (quantization_config), the rest in {result['dtype']}"
+    holds = f", {ATTENTION_HOLDS[result['attention']]}" if "attention" in result else ""
     foot = [("weights", weights, storage.both_units(result["weights_bytes"])),
-            ("inference bytes", "weights + key/value cache + the forward's transient peak", ""),
+            ("inference bytes", "weights + key/value cache + the forward's transient peak" + holds, ""),
             ("not counted", "; ".join(result["not_counted"]), "")]
     return Table(result["architecture"], head, body, foot)
 

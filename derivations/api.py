@@ -122,10 +122,13 @@ def _positive(name: str, value: int | None) -> int | None:
         raise configs.ConfigError(f"{name}: {error}") from None
 
 
-def _notes(config: Mapping, architecture: str, seq: int | None = None) -> tuple[str, ...]:
+def _notes(config: Mapping, architecture: str, seq: int | None = None, data: Mapping | None = None) -> tuple[str, ...]:
     """The command line's lines on stderr for this answer (derivations.validation's note, a length past the
-    context), each issued as a ConfigWarning where the caller called."""
+    context, eager attention answered where sdpa was meant: ``data``'s attention_note), each issued as a
+    ConfigWarning where the caller called."""
     found = [configs.note(config, architecture), None if seq is None else answers.beyond_context(config, seq)]
+    if data is not None and data.get("attention_note"):
+        found.append(f"note: {data['attention_note']}")
     notes = tuple(note for note in found if note)
     for note in notes:
         warnings.warn(note.removeprefix("note: "), ConfigWarning, stacklevel=3)
@@ -255,7 +258,7 @@ def flop_count(model: str | Path | Mapping, seq: int, architecture: str | None =
 def memory_use(model: str | Path | Mapping, seq: int | None = None, architecture: str | None = None,
            target: int | None = None, batch: int = 1, dtype: str = "bf16", revision: str | None = None,
            tp: int | None = None, devices: int | None = None, memory: str | None = None,
-           gpu: str | None = None) -> Result:
+           gpu: str | None = None, attention: str | None = None) -> Result:
     """What a model holds, in bytes: its weights in every format, the key/value cache after `seq` tokens, its
     training state under each optimizer, and its activations. What `derivations memory` answers.
 
@@ -277,6 +280,9 @@ def memory_use(model: str | Path | Mapping, seq: int | None = None, architecture
             under every ZeRO stage.
         memory: A device's memory, as `"80GB"` or `"24GiB"`: which totals fit.
         gpu: An accelerator whose memory is a device's, as `"A100"` (instead of `memory`).
+        attention: The attention the forward's transient peak assumes: `"sdpa"` (transformers' default: no
+            T x T scores held) or `"eager"` (every head's scores held). By default sdpa where its forward is
+            derived, else eager.
 
     Returns:
         The bytes, in these attributes (and no `components`):
@@ -289,11 +295,13 @@ def memory_use(model: str | Path | Mapping, seq: int | None = None, architecture
           the weights' width (at 16 bits under a 4-bit format); `kv_cache_windows`, the lengths of its layers'
           sliding windows (an empty list where every layer attends to all tokens).
         - `transient_bytes`: the peak of the tensors the forward that `generate` runs on the prompt holds beside
-          the weights and the cache (eager attention, the last token's logits; derivations.transient), in 16-bit
-          activations (fp32 for `fp32`); `transient_forward_bytes`, a bare forward's (every token's logits);
-          `transient_of`, which forward the first is (`forward` for a class that does not generate); and
-          `inference_bytes`, the weights, the cache and `transient_bytes` added. Where the class's forward is not
-          derived, none of these but `inference_refused`, which says why.
+          the weights and the cache (the last token's logits; derivations.transient), in 16-bit activations (fp32
+          for `fp32`); `transient_forward_bytes`, a bare forward's (every token's logits); `transient_of`, which
+          forward the first is (`forward` for a class that does not generate); `attention`, the attention they
+          assume (`"sdpa"` or `"eager"`), and `attention_note`, why eager where sdpa was meant (its forward not
+          derived, or not run by transformers); and `inference_bytes`, the weights, the cache and
+          `transient_bytes` added. Where the class's forward is not derived, none of these but
+          `inference_refused`, which says why.
         - `training_bytes`: a dict of the bytes of weights, gradients and optimizer states under each
           optimizer: `adam`, `adam-mixed`, `adam-mixed-fp32-grads`, `sgd`, `adam-8bit`.
         - `activations_bytes`, `activations_selective_recomputation_bytes` and
@@ -329,14 +337,15 @@ def memory_use(model: str | Path | Mapping, seq: int | None = None, architecture
     """
     config = _config(model, revision)
     data = answers.memory(config, architecture, _positive("seq", seq), _positive("target", target),
-                          _positive("batch", batch), dtype)
+                          _positive("batch", batch), dtype, attention=attention)
     data |= parallel.answer(config, architecture, data, _positive("tp", tp), _positive("devices", devices),
                             parallel.capacity(memory, gpu))
-    return Result(data, notes=_notes(config, data["architecture"], None if seq is None else data["seq"]))
+    return Result(data, notes=_notes(config, data["architecture"], None if seq is None else data["seq"], data))
 
 
 def fit(model: str | Path | Mapping, memory: int | str | None = None, gpu: str | None = None, seq: int | None = None,
-        architecture: str | None = None, batch: int = 1, dtype: str | None = None, revision: str | None = None) -> Result:
+        architecture: str | None = None, batch: int = 1, dtype: str | None = None, revision: str | None = None,
+        attention: str | None = None) -> Result:
     """The longest context and the largest batch that fit a memory, found exactly: what `derivations fit` answers.
 
     What serving holds after a forward over T tokens at a batch of B (the weights, the key/value cache and the
@@ -356,11 +365,13 @@ def fit(model: str | Path | Mapping, memory: int | str | None = None, gpu: str |
         batch: The sequences the longest context is found at.
         dtype: The weights' format, as for [`memory_use`][derivations.api.memory_use].
         revision: A branch, tag or commit of a Hugging Face model id.
+        attention: The attention the transient peak assumes, as for [`memory_use`][derivations.api.memory_use].
 
     Returns:
         The answer, in these attributes (and no `components`):
 
-        - `architecture`, `dtype`, `batch`, `seq`; `weights_bytes`, the weights in `dtype`.
+        - `architecture`, `dtype`, `batch`, `seq`; `weights_bytes`, the weights in `dtype`; `attention`, the
+          attention the inference bytes assume, and `attention_note` where eager answers for sdpa (why).
         - `memory_bytes`, the memory, and `accelerator`, the accelerator named (None for `memory`).
         - `max_tokens`: the largest T with the inference bytes of T tokens at `batch` within the memory, None
           where not one token fits; `max_tokens_limit`, what stops it there: `"memory"`, `"positions"` (a table
@@ -395,5 +406,7 @@ def fit(model: str | Path | Mapping, memory: int | str | None = None, gpu: str |
         from . import accelerators
 
         gpu = accelerators.get(gpu).name
-    return Result(answers.fit(_config(model, revision), architecture, memory, gpu, _positive("seq", seq),
-                              _positive("batch", batch), dtype))
+    config = _config(model, revision)
+    data = answers.fit(config, architecture, memory, gpu, _positive("seq", seq), _positive("batch", batch), dtype,
+                       attention)
+    return Result(data, notes=_notes(config, data["architecture"], data=data))

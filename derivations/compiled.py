@@ -60,10 +60,13 @@ def compile_section(model_type: str, name: str) -> dict:
 
     distinct: dict[str, int] = {}
 
-    def transient_index(variant: str, name: str) -> int:
-        return distinct.setdefault(json.dumps(transient_rows(family, variant, name), sort_keys=True), len(distinct))
+    # Each class's forward under eager attention, and under sdpa (transformers' default where a model supports it).
+    def transient_index(variant: str, name: str, attention: str = "eager") -> int:
+        rows = transient_rows(family, variant, name, attention)
+        return distinct.setdefault(json.dumps(rows, sort_keys=True), len(distinct))
 
-    held = {variant: {name: memory_rows(part, model_type) | {"transient": transient_index(variant, name)}
+    held = {variant: {name: memory_rows(part, model_type) | {"transient": transient_index(variant, name),
+                                                            "transient_sdpa": transient_index(variant, name, "sdpa")}
                       for name, part in architectures.items()}
             for variant, architectures in family.variants.items()}
     return {"memory": held, "transient": [json.loads(text) for text in distinct]}
@@ -71,12 +74,14 @@ def compile_section(model_type: str, name: str) -> dict:
 
 # What a class without a derived forward at inference answers instead of a transient peak.
 NO_TRANSIENT = "transient peak not derived for this class yet"
+# ... and under sdpa attention, where eager's is derived (the answer is then eager's, and says so).
+NO_SDPA = "the forward under sdpa attention is not derived for this class yet"
 # ... and a mixture of experts: its experts' tensors hold the tokens routed to each, which the sizes do not give.
 ROUTED = ("transient peak not derived: a mixture's experts hold the tokens routed to each, which depend on the "
           "weights and the input, not on the sizes alone")
 
 
-def transient_rows(family, variant: str, name: str) -> dict:
+def transient_rows(family, variant: str, name: str, attention: str = "eager") -> dict:
     """The moments of the class's forward at inference (derivations.transient) as polynomials: ``forward`` (the
     bare forward) and ``generate`` (generate's forward on the prompt; None for a class that does not generate);
     ``even``, the sizes it assumes even, ``requires``, the config fields it assumes (field, default, values),
@@ -84,10 +89,17 @@ def transient_rows(family, variant: str, name: str) -> dict:
     config's fraction of another (size, field, default, of), ``flags``, the conditions it reads from the config
     (symbol, field, default, value), ``fp16``, why fp16 runs another forward ("" where it does not), ``at_least``,
     the sizes it needs at least (name, a number or a size's name), ``matches``, the config fields that must equal a
-    size (field, default, size); or ``refused``: why there are none."""
+    size (field, default, size), ``window``, the field (and default) of a sliding mask's window the model builds
+    whatever its layers (None); or ``refused``: why there are none. ``attention``: eager's, or sdpa's
+    (derivations.transient.ATTENTIONS)."""
     from .symbols import X
 
-    derived = family.transient.get(variant, {}).get(name)
+    if attention == "sdpa":
+        derived = family.transient_sdpa.get(variant, {}).get(name)
+        if derived is None:
+            return {"refused": family.no_sdpa or NO_SDPA}
+    else:
+        derived = family.transient.get(variant, {}).get(name)
     if derived is None:
         routed = X in family.variants[variant][name].total.free_symbols
         return {"refused": ROUTED if routed else NO_TRANSIENT}
@@ -99,7 +111,8 @@ def transient_rows(family, variant: str, name: str) -> dict:
             "derived": [list(rule) for rule in derived.derived],
             "flags": [list(flag) for flag in derived.flags], "fp16": derived.fp16,
             "at_least": [list(least) for least in derived.at_least],
-            "matches": [list(match) for match in derived.matches]}
+            "matches": [list(match) for match in derived.matches],
+            "window": None if derived.window is None else list(derived.window)}
 
 
 def memory_rows(part, model_type: str = "") -> dict:

@@ -96,6 +96,10 @@ class Family:
     # What the forward holds at inference beyond weights and cache (derivations.transient), by layout and class, as
     # ``variants``: the classes whose forward is derived; the others' inference total is refused, and says why.
     transient: Mapping[str, Mapping[str, Transient]] = field(default_factory=dict)
+    # ... and under sdpa attention (transformers' default where a model supports it), where derived: the same shape.
+    transient_sdpa: Mapping[str, Mapping[str, Transient]] = field(default_factory=dict)
+    # Why transformers runs the family without sdpa, where it does (Gemma 2: softcapped scores): said beside the answer.
+    no_sdpa: str = ""
     # Names of the module that are the same in every layout, or built from one layout by name, so that a page may
     # evaluate them on a checkpoint of any layout (Qwen2's non-embedding count).
     layout_free: tuple[str, ...] = ()
@@ -129,6 +133,10 @@ class Family:
             assert set(self.transient) == set(self.variants), f"{where}: transient must be by layout, as variants"
             assert all(set(by_class) <= set(classes) and all(isinstance(t, Transient) for t in by_class.values())
                        for by_class in self.transient.values()), f"{where}: transient by class"
+        if self.transient_sdpa:
+            assert set(self.transient_sdpa) == set(self.variants), f"{where}: transient_sdpa must be by layout"
+            assert all(set(by_class) <= set(classes) and all(isinstance(t, Transient) for t in by_class.values())
+                       for by_class in self.transient_sdpa.values()), f"{where}: transient_sdpa by class"
         assert self.checkpoints and all(isinstance(c, str) for c in self.checkpoints), f"{where}: checkpoints"
         assert self.example in self.checkpoints, f"{where}: the example is not one of the checkpoints"
         assert re.fullmatch(r"\d{4}-(0[1-9]|1[0-2])", self.first_published), f"{where}: first_published is YYYY-MM"

@@ -295,8 +295,8 @@ def transient_values(values: dict[str, int], tokens: int, batch: int, fmt: Forma
     a second layer (l_2), key/value heads copied to the query heads (g_kv: more than one of them, fewer than the
     query heads; one is expanded as a view), attention's output transposed by a copy (c_t: more than one token and
     more than one head), a view of a fused projection copied to fold batch and heads (c_b: more than one of each), and of a head-split
-    one (c_bt: more than one sequence, head and token); and an encoder-decoder's decoder's tokens s_d (``target``)
-    with its conditions (l_2d, c_td, c_btd)."""
+    one (c_bt: more than one sequence, head and token); an encoder-decoder's decoder's tokens s_d (``target``)
+    with its conditions (l_2d, c_td, c_btd); and under sdpa, a head wider than 256 (g_w)."""
     width = activation_bytes(fmt)
     out = dict(values) | {"s": tokens, "b": batch, "w": width, "u": int(width < 4)}
     heads = values.get("H")
@@ -310,4 +310,6 @@ def transient_values(values: dict[str, int], tokens: int, batch: int, fmt: Forma
     out["l_2d"] = int(values.get("L_d", values.get("L", 1)) >= 2)
     out["c_td"] = int(out["s_d"] > 1 and (heads or 1) > 1)
     out["c_btd"] = int(batch > 1 and (heads or 1) > 1 and out["s_d"] > 1)
+    # Under sdpa: a head wider than 256 (transformers' use_gqa_in_sdpa then repeats grouped key/value heads).
+    out["g_w"] = int(values.get("d_h", 0) > 256)
     return out

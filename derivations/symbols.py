@@ -82,6 +82,13 @@ f_b = sympy.Symbol("f_b", integer=True, nonnegative=True)
 l_2d = sympy.Symbol("l_2d", integer=True, nonnegative=True)
 c_td = sympy.Symbol("c_td", integer=True, nonnegative=True)
 c_btd = sympy.Symbol("c_btd", integer=True, nonnegative=True)
+# Under sdpa attention: whether the first layer, and some later layer, is handed a mask (a sliding window no longer
+# than the tokens), whether the model builds that mask, and whether a head is too wide for transformers to hand sdpa
+# grouped key/value heads unrepeated.
+m_1 = sympy.Symbol("m_1", integer=True, nonnegative=True)
+m_2 = sympy.Symbol("m_2", integer=True, nonnegative=True)
+m_w = sympy.Symbol("m_w", integer=True, nonnegative=True)
+g_w = sympy.Symbol("g_w", integer=True, nonnegative=True)
 # A ratio, not a size: Meta's ffn_dim_multiplier (1.3 for Llama-2-70B).
 r = sympy.Symbol("r", positive=True)
 
@@ -207,6 +214,15 @@ NOTATION: tuple[Notation, ...] = (
              "transformers' transpose(1, 2).contiguous()"),
     Notation(c_btd, "c_bt at an encoder-decoder's decoder: 1 where b > 1, H > 1 and s_dec > 1, else 0", (),
              "torch.matmul's reshape of a head-split view"),
+    Notation(m_1, "1 where sdpa attention is given a mask in the first layer (it attends to a sliding window of at "
+                  "most the tokens), else 0 (no mask: sdpa's is_causal)", (), "sliding_window, layer_types"),
+    Notation(m_2, "1 where sdpa attention is given a mask in some later layer, else 0", (),
+             "sliding_window, layer_types"),
+    Notation(m_w, "1 where a model builds a sliding-window mask for sdpa attention: it has one (a layer slides, or "
+                  "it builds one anyway: Gemma 3) and its window is no longer than the tokens, else 0", (),
+             "sliding_window"),
+    Notation(g_w, "1 where a head is wider than 256, else 0: transformers then repeats grouped key/value heads "
+                  "for sdpa (enable_gqa only up to 256)", (), "transformers' use_gqa_in_sdpa"),
     Notation(M, "the multiple LLaMA rounds its feed-forward width up to", (),
              "multiple_of in Meta's params.json (256 for LLaMA-1 and Llama-2-7B)"),
     Notation(r, "the factor LLaMA scales its feed-forward width by, before rounding (not an integer)",

@@ -30,16 +30,24 @@ from dataclasses import dataclass
 import sympy
 
 from .components import Expr
-from .symbols import b, c_t, f_w, s, u, w
+from .symbols import b, c_t, f_w, g_kv, g_w, m_w, s, u, w
 
 # Bytes of one element by dtype: a 64-bit integer (positions, aranges), a boolean (masks), fp32 (upcasts).
 INT64, BOOL, FP32 = 8, 1, 4
+# transformers' attention implementations a program follows: its eager attention_forward (every head's scores
+# held), and torch.nn.functional.scaled_dot_product_attention (transformers' default where a model supports it).
+ATTENTIONS = ("eager", "sdpa")
 
 
 class Timeline:
     """Tensors alive during a forward, in the order the eager implementation makes and drops them."""
 
-    def __init__(self) -> None:
+    def __init__(self, attention: str = "eager") -> None:
+        assert attention in ATTENTIONS, attention
+        # transformers' attn_implementation: the statements of the masks and of attention depend on it.
+        self.attention = attention
+        # Under sdpa, whether the layer being run is given a mask (a condition, 0 or 1): its caller sets it.
+        self.masked: Expr = sympy.Integer(0)
         self.live: dict[str, Expr] = {}
         self.moments: list[Expr] = []
         self._factor: Expr = sympy.Integer(1)
@@ -129,29 +137,34 @@ class Transient:
     # Config fields that must equal a size, (field, transformers' default, size name): Marian's decoder heads, which
     # the reader does not read (no count depends on them), as its encoder's H.
     matches: tuple[tuple[str, object, str], ...] = ()
+    # The config field (and its default) that sets the window of a sliding-window mask the model builds whatever its
+    # layers are (Gemma 3's); under sdpa the mask is built where the tokens reach it (m_w). None: the mask is built
+    # where some layer slides, with its window.
+    window: tuple[str, object] | None = None
 
 
 def transient(program: Callable[..., None], generates: bool = True, even: tuple[str, ...] = (),
               requires: tuple[tuple[str, object, tuple], ...] = (), products: tuple[tuple[str, str, str], ...] = (),
               windowed: bool = False, derived: tuple[tuple[str, str, float, str], ...] = (),
               flags: tuple[tuple[str, str, object, object], ...] = (), fp16: str = "",
-              at_least: tuple[tuple[str, int | str], ...] = (), matches: tuple[tuple[str, object, str], ...] = ()
-              ) -> Transient:
+              at_least: tuple[tuple[str, int | str], ...] = (), matches: tuple[tuple[str, object, str], ...] = (),
+              attention: str = "eager", window: tuple[str, object] | None = None) -> Transient:
     """The forwards of a family's ``program(timeline, generate)``: the bare one, and generate's where the class
     generates; ``even``, ``requires``, ``products``, ``derived``, ``flags``, ``fp16``, ``at_least``, ``matches``: what
     it assumes and reads (see :class:`Transient`). ``windowed``: the program takes ``sliding`` too, whether some layer
     attends to a window (its masks differ); both are derived, each moment weighted by f_w or 1 - f_w, which the
-    config decides."""
+    config decides. ``attention``: the implementation the timeline follows (:data:`ATTENTIONS`; the building blocks
+    below read it); ``window``: see :class:`Transient`."""
     out = []
     for generate in (False, True)[:1 + generates]:
         moments: list[Expr] = []
         for sliding, weight in (((False, 1 - f_w), (True, f_w)) if windowed else ((None, 1),)):
-            timeline = Timeline()
+            timeline = Timeline(attention)
             program(timeline, generate) if sliding is None else program(timeline, generate, sliding=sliding)
             moments += [sympy.expand(weight * m) for m in timeline.peak()]
         out.append(tuple(dict.fromkeys(moments)))
     return Transient(out[0], out[1] if generates else None, even, requires, products, derived, flags, fp16,
-                     at_least, matches)
+                     at_least, matches, window)
 
 
 def evaluate_peak(moments, values) -> int:
@@ -194,42 +207,53 @@ def causal_mask(t: Timeline, sliding: bool = False, name: str = "mask") -> str:
     part 1 x 1 x T x T, the padding b x 1 x 1 x T, their conjunction b x 1 x T x T), then ``torch.where`` to 0 and
     the dtype's minimum: b x 1 x T x T in the activation dtype, held by the model for every layer.
     ``sliding``: create_sliding_window_causal_mask, whose causal part is itself ``window & causal``, the window's
-    part ``kv > q - sliding_window`` (the shifted queries, T 64-bit integers, then T x T booleans)."""
+    part ``kv > q - sliding_window`` (the shifted queries, T 64-bit integers, then T x T booleans).
+    Under sdpa (the timeline's attention), :func:`sdpa_causal_mask` instead."""
+    if t.attention == "sdpa":
+        return sdpa_causal_mask(t, sliding, name)
     t.new(f"{name}.mask_2d", BOOL * b * s)  # attention_mask.to(bool)
-    t.new(f"{name}.batch_arange", INT64 * b)
-    t.new(f"{name}.head_arange", INT64)
-    for side in ("q", "kv"):  # torch.arange(length) + offset
-        t.new(f"{name}.{side}_arange0", INT64 * s)
-        t.new(f"{name}.{side}_arange", INT64 * s)
-        t.drop(f"{name}.{side}_arange0")
-    # and_masks: result = new_ones(()); result = result & causal(...); result = result & padding(...)
-    t.new(f"{name}.ones", BOOL)
-    if sliding:  # the inner and_masks(sliding_window_overlay, causal_mask_function)
-        t.new(f"{name}.inner_ones", BOOL)
-        t.new(f"{name}.shifted", INT64 * s)
-        t.new(f"{name}.overlay", BOOL * s * s)
-        t.drop(f"{name}.shifted")
-        t.new(f"{name}.inner1", BOOL * s * s)
-        t.drop(f"{name}.overlay", f"{name}.inner_ones")
-        t.new(f"{name}.causal", BOOL * s * s)
-        t.new(f"{name}.window_causal", BOOL * s * s)
-        t.drop(f"{name}.causal", f"{name}.inner1")
-        t.new(f"{name}.and1", BOOL * s * s)
-        t.drop(f"{name}.window_causal", f"{name}.ones")
-    else:
-        t.new(f"{name}.causal", BOOL * s * s)
-        t.new(f"{name}.and1", BOOL * s * s)
-        t.drop(f"{name}.causal", f"{name}.ones")
-    t.new(f"{name}.padding", BOOL * b * s)
-    t.new(f"{name}.bool_mask", BOOL * b * s * s)
-    t.drop(f"{name}.padding", f"{name}.and1")
-    t.drop(f"{name}.batch_arange", f"{name}.head_arange", f"{name}.q_arange", f"{name}.kv_arange")  # sdpa_mask returns
+    boolean_mask(t, sliding, name)
     # eager_mask: torch.where(mask, torch.zeros((), dtype), min_dtype)
     t.new(f"{name}.zero", w)
     t.new(f"{name}.minimum", w)
     t.new(name, activation(b * s * s))
     t.drop(f"{name}.minimum", f"{name}.zero", f"{name}.bool_mask", f"{name}.mask_2d")
     return name
+
+
+def boolean_mask(t: Timeline, sliding: bool, name: str, built: Expr = 1) -> str:
+    """masking_utils.sdpa_mask building the mask (``built``: 0 where it is not built, every size 0): the aranges of
+    the batch, the head, the queries and the keys, ``causal & padding`` by broadcasting (:func:`causal_mask`), the
+    b x 1 x T x T booleans returned (``expand`` is a view), the aranges dying as it returns."""
+    t.new(f"{name}.batch_arange", built * INT64 * b)
+    t.new(f"{name}.head_arange", built * INT64)
+    for side in ("q", "kv"):  # torch.arange(length) + offset
+        t.new(f"{name}.{side}_arange0", built * INT64 * s)
+        t.new(f"{name}.{side}_arange", built * INT64 * s)
+        t.drop(f"{name}.{side}_arange0")
+    # and_masks: result = new_ones(()); result = result & causal(...); result = result & padding(...)
+    t.new(f"{name}.ones", built * BOOL)
+    if sliding:  # the inner and_masks(sliding_window_overlay, causal_mask_function)
+        t.new(f"{name}.inner_ones", built * BOOL)
+        t.new(f"{name}.shifted", built * INT64 * s)
+        t.new(f"{name}.overlay", built * BOOL * s * s)
+        t.drop(f"{name}.shifted")
+        t.new(f"{name}.inner1", built * BOOL * s * s)
+        t.drop(f"{name}.overlay", f"{name}.inner_ones")
+        t.new(f"{name}.causal", built * BOOL * s * s)
+        t.new(f"{name}.window_causal", built * BOOL * s * s)
+        t.drop(f"{name}.causal", f"{name}.inner1")
+        t.new(f"{name}.and1", built * BOOL * s * s)
+        t.drop(f"{name}.window_causal", f"{name}.ones")
+    else:
+        t.new(f"{name}.causal", built * BOOL * s * s)
+        t.new(f"{name}.and1", built * BOOL * s * s)
+        t.drop(f"{name}.causal", f"{name}.ones")
+    t.new(f"{name}.padding", built * BOOL * b * s)
+    t.new(f"{name}.bool_mask", built * BOOL * b * s * s)
+    t.drop(f"{name}.padding", f"{name}.and1")
+    t.drop(f"{name}.batch_arange", f"{name}.head_arange", f"{name}.q_arange", f"{name}.kv_arange")  # sdpa_mask returns
+    return f"{name}.bool_mask"
 
 
 def rotary(t: Timeline, width: Expr, prefix: str = "", exists: Expr = 1) -> tuple[str, ...]:
@@ -474,3 +498,68 @@ class Retimed:
 
     def drop(self, *names: str) -> None:
         self.timeline.drop(*names)
+
+
+# ---------------------------------------------------------------------------------------------
+# sdpa attention (transformers' default): integrations/sdpa_attention.py and masking_utils.py for sdpa, and what
+# torch.nn.functional.scaled_dot_product_attention returns
+# ---------------------------------------------------------------------------------------------
+
+def sdpa_causal_mask(t: Timeline, sliding: bool = False, name: str = "mask") -> str:
+    """create_causal_mask (``sliding``: create_sliding_window_causal_mask) for sdpa, on a prompt (an empty cache) and
+    a 2D mask of ones: the mask as booleans; then sdpa_mask skips the mask (None: sdpa's ``is_causal`` does it)
+    after ``fast_all`` reads that no token is padding (``mask.sum() == mask.numel()``: a 64-bit sum and a boolean,
+    dying at once), unless a sliding window is no longer than the tokens (``kv_length >= local_size``: m_w), when
+    it builds the boolean mask as eager's (:func:`boolean_mask`), which the model holds. Returns its name (0 bytes
+    where none is built)."""
+    built = m_w if sliding else sympy.Integer(0)
+    t.new(f"{name}.mask_2d", BOOL * b * s)  # attention_mask.to(bool)
+    t.new(f"{name}.sum", (1 - built) * INT64)
+    t.new(f"{name}.all", (1 - built) * BOOL)
+    t.drop(f"{name}.sum", f"{name}.all")
+    boolean_mask(t, sliding, name, built)
+    t.drop(f"{name}.mask_2d")  # create_causal_mask returns
+    return t.join(name, f"{name}.bool_mask")
+
+
+def sdpa_attention(t: Timeline, q: str, k: str, v: str, heads: Expr, head_size: Expr,
+                   heads_first: Expr = 0) -> tuple[tuple[str, ...], tuple]:
+    """sdpa_attention_forward, on a prompt: grouped key/value heads (1 < K < H) are handed to sdpa as they are
+    (``enable_gqa``) where no mask is given and a head is at most 256 wide; else ``repeat_kv`` copies them to the H
+    query heads, over more than one token (one token: ``pack_gqa``, views); ``is_causal`` where no mask is given.
+    torch's scaled_dot_product_attention turns a boolean mask into the query's dtype (``where``: two scalars, and
+    b x 1 x T x T), and its flash kernel (CPU's ``_scaled_dot_product_flash_attention_for_cpu``) returns the output
+    and the logsumexp (fp32, one a head and a query), which dies at once: no T x T scores are returned. Counted: what
+    torch's operators return; not the scratch inside the kernel (blocks of scores it keeps on chip or per thread).
+    The kernel lays its output out as the query: tokens by heads (a transposed projection), when the transpose
+    back is no copy; ``heads_first`` 1 where the query is laid out heads by tokens (Phi-3's, a ``torch.cat``), when
+    ``transpose(1, 2).contiguous()`` copies it (over more than one token and head: c_t). Whether the layer is given
+    a mask is ``t.masked`` (its caller's). Returns the output (its names) and no attention weights."""
+    rows = b * heads * s
+    masked = t.masked
+    repeated = g_kv * c_t * (1 - (1 - masked) * (1 - g_w))  # c_t: more than one token, where heads are grouped
+    t.new("keys_repeated", activation(repeated * rows * head_size))
+    t.new("values_repeated", activation(repeated * rows * head_size))
+    t.new("mask.zero", masked * w)  # convert_boolean_attn_mask: where(mask, 0, -inf) in the query's dtype
+    t.new("mask.minimum", masked * w)
+    t.new("float_mask", activation(masked * b * s * s))
+    t.drop("mask.minimum", "mask.zero")
+    t.new("output", activation(rows * head_size))
+    t.new("logsumexp", FP32 * rows)
+    t.drop("logsumexp", "float_mask")  # scaled_dot_product_attention returns the output alone
+    copied = heads_first * c_t
+    t.split("output", **{"context": 1 - copied, "output.copied": copied})
+    t.new("context_contiguous", activation(copied * rows * head_size))
+    t.drop("output.copied")  # attn_output bound again
+    t.drop("keys_repeated", "values_repeated")  # sdpa_attention_forward returns
+    return ("context", "context_contiguous"), ()
+
+
+def attend(t: Timeline, q: str, k: str, v: str, mask: str, heads: Expr, head_size: Expr, repeated: Expr,
+           capped: Expr | None = None, heads_first: Expr = 0) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The attention of the timeline's implementation: :func:`eager_attention`, or :func:`sdpa_attention` (which
+    takes no softcap: transformers' sdpa refuses one, and a program under sdpa requires it unset; ``heads_first``:
+    how the query is laid out, which only sdpa's output follows)."""
+    if t.attention == "sdpa":
+        return sdpa_attention(t, q, k, v, heads, head_size, heads_first)
+    return eager_attention(t, q, k, v, mask, heads, head_size, repeated, capped)

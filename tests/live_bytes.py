@@ -11,6 +11,14 @@ kernel uses inside itself, nor an allocator's rounding: the live set of tensors,
 The model is built as ``from_pretrained`` builds it for a dtype (``_from_config(dtype=...)``: the default dtype
 set while the modules are made, so that buffers made explicitly in fp32, rotary's inverse frequencies, stay
 fp32), eval mode, eager attention, on the meta device (no data: every size as on a GPU, nothing computed).
+
+Under sdpa attention the model runs on CPU, with data: on the meta device torch's scaled_dot_product_attention
+takes its math path (the scores materialized: ``bmm``, ``_safe_softmax``), and transformers' mask for sdpa reads
+whether the 2D mask is all ones (``fast_all``), a value the meta device does not hold. On CPU it runs the flash
+kernel, ``_scaled_dot_product_flash_attention_for_cpu`` (the operator the mode sees; it returns the output and the
+logsumexp), as a GPU runs its flash or memory-efficient kernel. The tests run such models small. Where CPU's
+kernel returns another dtype than a GPU's (:data:`GPU_WIDTHS`: LayerNorm's statistics), the tracker counts the
+GPU's width.
 """
 
 from __future__ import annotations
@@ -29,6 +37,13 @@ from torch.utils._python_dispatch import TorchDispatchMode  # noqa: E402
 from torch.utils._pytree import tree_flatten  # noqa: E402
 
 DTYPES = {"bf16": torch.bfloat16, "fp16": torch.float16, "fp32": torch.float32}
+
+
+# Where CPU's kernel returns another dtype than a GPU's: native_layer_norm's mean and reciprocal deviation come back
+# in the input's dtype on CPU, in fp32 on CUDA (its accumulate type) and from the meta kernel, which the eager
+# measurements run (torch.ops.aten.native_layer_norm on bf16: bf16 statistics on CPU, fp32 on meta). On CPU the
+# tracker counts each such output at the width a GPU returns it in (None: the storage's own).
+GPU_WIDTHS = {torch.ops.aten.native_layer_norm.default: (None, 4, 4)}
 
 
 class LiveBytes(TorchDispatchMode):
@@ -53,7 +68,8 @@ class LiveBytes(TorchDispatchMode):
         # A tensor made outside the dispatcher (torch.tensor(...)) enters through lift_fresh: new, though an input.
         inputs = (set() if func is torch.ops.aten.lift_fresh.default else
                   {t.untyped_storage()._cdata for t in tree_flatten((args, kwargs))[0] if isinstance(t, torch.Tensor)})
-        for tensor in tree_flatten(out)[0]:
+        widths = GPU_WIDTHS.get(func) if self.device.type == "cpu" else None
+        for index, tensor in enumerate(tree_flatten(out)[0]):
             if not isinstance(tensor, torch.Tensor) or tensor.device != self.device:
                 continue
             storage = tensor.untyped_storage()
@@ -63,6 +79,9 @@ class LiveBytes(TorchDispatchMode):
             self.count += 1
             self.serial[key] = self.count
             size = storage.nbytes()
+            if widths is not None and widths[index] is not None:  # as a GPU returns it
+                assert storage.nbytes() == tensor.numel() * tensor.element_size(), func
+                size = tensor.numel() * widths[index]
             self.events.append((self.count, size))
             weakref.finalize(storage, self._free, key, self.count, size)
         return out
@@ -82,34 +101,40 @@ class LiveBytes(TorchDispatchMode):
                          if t.untyped_storage()._cdata in self.serial)
 
 
+# Where each attention implementation is measured (the module's docstring says why).
+DEVICES = {"eager": "meta", "sdpa": "cpu"}
+
+
 @functools.cache
-def _model(architecture: str, config_json: str, dtype: str) -> torch.nn.Module:
+def _model(architecture: str, config_json: str, dtype: str, attention: str = "eager") -> torch.nn.Module:
     hf_config = transformers.AutoConfig.for_model(**json.loads(config_json))
-    hf_config._attn_implementation = "eager"
+    hf_config._attn_implementation = attention
     class_name, kwargs = reference.VARIANTS.get(architecture, (architecture, {}))
-    with torch.device("meta"):
+    with torch.device(DEVICES[attention]):
         model = getattr(transformers, class_name)._from_config(hf_config, dtype=DTYPES[dtype], **kwargs)
     return model.eval()
 
 
-def build(architecture: str, config: Mapping, dtype: str) -> torch.nn.Module:
-    """``architecture`` from a config.json dict, in ``dtype`` (bf16, fp16, fp32), eval mode, eager attention, on the
-    meta device; built once per (class, config, dtype)."""
+def build(architecture: str, config: Mapping, dtype: str, attention: str = "eager") -> torch.nn.Module:
+    """``architecture`` from a config.json dict, in ``dtype`` (bf16, fp16, fp32), eval mode, with ``attention``
+    (transformers' attn_implementation: eager on the meta device, sdpa on CPU); built once per (class, config, dtype,
+    attention)."""
     config = {k: v for k, v in config.items() if k not in ("torch_dtype", "dtype")}
-    return _model(architecture, json.dumps(config, sort_keys=True), dtype)
+    return _model(architecture, json.dumps(config, sort_keys=True), dtype, attention)
 
 
 def measured(architecture: str, config: Mapping, dtype: str, tokens: int, batch: int, generate: bool,
-             target: int | None = None) -> int:
+             target: int | None = None, attention: str = "eager") -> int:
     """The peak of live tensor bytes in one forward of ``batch`` sequences of ``tokens`` tokens (ids and an
     all-ones attention mask, as a tokenizer gives them): a bare forward (``generate`` False: use_cache=False, the
     logits of every token), or the forward generate runs on the prompt (use_cache=True, logits_to_keep=1), the
-    storages its key/value cache holds at the end not counted (the cache is counted apart). An encoder-decoder:
-    see :func:`measured_encoder_decoder` (``target``: its decoder's tokens, default ``tokens``)."""
+    storages its key/value cache holds at the end not counted (the cache is counted apart); ``attention``: eager
+    (on the meta device) or sdpa (on CPU). An encoder-decoder: see :func:`measured_encoder_decoder` (``target``: its
+    decoder's tokens, default ``tokens``)."""
     import inspect
 
-    model = build(architecture, config, dtype)
-    ids = torch.zeros((batch, tokens), dtype=torch.long, device="meta")
+    model = build(architecture, config, dtype, attention)
+    ids = torch.zeros((batch, tokens), dtype=torch.long, device=DEVICES[attention])
     if model.config.is_encoder_decoder:
         return measured_encoder_decoder(model, ids, target or tokens, generate)
     # An encoder is given the ids alone: it asks whether a mask is all ones (a value the meta device does not hold)

@@ -5,7 +5,8 @@ the bare forward (use_cache=False, every token's logits) and generate's forward 
 logits_to_keep=1, its cache apart). The expected numbers are torch's, never the derivation's.
 
 The families whose forward is derived are those of :data:`VERIFIED`; every other class's memory answer refuses an
-inference total and says why (test_an_underived_class_says_why).
+inference total and says why (test_an_underived_class_says_why). The same forwards under sdpa attention:
+tests/test_reference_sdpa.py.
 """
 
 from __future__ import annotations
@@ -40,7 +41,7 @@ VERIFIED = {"llama": ("LlamaForCausalLM", "LlamaModel"), "gpt2": ("GPT2LMHeadMod
 def derived(config: dict, architecture: str, tokens: int, batch: int, dtype: str, generate: bool,
             target: int | None = None) -> int:
     """What ``memory --json`` answers: ``transient_bytes`` (generate's forward) or ``transient_forward_bytes``."""
-    out = answers.memory(config, architecture, tokens, target, batch, dtype)
+    out = answers.memory(config, architecture, tokens, target, batch, dtype, attention="eager")
     assert "inference_refused" not in out, out["inference_refused"]
     if generate:
         assert out["transient_of"] == "generate"
@@ -129,7 +130,7 @@ def test_random_configs(family: str, data: st.DataObject) -> None:
 def test_a_quantized_format_computes_in_16_bits() -> None:
     # Weights in 4 bits are dequantized to 16 bits before each product: the transient is bf16's.
     config = reference.shallow(configs.load("llama-2-7b"), 2)
-    quantized = answers.memory(config, None, 100, None, 1, "int4")
+    quantized = answers.memory(config, None, 100, None, 1, "int4", attention="eager")
     assert quantized["transient_bytes"] == live_bytes.measured("LlamaForCausalLM", config, "bf16", 100, 1, True)
 
 
@@ -157,7 +158,7 @@ def test_another_code_path_is_refused() -> None:
                                ("bert-base-uncased", {"is_decoder": True}),
                                ("pythia-70m", {"use_parallel_residual": False}),
                                *((name, {field: configs.load(name)[field]}) for name, field in REFUSED.items())]:
-        out = answers.memory(configs.load(checkpoint) | change, None, 100)
+        out = answers.memory(configs.load(checkpoint) | change, None, 100, attention="eager")
         assert "transient_bytes" not in out and next(iter(change)) in out["inference_refused"], (checkpoint, change)
 
 

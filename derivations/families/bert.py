@@ -403,6 +403,31 @@ def layer_forward(t: tr.Timeline, out: str) -> str:
     rows, heads = b * s, b * H * s
     for name in ("query", "key", "value"):
         tr.linear(t, name, rows, D)
+    weights: tuple[str, ...] = ()
+    if t.attention == "sdpa":  # no mask (an encoder's ids alone), no scores returned; the output tokens by heads
+        context, _ = tr.sdpa_attention(t, "query", "key", "value", H, d_h)
+    else:
+        context, weights = eager_attention(t, heads)
+    t.drop("query", "key", "value")  # BertSelfAttention returns
+    tr.linear(t, "attention_dense", rows, D)
+    t.new("attention_sum", tr.activation(rows * D))
+    tr.layer_norm(t, "attention_output", D)
+    t.drop("attention_sum", "attention_dense")
+    t.drop(*context)  # BertAttention binds attention_output again
+    intermediate = tr.linear(t, "intermediate_dense", rows, F)
+    t.new("intermediate", tr.activation(rows * F))  # GELU (nn.functional.gelu: one tensor)
+    t.drop(intermediate)
+    tr.linear(t, "output_dense", rows, D)
+    t.new("output_sum", tr.activation(rows * D))
+    tr.layer_norm(t, out, D)
+    t.drop("output_sum", "output_dense", "intermediate")
+    t.drop(*weights, "attention_output")  # the layer returns
+    return out
+
+
+def eager_attention(t: tr.Timeline, heads) -> tuple[tuple[str, str], tuple[str]]:
+    """BertSelfAttention's eager attention on q, k and v (its caller's): the scores, scaled, softmaxed (in the
+    activation dtype), times the values, and the heads merged; returns the output's names and the weights'."""
     # torch.matmul folds batch and heads of the head-split views by a copy where it cannot view them together (c_bt).
     t.new("query_folded", tr.activation(c_bt * heads * d_h))
     t.new("keys_folded", tr.activation(c_bt * heads * d_h))
@@ -418,21 +443,7 @@ def layer_forward(t: tr.Timeline, out: str) -> str:
     t.drop("values_folded")
     t.new("context_contiguous", tr.activation(c_t * heads * d_h))
     t.drop("context_copied")
-    t.drop("query", "key", "value")  # BertSelfAttention returns
-    tr.linear(t, "attention_dense", rows, D)
-    t.new("attention_sum", tr.activation(rows * D))
-    tr.layer_norm(t, "attention_output", D)
-    t.drop("attention_sum", "attention_dense")
-    t.drop("context", "context_contiguous")  # BertAttention binds attention_output again
-    intermediate = tr.linear(t, "intermediate_dense", rows, F)
-    t.new("intermediate", tr.activation(rows * F))  # GELU (nn.functional.gelu: one tensor)
-    t.drop(intermediate)
-    tr.linear(t, "output_dense", rows, D)
-    t.new("output_sum", tr.activation(rows * D))
-    tr.layer_norm(t, out, D)
-    t.drop("output_sum", "output_dense", "intermediate")
-    t.drop("weights", "attention_output")  # the layer returns
-    return out
+    return ("context", "context_contiguous"), ("weights",)
 
 
 def encoder_forward(t: tr.Timeline, head: str, embeddings=embeddings_forward, layer=layer_forward) -> None:
@@ -468,16 +479,24 @@ REQUIRES = (("is_decoder", False, (False,)), ("hidden_act", "gelu", ("gelu",)),
              ("chunk_size_feed_forward", 0, (0,)))
 
 
-def encoder_transient(head: str, embeddings=embeddings_forward, layer=layer_forward, requires=REQUIRES
-                      ) -> tr.Transient:
-    """An encoder class's forward at inference, with ``head`` (see :func:`encoder_forward`)."""
+def encoder_transient(head: str, embeddings=embeddings_forward, layer=layer_forward, requires=REQUIRES,
+                      attention: str = "eager") -> tr.Transient:
+    """An encoder class's forward at inference, with ``head`` (see :func:`encoder_forward`), under ``attention``."""
     return tr.transient(lambda t, generate: encoder_forward(t, head, embeddings, layer), generates=False,
-                        requires=requires, products=(("H", "d_h", "D"),))
+                        requires=requires, products=(("H", "d_h", "D"),), attention=attention)
 
 
-TRANSIENT = {layout: {"BertModel": encoder_transient("pooler"), "BertModelWithoutPooler": encoder_transient("none"),
-                      "BertForMaskedLM": encoder_transient("mlm")}
-             for layout in ("", "untied")} | {layout: {} for layout in VARIANTS if "cross_attention" in layout}
+def encoder_classes(attention: str = "eager") -> dict:
+    """BERT's derived classes in every layout (none with cross-attention), under ``attention``."""
+    return {layout: {"BertModel": encoder_transient("pooler", attention=attention),
+                     "BertModelWithoutPooler": encoder_transient("none", attention=attention),
+                     "BertForMaskedLM": encoder_transient("mlm", attention=attention)}
+            for layout in ("", "untied")} | {layout: {} for layout in VARIANTS if "cross_attention" in layout}
+
+
+TRANSIENT = encoder_classes()
+# ... under sdpa attention (transformers' default).
+TRANSIENT_SDPA = encoder_classes("sdpa")
 
 
 FAMILY = Family(
@@ -517,4 +536,5 @@ FAMILY = Family(
     # Sizes the calculator derives rather than asks for: the head size is the floor of the width over the heads.
     ratios={d_h: (D, H)},
     transient=TRANSIENT,
+    transient_sdpa=TRANSIENT_SDPA,
 )

@@ -171,8 +171,10 @@ def embed(t: tr.Timeline) -> str:
 KIN = llama.Kin(norm=tr.gemma_rms_norm, embed=embed)
 # One tensor an activation (torch's GELU, tanh-approximated: GemmaConfig turns a legacy "gelu" into it): the path
 # the program follows.
-TRANSIENT = llama.transient("Gemma", KIN, layouts=VARIANTS,
-                            requires=(("hidden_act", "gelu_pytorch_tanh", ("gelu_pytorch_tanh", "gelu")),))
+ACTIVATION = (("hidden_act", "gelu_pytorch_tanh", ("gelu_pytorch_tanh", "gelu")),)
+TRANSIENT = llama.transient("Gemma", KIN, layouts=VARIANTS, requires=ACTIVATION)
+# ... under sdpa attention (transformers' default).
+TRANSIENT_SDPA = llama.transient("Gemma", KIN, layouts=VARIANTS, requires=ACTIVATION, attention="sdpa")
 
 
 FAMILY = Family(
@@ -191,4 +193,5 @@ FAMILY = Family(
     table_columns={"GemmaForCausalLM": "GemmaForCausalLM", "non_embedding": "non-embedding"},
     rounded=PAPER + NAMES,
     transient=TRANSIENT,
+    transient_sdpa=TRANSIENT_SDPA,
 )

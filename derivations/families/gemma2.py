@@ -134,4 +134,7 @@ FAMILY = Family(
     table_columns={"Gemma2ForCausalLM": "Gemma2ForCausalLM", "non_embedding": "non-embedding"},
     rounded=PAPER,
     transient=TRANSIENT,
+    # Gemma2PreTrainedModel._supports_sdpa is False ("sdpa does not support softcapping"): transformers builds it with
+    # eager attention, and refuses attn_implementation="sdpa".
+    no_sdpa="transformers runs Gemma 2 with eager attention only (its sdpa cannot softcap the scores)",
 )

@@ -96,7 +96,7 @@ def attention_forward(t: tr.Timeline, x: str, generate: bool) -> tuple[tuple[str
     t.drop(q_normed, k_normed)
     if generate:
         t.drop(k_rot, v)
-    context, weights = tr.eager_attention(t, q_rot, k_rot, v, "mask", H, d_h, g_kv, 1 - f_a)
+    context, weights = tr.attend(t, q_rot, k_rot, v, "mask", H, d_h, g_kv, 1 - f_a)
     out = tr.linear(t, "o", rows, D)
     t.drop(*context)
     t.drop(q_rot, *(() if generate else (k_rot, v)))
@@ -111,14 +111,24 @@ def rotary(t: tr.Timeline) -> tuple[str, ...]:
 
 KIN = replace(gemma2.KIN, attention=attention_forward, rotary=rotary)
 # A causal model (not the bidirectional embedding variant); softcaps unset by default (f_a, f_b 1).
-TRANSIENT = llama.transient("Gemma3Text", KIN, layouts=VARIANTS,
-                            requires=(("hidden_activation", "gelu_pytorch_tanh", ("gelu_pytorch_tanh", "gelu")),
-                                      ("use_bidirectional_attention", False, (False, None))),
-                            flags=(("f_a", "attn_logit_softcapping", None, None),
-                                   ("f_b", "final_logit_softcapping", None, None)))
-# transformers names the causal LM Gemma3ForCausalLM (not Gemma3TextForCausalLM).
-TRANSIENT = {layout: {"Gemma3TextModel": by_class["Gemma3TextModel"], "Gemma3ForCausalLM": by_class[
-    "Gemma3TextForCausalLM"]} for layout, by_class in TRANSIENT.items()}
+REQUIRES = (("hidden_activation", "gelu_pytorch_tanh", ("gelu_pytorch_tanh", "gelu")),
+            ("use_bidirectional_attention", False, (False, None)))
+FLAGS = (("f_a", "attn_logit_softcapping", None, None), ("f_b", "final_logit_softcapping", None, None))
+
+
+def renamed(by_layout: dict) -> dict:
+    """transformers names the causal LM Gemma3ForCausalLM (not Gemma3TextForCausalLM)."""
+    return {layout: {"Gemma3TextModel": by_class["Gemma3TextModel"], "Gemma3ForCausalLM": by_class[
+        "Gemma3TextForCausalLM"]} for layout, by_class in by_layout.items()}
+
+
+TRANSIENT = renamed(llama.transient("Gemma3Text", KIN, layouts=VARIANTS, requires=REQUIRES, flags=FLAGS))
+# ... under sdpa attention (transformers' default), which refuses a softcap of the scores (sdpa_attention_forward
+# raises): the program requires none.
+# Gemma3TextModel builds its sliding-window mask whatever its layers are, with sliding_window (4096 by default).
+TRANSIENT_SDPA = renamed(llama.transient("Gemma3Text", KIN, layouts=VARIANTS, attention="sdpa", flags=FLAGS,
+                                         requires=REQUIRES + (("attn_logit_softcapping", None, (None,)),),
+                                         window=("sliding_window", 4096)))
 
 
 FAMILY = Family(
@@ -140,4 +150,5 @@ FAMILY = Family(
     table_columns={"Gemma3ForCausalLM": "Gemma3ForCausalLM", "non_embedding": "non-embedding"},
     rounded=PAPER,
     transient=TRANSIENT,
+    transient_sdpa=TRANSIENT_SDPA,
 )

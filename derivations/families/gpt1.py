@@ -181,4 +181,7 @@ FAMILY = Family(
     table_columns={"OpenAIGPTModel": "OpenAIGPTModel", "OpenAIGPTDoubleHeadsModel": "DoubleHeadsModel"},
     rounded=(original_117m,),
     transient=TRANSIENT,
+    # OpenAIGPTPreTrainedModel does not declare sdpa: transformers builds it with its own attention, and refuses
+    # attn_implementation="sdpa".
+    no_sdpa="transformers runs OpenAI GPT with its own eager attention only (no sdpa)",
 )

@@ -274,6 +274,11 @@ def attention_forward(t: tr.Timeline, generate: bool) -> tuple[str, str]:
     output and the attention weights (the block holds both until it returns)."""
     rows, heads = b * s, b * H * s
     tr.linear(t, "qkv", rows, 3 * D)
+    if t.attention == "sdpa":  # sdpa reads the views of c_attn's product (its output laid out tokens by heads)
+        context, _ = tr.sdpa_attention(t, "q", "k", "v", H, d_h)
+        out = tr.linear(t, "c_proj", rows, D)
+        t.drop(*context, "qkv")  # attn_output bound again; the function returns
+        return out, None
     # torch.matmul folds batch and heads of a view into c_attn's rows by a copy (c_b), read by bmm and dropped: the
     # query and the transposed keys (the cache's keys are contiguous), then the values (the cache's too).
     t.new("query_folded", tr.activation(c_b * heads * d_h))
@@ -313,7 +318,7 @@ def block_forward(t: tr.Timeline, x: str, out: str, generate: bool) -> str:
     mlp = tr.linear(t, "mlp_out", rows, D)
     t.drop(act)
     t.new(out, tr.activation(rows * D))
-    t.drop(normed, "residual", attended, weights, mlp)
+    t.drop(normed, "residual", attended, *([weights] if weights else []), mlp)
     return out
 
 
@@ -341,6 +346,13 @@ TRANSIENT = {layout: {"GPT2Model": tr.transient(lambda t, generate: lm_forward(t
                                                  generates=False, requires=_REQUIRES),
                       "GPT2LMHeadModel": tr.transient(lm_forward, requires=_REQUIRES)}
              for layout in VARIANTS}
+# ... under sdpa attention (transformers' default): reorder_and_upcast_attn is eager's alone (GPT2Attention reads it
+# only under eager).
+_SDPA_REQUIRES = _REQUIRES[:1]
+TRANSIENT_SDPA = {layout: {"GPT2Model": tr.transient(lambda t, generate: lm_forward(t, False, lm_head=False),
+                                                      generates=False, requires=_SDPA_REQUIRES, attention="sdpa"),
+                           "GPT2LMHeadModel": tr.transient(lm_forward, requires=_SDPA_REQUIRES, attention="sdpa")}
+                  for layout in VARIANTS}
 
 
 FAMILY = Family(
@@ -362,5 +374,6 @@ FAMILY = Family(
     miscounts=(small_117m, tied_head_counted_twice, attention_biases_left_out, non_embedding_as_total),
     rounded=(paper_small, paper_medium, paper_large, paper_xl) + RELEASED,
     transient=TRANSIENT,
+    transient_sdpa=TRANSIENT_SDPA,
     hypotheses=(paper_counts,),
 )

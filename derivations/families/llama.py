@@ -22,7 +22,7 @@ from ..components import (AttentionLayout, Part, as_kind, attention, embedding, 
                          rms_norm, score, task_heads, tied_tensor)
 from ..readers import llama as reader
 from ..sources import Citation
-from ..symbols import C, D, F, H, K, L, M, V, b, d_h, g_kv, l_2, r, s
+from ..symbols import C, D, F, H, K, L, M, V, b, d_h, g_kv, l_2, m_1, m_2, r, s
 from .. import transient as tr
 
 
@@ -317,7 +317,7 @@ def attention_forward(t: tr.Timeline, x: str, generate: bool, qk_norm: bool = Fa
     t.drop(q, k)  # query_states, key_states = apply_rotary_pos_emb(...)
     if generate:
         t.drop(k_rot, v)  # key_states, value_states = past_key_values.update(...): the cache's tensors now
-    context, weights = tr.eager_attention(t, q_rot, k_rot, v, "mask", H, d_h, g_kv, capped)
+    context, weights = tr.attend(t, q_rot, k_rot, v, "mask", H, d_h, g_kv, capped)
     out = tr.linear(t, "o", rows, D)
     t.drop(*context)
     t.drop(q_rot, *(() if generate else (k_rot, v)))  # the function returns
@@ -396,10 +396,14 @@ def causal_lm_forward(t: tr.Timeline, generate: bool, lm_head: bool = True, kin:
     rotary = kin.rotary(t) if kin.rotary else tr.rotary(t, kin.rotary_width)
     # The first layer reads the embeddings; a later one, the previous layer's output, which dies when it returns.
     layer = kin.layer or layer_forward
+    # Under sdpa, whether a layer is given a mask: the first (m_1), some later one (m_2, whose moments, where one is,
+    # hold every other later layer's).
+    t.masked = m_1
     layer(t, embeddings, "hidden", generate, kin)
     with t.only(l_2):
         t.drop("hidden")
         t.new("previous", stream)
+        t.masked = m_2
         layer(t, "previous", "hidden", generate, kin)
         t.drop("previous")
     kin.norm(t, "final", D)
@@ -409,11 +413,12 @@ def causal_lm_forward(t: tr.Timeline, generate: bool, lm_head: bool = True, kin:
         kin.logits(t, rows) if kin.logits else t.new("logits", tr.activation(rows * V))
 
 
-def transient(prefix: str = "Llama", kin: Kin = LLAMA, layouts=None, windowed: bool = False,
+def transient(prefix: str = "Llama", kin: Kin = LLAMA, layouts=None, windowed: bool = False, attention: str = "eager",
               **assumes) -> dict[str, dict[str, tr.Transient]]:
     """The classes whose forward at inference is derived, in every layout (biases and a tied head change no
     tensor a forward makes): the causal LM, and the body alone (no logits; it does not generate). ``windowed``:
-    the kin's masks depend on whether some layer slides; ``assumes``: what the program assumes and reads
+    the kin's masks depend on whether some layer slides; ``attention``: transformers' implementation the forward
+    runs (derivations.transient.ATTENTIONS); ``assumes``: what the program assumes and reads
     (derivations.transient.transient's ``requires``, ``derived``, ``flags``)."""
     # Rotary embeddings rotate the two halves of the part of a head they turn: even (a head of 1 broadcasts the
     # rotation's 2, which the program does not follow).
@@ -423,12 +428,15 @@ def transient(prefix: str = "Llama", kin: Kin = LLAMA, layouts=None, windowed: b
         causal_lm_forward(t, generate, lm_head, kin, sliding)
 
     return {layout: {f"{prefix}Model": tr.transient(lambda t, generate, **k: run(t, False, False, **k), generates=False,
-                                                     even=even, windowed=windowed, **assumes),
-                     f"{prefix}ForCausalLM": tr.transient(run, even=even, windowed=windowed, **assumes)}
+                                                     even=even, windowed=windowed, attention=attention, **assumes),
+                     f"{prefix}ForCausalLM": tr.transient(run, even=even, windowed=windowed, attention=attention,
+                                                          **assumes)}
             for layout in (VARIANTS if layouts is None else layouts)}
 
 
 TRANSIENT = transient()
+# The same forward under sdpa attention (transformers' default for LLaMA).
+TRANSIENT_SDPA = transient(attention="sdpa")
 
 
 FAMILY = Family(
@@ -463,4 +471,5 @@ FAMILY = Family(
     miscounts=(two_matrix_mlp, quantized_4bit, gqa_ignored),
     rounded=PAPER + NAMES,
     transient=TRANSIENT,
+    transient_sdpa=TRANSIENT_SDPA,
 )

@@ -40,8 +40,10 @@ ROUNDED = (announced, name)
 
 # The forward at inference (derivations.transient): LLaMA's, but for its mask, a sliding-window one where
 # sliding_window is set (MistralModel.forward picks create_sliding_window_causal_mask then).
-TRANSIENT = llama.transient("Mistral", llama.Kin(masks=lambda t, sliding: (tr.causal_mask(t, sliding),)),
-                            layouts=VARIANTS, windowed=True)
+KIN = llama.Kin(masks=lambda t, sliding: (tr.causal_mask(t, sliding),))
+TRANSIENT = llama.transient("Mistral", KIN, layouts=VARIANTS, windowed=True)
+# ... under sdpa attention (transformers' default): a mask only where the window is no longer than the tokens.
+TRANSIENT_SDPA = llama.transient("Mistral", KIN, layouts=VARIANTS, windowed=True, attention="sdpa")
 
 
 FAMILY = Family(
@@ -59,4 +61,5 @@ FAMILY = Family(
     table_columns={"MistralForCausalLM": "MistralForCausalLM", "layer": "one layer"},
     rounded=ROUNDED,
     transient=TRANSIENT,
+    transient_sdpa=TRANSIENT_SDPA,
 )

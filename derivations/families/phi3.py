@@ -117,7 +117,8 @@ def attention_forward(t: tr.Timeline, x: str, generate: bool) -> tuple[tuple[str
     q_rot, k_rot = tr.rotate_part(t, "q_rot", rows * H, d_h, d_r), tr.rotate_part(t, "k_rot", rows * K, d_h, d_r)
     if generate:
         t.drop(k_rot)  # key_states, value_states = past_key_values.update(...)
-    context, weights = tr.eager_attention(t, q_rot, k_rot, "v", "mask", H, d_h, g_kv)
+    # The rotated query is a torch.cat, laid out heads by tokens: sdpa's output is too (derivations.transient).
+    context, weights = tr.attend(t, q_rot, k_rot, "v", "mask", H, d_h, g_kv, heads_first=1)
     out = tr.linear(t, "o", rows, D)
     t.drop(*context)
     t.drop(q_rot, *(() if generate else (k_rot,)), qkv)  # the function returns
@@ -139,10 +140,12 @@ def mlp_forward(t: tr.Timeline, x: str) -> str:
 
 # Rotary angles without rescaling (rope_scaling null): the path the program follows; the rotary part of a head,
 # d_r = int(d_h partial_rotary_factor), even (Phi-4-mini rotates three quarters of each head).
-TRANSIENT = llama.transient("Phi3", llama.Kin(masks=lambda t, sliding: (tr.causal_mask(t, sliding),),
-                                              attention=attention_forward, mlp=mlp_forward, rotary_width=d_r),
-                            layouts=VARIANTS, windowed=True, requires=(("rope_scaling", None, (None,)),),
-                            derived=(("d_r", "partial_rotary_factor", 1.0, "d_h"),))
+KIN = llama.Kin(masks=lambda t, sliding: (tr.causal_mask(t, sliding),), attention=attention_forward, mlp=mlp_forward,
+                rotary_width=d_r)
+ASSUMES = {"requires": (("rope_scaling", None, (None,)),), "derived": (("d_r", "partial_rotary_factor", 1.0, "d_h"),)}
+TRANSIENT = llama.transient("Phi3", KIN, layouts=VARIANTS, windowed=True, **ASSUMES)
+# ... under sdpa attention (transformers' default).
+TRANSIENT_SDPA = llama.transient("Phi3", KIN, layouts=VARIANTS, windowed=True, attention="sdpa", **ASSUMES)
 
 
 FAMILY = Family(
@@ -161,4 +164,5 @@ FAMILY = Family(
     table_columns={"Phi3ForCausalLM": "Phi3ForCausalLM", "Phi3ForCausalLM.Phi3Model.layer": "all layers"},
     rounded=ROUNDED,
     transient=TRANSIENT,
+    transient_sdpa=TRANSIENT_SDPA,
 )

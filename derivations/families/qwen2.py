@@ -163,6 +163,8 @@ def masks(t, sliding: bool) -> tuple[str, ...]:
 # The forward at inference (derivations.transient): LLaMA's (biases on q, k and v change no tensor it makes), with
 # Qwen2's masks.
 TRANSIENT = llama.transient("Qwen2", llama.Kin(masks=masks), layouts=VARIANTS, windowed=True)
+# ... under sdpa attention (transformers' default): the causal mask skipped, the sliding one where the tokens reach it.
+TRANSIENT_SDPA = llama.transient("Qwen2", llama.Kin(masks=masks), layouts=VARIANTS, windowed=True, attention="sdpa")
 
 
 FAMILY = Family(
@@ -196,4 +198,5 @@ FAMILY = Family(
     # The same tensors in every layout (tied or not): a page may evaluate it on any checkpoint.
     layout_free=("non_embedding",),
     transient=TRANSIENT,
+    transient_sdpa=TRANSIENT_SDPA,
 )

@@ -108,9 +108,10 @@ CARDS = tuple(claim for checkpoint, total, non in (
 
 
 # The forward at inference (derivations.transient): Qwen2's, with an RMSNorm on each query and key head.
-TRANSIENT = llama.transient("Qwen3", llama.Kin(masks=qwen2.masks, attention=partial(llama.attention_forward,
-                                                                                  qk_norm=True)),
-                            layouts=VARIANTS, windowed=True)
+KIN = llama.Kin(masks=qwen2.masks, attention=partial(llama.attention_forward, qk_norm=True))
+TRANSIENT = llama.transient("Qwen3", KIN, layouts=VARIANTS, windowed=True)
+# ... under sdpa attention (transformers' default).
+TRANSIENT_SDPA = llama.transient("Qwen3", KIN, layouts=VARIANTS, windowed=True, attention="sdpa")
 
 
 FAMILY = Family(
@@ -127,4 +128,5 @@ FAMILY = Family(
     rounded=CARDS,
     layout_free=("non_embedding",),
     transient=TRANSIENT,
+    transient_sdpa=TRANSIENT_SDPA,
 )

@@ -216,9 +216,16 @@ def embeddings_forward(t: tr.Timeline) -> str:
     return "embedding_output"
 
 
-TRANSIENT = {layout: {"RobertaModel": bert.encoder_transient("pooler", embeddings_forward),
-                      "RobertaForMaskedLM": bert.encoder_transient("mlm", embeddings_forward)}
-             for layout in ("", "untied")} | {layout: {} for layout in VARIANTS if "cross_attention" in layout}
+def classes(attention: str = "eager") -> dict:
+    """RoBERTa's derived classes in every layout (none with cross-attention), under ``attention``: BERT's layers."""
+    return {layout: {"RobertaModel": bert.encoder_transient("pooler", embeddings_forward, attention=attention),
+                     "RobertaForMaskedLM": bert.encoder_transient("mlm", embeddings_forward, attention=attention)}
+            for layout in ("", "untied")} | {layout: {} for layout in VARIANTS if "cross_attention" in layout}
+
+
+TRANSIENT = classes()
+# ... under sdpa attention (transformers' default).
+TRANSIENT_SDPA = classes("sdpa")
 
 
 FAMILY = Family(
@@ -244,4 +251,5 @@ FAMILY = Family(
     rounded=PUBLISHED,
     ratios={d_h: (D, H)},
     transient=TRANSIENT,
+    transient_sdpa=TRANSIENT_SDPA,
 )

@@ -256,9 +256,9 @@ def expand_memory(text: str, tex: Tex) -> str:
                          _bytes(out["transient_forward_bytes"]), _bytes(out["inference_bytes"])])
         return _table(["tokens", "key/value cache", "transient peak", "bare forward's peak", "inference total"], rows,
                       f"<code>{html.escape(out['architecture'])}</code> on <code>{argument}</code> in bf16, one "
-                      f"sequence, eager attention: weights of {render.number(out['weights_bytes'])} bytes, the cache, "
-                      "and the peak of generate's forward on the prompt (the last token's logits); the bare "
-                      "forward's (every token's logits) beside it")
+                      f"sequence, {out['attention']} attention: weights of {render.number(out['weights_bytes'])} "
+                      "bytes, the cache, and the peak of generate's forward on the prompt (the last token's logits); "
+                      "the bare forward's (every token's logits) beside it")
     if kind in ("formats", "optimizers"):
         resolved = registry.checkpoint(argument)
         tensors = held.evaluated(resolved.part, resolved.values)
@@ -286,29 +286,34 @@ def expand_memory(text: str, tex: Tex) -> str:
         from .. import answers
 
         answer = answers.fit(configs.load(argument))
-        rows = []
-        for card in answer["accelerators"]:
+        eager = answers.fit(configs.load(argument), attention="eager")
+
+        def longest(card: dict) -> str:
             tokens = card["max_tokens"]
-            rows.append([html.escape(card["name"]), _bytes(card["memory_bytes"]),
-                         "none" if tokens is None else render.number(tokens)
-                         + {"memory": "", "positions": " (its positions)", "longest": " or more"}[card["max_tokens_limit"]],
-                         "none" if card["max_batch"] is None else render.number(card["max_batch"])])
-        return _table(["accelerator", "memory", "longest context, one sequence",
-                       f"largest batch at {render.number(answer['seq'])} tokens"], rows,
+            return "none" if tokens is None else render.number(tokens) + {
+                "memory": "", "positions": " (its positions)", "longest": " or more"}[card["max_tokens_limit"]]
+
+        rows = [[html.escape(card["name"]), _bytes(card["memory_bytes"]), longest(card),
+                 "none" if card["max_batch"] is None else render.number(card["max_batch"]), longest(other)]
+                for card, other in zip(answer["accelerators"], eager["accelerators"])]
+        return _table(["accelerator", "memory", f"longest context, one sequence ({answer['attention']})",
+                       f"largest batch at {render.number(answer['seq'])} tokens", "longest context, eager"], rows,
                       f"<code>{html.escape(answer['architecture'])}</code> on <code>{argument}</code> in "
                       f"{answer['dtype']}: weights, key/value cache and the forward's transient peak within each "
-                      "memory (<code>derivations fit</code>)")
+                      f"memory (<code>derivations fit</code>), under {answer['attention']} attention, and eager")
     if kind == "measured":
-        # Qwen's published peaks beside the weights and the cache the last step holds.
-        rows = [[render.number(tokens), render.number(cached_tokens), f"“{printed}”<br><small>GiB</small>",
-                 _bytes(derived), f"{storage.in_unit(exact - derived, storage.BINARY)}"]
-                for tokens, cached_tokens, printed, exact, derived in memory.measured()]
-        return _table(["input tokens", "tokens cached at the last step", "measured peak",
-                       "weights + cache, derived", "the rest"], rows,
-                      "Qwen2.5-7B-Instruct in BF16, transformers, batch 1, "
-                      f"{render.number(memory.MEASURED_GENERATED)} generated tokens: the peak of the tensors "
-                      "allocated, as Qwen printed it, against the weights and the cache derived here; the rest is "
-                      "the forward's own tensors and what the rounding leaves")
+        # Qwen's published peaks beside the weights and the cache the last step holds, and the forward on the prompt
+        # (weights, the input's cache, the transient peak) under sdpa and under eager attention.
+        rows = [[render.number(tokens), f"“{printed}”<br><small>GiB</small>",
+                 _bytes(derived), _bytes(sdpa), _bytes(eager),
+                 f"{storage.in_unit(exact - max(derived, sdpa), storage.BINARY)}"]
+                for tokens, cached_tokens, printed, exact, derived, sdpa, eager in memory.measured()]
+        return _table(["input tokens", "measured peak", "weights + cache at the last step",
+                       "the prompt's forward, sdpa", "the prompt's forward, eager", "the rest"], rows,
+                      "Qwen2.5-7B-Instruct in BF16, flash attention, batch 1, "
+                      f"{render.number(memory.MEASURED_GENERATED)} generated tokens: Qwen's peak; the weights and "
+                      "cache of the last step; the inference total of the forward on the prompt under sdpa and "
+                      "eager; the rest, beyond the larger under sdpa, is CUDA's and the rounding")
     if kind == "published":
         rows = [[f"“{html.escape(p.printed)}”", html.escape(p.claim), sources.cite(p.source, ""),
                  html.escape(p.reading), render.number(p.exact), html.escape(p.right)] for p in memory.published()]

@@ -96,6 +96,15 @@ def transient() -> str:
                      + ")" for name, record in registry.families().items() if record.transient)
 
 
+def transient_sdpa() -> str:
+    """``<!-- families:transient-sdpa -->``, the memory page's list: the families whose forward at inference is
+    derived under sdpa attention too, linked to their pages."""
+    from .. import registry
+
+    return ", ".join(f'<a href="{name}.html">{html.escape(page_title(name))}</a>'
+                     for name, record in registry.families().items() if record.transient_sdpa)
+
+
 def not_derived() -> str:
     """``<!-- families:not-derived -->``: the model types of :data:`NOT_DERIVED` that no family reads, a list."""
     from .. import configs

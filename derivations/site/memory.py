@@ -243,10 +243,12 @@ MEASURED = ((1, "14.38"), (6144, "15.38"), (14336, "16.91"), (30720, "19.97"))
 MEASURED_GENERATED = 2048
 
 
-def measured() -> list[tuple[int, int, str, int, int]]:
+def measured() -> list[tuple[int, int, str, int, int, int, int]]:
     """(input tokens, tokens the last step's cache holds, the figure as printed, its bytes at the printed
-    precision, the weights and that cache in bf16) for each of Qwen's measurements: the last step of generate
-    runs with the input and every generated token but the last in its cache."""
+    precision, the weights and that cache in bf16, and the inference total of the forward on the prompt under sdpa
+    attention and under eager) for each of Qwen's measurements: the last step of generate runs with the input and
+    every generated token but the last in its cache; the forward on the prompt holds the weights, the input's cache
+    and its transient peak (flash attention, which Qwen ran, holds no scores, as sdpa's kernels)."""
     from fractions import Fraction
 
     from .. import answers
@@ -256,8 +258,10 @@ def measured() -> list[tuple[int, int, str, int, int]]:
     for tokens, printed in MEASURED:
         cached_tokens = tokens + MEASURED_GENERATED - 1
         held = answers.memory(config, None, cached_tokens)
+        prompt = {attention: answers.inference_bytes(config, None, tokens, attention=attention)
+                  for attention in ("sdpa", "eager")}
         out.append((tokens, cached_tokens, printed, int(Fraction(printed) * 2**30),
-                    held["weights_bytes"] + held["kv_cache_bytes"]))
+                    held["weights_bytes"] + held["kv_cache_bytes"], prompt["sdpa"], prompt["eager"]))
     return out
 
 
