@@ -506,7 +506,9 @@ def _transient(config: Mapping, held: dict, values: dict, tokens: int, batch: in
     forward = compiled.largest(rows["forward"], at)
     generate = forward if rows["generate"] is None else compiled.largest(rows["generate"], at)
     return {"transient_bytes": generate, "transient_forward_bytes": forward,
-            "transient_of": "forward" if rows["generate"] is None else "generate"}
+            "transient_of": "forward" if rows["generate"] is None else "generate",
+            # A mixture's experts hold what the routing sends them: the figures are the most any routing holds.
+            **({"transient_routing": rows["bound"]} if "bound" in rows else {})}
 
 
 def memory_table(result: dict) -> str:
@@ -540,8 +542,13 @@ def memory_cells(result: dict) -> Table:
         forward = storage.in_unit(result["transient_forward_bytes"], storage.DECIMAL)
         what = ("a forward's tensors at most" if result["transient_of"] == "forward" else
                 f"generate's prompt forward (bare: {forward})")
-        body += [("  transient peak", what, storage.both_units(result["transient_bytes"])),
-                 ("  total", "weights + cache + transient", storage.both_units(result["inference_bytes"]))]
+        routed = "transient_routing" in result  # a bound over the routings, said so
+        body.append(("  transient peak", f"at most, {what}" if routed else what,
+                     storage.both_units(result["transient_bytes"])))
+        if routed:
+            body.append(("    routing", result["transient_routing"], ""))
+        body.append(("  total", ("at most: " if routed else "") + "weights + cache + transient",
+                     storage.both_units(result["inference_bytes"])))
     else:
         body.append(("  transient peak", f"none: {result['inference_refused']}", ""))
     body.append(("training", "by optimizer, then activations", ""))

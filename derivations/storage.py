@@ -8,7 +8,7 @@ No SymPy here: the command line's ``memory`` uses these on the compiled derivati
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
 from typing import NamedTuple
 
@@ -310,4 +310,16 @@ def transient_values(values: dict[str, int], tokens: int, batch: int, fmt: Forma
     out["l_2d"] = int(values.get("L_d", values.get("L", 1)) >= 2)
     out["c_td"] = int(out["s_d"] > 1 and (heads or 1) > 1)
     out["c_btd"] = int(batch > 1 and (heads or 1) > 1 and out["s_d"] > 1)
+    if "X_a" in values:  # a mixture's experts loop, at the routing that holds the most (derivations.transient)
+        out |= experts_hit(values, tokens * batch)
     return out
+
+
+def experts_hit(values: Mapping[str, int], tokens: int) -> dict[str, int]:
+    """The routing conditions of a mixture's experts loop for ``tokens`` tokens (derivations.transient.WORST): a
+    token picks an expert (x_1), two or more (x_2); and x_h, the most experts a layer's routing hits while two of
+    them take every token: those two, and each token's X_a - 2 others on distinct experts until every expert the
+    router can reach (X_r, X unless the family's groups narrow it) is hit."""
+    picked, reach = values["X_a"], values.get("X_r", values["X"])
+    return {"x_1": int(picked >= 1), "x_2": int(picked >= 2),
+            "x_h": min(reach, max(picked, 2 + (picked - 2) * tokens))}

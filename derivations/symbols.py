@@ -82,6 +82,12 @@ f_b = sympy.Symbol("f_b", integer=True, nonnegative=True)
 l_2d = sympy.Symbol("l_2d", integer=True, nonnegative=True)
 c_td = sympy.Symbol("c_td", integer=True, nonnegative=True)
 c_btd = sympy.Symbol("c_btd", integer=True, nonnegative=True)
+# A mixture's experts loop (derivations.transient.experts_loop): whether a token picks an expert at all (x_1) and
+# two or more (x_2: the loop holds the tensors of the expert before the one it runs), and how many experts a
+# layer's routing hits at most while two of them take every token (x_h, a count).
+x_1 = sympy.Symbol("x_1", integer=True, nonnegative=True)
+x_2 = sympy.Symbol("x_2", integer=True, nonnegative=True)
+x_h = sympy.Symbol("x_h", integer=True, nonnegative=True)
 # A ratio, not a size: Meta's ffn_dim_multiplier (1.3 for Llama-2-70B).
 r = sympy.Symbol("r", positive=True)
 
@@ -207,6 +213,13 @@ NOTATION: tuple[Notation, ...] = (
              "transformers' transpose(1, 2).contiguous()"),
     Notation(c_btd, "c_bt at an encoder-decoder's decoder: 1 where b > 1, H > 1 and s_dec > 1, else 0", (),
              "torch.matmul's reshape of a head-split view"),
+    Notation(x_1, "1 where the router picks an expert for each token (X_a >= 1), else 0 (top-0: no expert runs)",
+             (), "num_experts_per_tok"),
+    Notation(x_2, "1 where the router picks two experts or more for each token (X_a >= 2), else 0: the experts' "
+                  "loop then holds the tensors of the expert it ran before beside those of the one it runs", (),
+             "num_experts_per_tok; transformers' loop over expert_hit"),
+    Notation(x_h, "experts a layer's routing hits, at most, while two of them take every token: the rows of "
+                  "expert_hit", (), "transformers' expert_hit (one 64-bit index an expert hit)"),
     Notation(M, "the multiple LLaMA rounds its feed-forward width up to", (),
              "multiple_of in Meta's params.json (256 for LLaMA-1 and Llama-2-7B)"),
     Notation(r, "the factor LLaMA scales its feed-forward width by, before rounding (not an integer)",
