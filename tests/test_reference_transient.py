@@ -147,7 +147,7 @@ def test_an_underived_class_says_why() -> None:
     with pytest.raises(answers.ConfigError, match="not derived"):
         answers.inference_bytes(configs.load("llama-2-7b"), "LlamaForSequenceClassification", 100)
     # A mixture of experts: what its experts hold depends on the routing, which the sizes do not give.
-    assert "routed" in answers.memory(configs.load("mixtral-8x7b"), None, 100)["inference_refused"]
+    assert "routed" in answers.memory(configs.load("deepseek-v3"), None, 100)["inference_refused"]
 
 
 def test_another_code_path_is_refused() -> None:
