@@ -27,14 +27,15 @@ import routed_bytes
 from derivations import answers, configs, registry, storage
 from derivations import transient as tr
 from derivations.components import evaluate
-from derivations.families import mixtral, qwen2_moe
+from derivations.families import mixtral, qwen2_moe, qwen3_moe
 from derivations.symbols import X, X_a, valued
 from spec import specs
 
 # The mixtures whose forward at inference is derived and checked here: the family's module (its transient(routing))
 # and classes.
 VERIFIED = {"mixtral": (mixtral, ("MixtralForCausalLM", "MixtralModel")),
-            "qwen2_moe": (qwen2_moe, ("Qwen2MoeForCausalLM", "Qwen2MoeModel"))}
+            "qwen2_moe": (qwen2_moe, ("Qwen2MoeForCausalLM", "Qwen2MoeModel")),
+            "qwen3_moe": (qwen3_moe, ("Qwen3MoeForCausalLM", "Qwen3MoeModel"))}
 
 # One layer's routing as symbols: the program at any routing.
 CURRENT, PREVIOUS, HIT = sympy.symbols("routed_now routed_before experts_hit", integer=True, nonnegative=True)
@@ -117,7 +118,7 @@ def test_every_token_on_the_same_experts(family: str, checkpoint: str, architect
 
 # What a family's random configs change to take the path derived (the others are refused, said so): every layer of
 # the Qwen mixtures holds experts.
-DERIVED_LAYOUT = {"qwen2_moe": {"mlp_only_layers": [], "decoder_sparse_step": 1}}
+DERIVED_LAYOUT = {family: {"mlp_only_layers": [], "decoder_sparse_step": 1} for family in ("qwen2_moe", "qwen3_moe")}
 
 
 @st.composite
@@ -164,7 +165,9 @@ EDGES = [("mixtral", "mixtral-8x7b", {"num_experts_per_tok": 0}), ("mixtral", "m
          ("qwen2_moe", "qwen1.5-moe-a2.7b", {"num_experts_per_tok": 0}),
          ("qwen2_moe", "qwen1.5-moe-a2.7b", {"num_experts_per_tok": 1, "norm_topk_prob": True}),
          ("qwen2_moe", "qwen1.5-moe-a2.7b", {"num_experts": 5, "num_experts_per_tok": 5}),
-         ("qwen2_moe", "qwen1.5-moe-a2.7b", {"use_sliding_window": True, "sliding_window": 4, "max_window_layers": 1})]
+         ("qwen2_moe", "qwen1.5-moe-a2.7b", {"use_sliding_window": True, "sliding_window": 4, "max_window_layers": 1}),
+         ("qwen3_moe", "qwen3-30b-a3b", {"num_experts_per_tok": 1, "norm_topk_prob": False}),
+         ("qwen3_moe", "qwen3-30b-a3b", {"use_sliding_window": True, "sliding_window": 4})]
 
 
 @pytest.mark.parametrize("family, checkpoint, change", EDGES, ids=[f"{c}-{'-'.join(map(str, ch.values()))}"
