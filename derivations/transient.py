@@ -236,26 +236,29 @@ def causal_mask(t: Timeline, sliding: bool = False, name: str = "mask") -> str:
     return name
 
 
-def rotary(t: Timeline, width: Expr, prefix: str = "", exists: Expr = 1) -> tuple[str, ...]:
+def rotary(t: Timeline, width: Expr, prefix: str = "", exists: Expr = 1, doubled: bool = True) -> tuple[str, ...]:
     """LlamaRotaryEmbedding.forward on the positions (one row, broadcast over the batch): the angles in fp32
     (``position_ids[..., None].float() * inv_freq``, then doubled by ``torch.cat``), their cosine and sine each
     times attention_scaling, cast to the activation dtype. In fp32 the cast is the tensor itself: the fp32 cosine
     and sine are what the layers hold. Returns the names the model holds (the cast pair, and the fp32 pair in
-    fp32); ``exists``: 0 where the call is not made (Gemma 3's second kind of layer, absent)."""
+    fp32); ``exists``: 0 where the call is not made (Gemma 3's second kind of layer, absent); ``doubled`` False:
+    the angles are not doubled (gpt-oss's ``emb = freqs``), the cosine and sine half a head wide."""
     half = width / 2
+    angles = width if doubled else half
     t.new(f"{prefix}positions_f", exists * FP32 * s)
     t.new(f"{prefix}freqs", exists * FP32 * s * half)
     t.drop(f"{prefix}positions_f")
-    t.new(f"{prefix}emb", exists * FP32 * s * width)
+    if doubled:
+        t.new(f"{prefix}emb", exists * FP32 * s * width)
     for name in ("cos", "sin"):
-        t.new(f"{prefix}{name}_raw", exists * FP32 * s * width)
+        t.new(f"{prefix}{name}_raw", exists * FP32 * s * angles)
         # emb.cos() * attention_scaling: what dies at the return below fp32, and what the layers hold in fp32.
-        t.new(f"{prefix}{name}_fp32", exists * FP32 * u * s * width)
-        t.new(f"{prefix}{name}_kept_fp32", exists * FP32 * (1 - u) * s * width)
+        t.new(f"{prefix}{name}_fp32", exists * FP32 * u * s * angles)
+        t.new(f"{prefix}{name}_kept_fp32", exists * FP32 * (1 - u) * s * angles)
         t.drop(f"{prefix}{name}_raw")
-    t.new(f"{prefix}cos", exists * downcast(s * width))
-    t.new(f"{prefix}sin", exists * downcast(s * width))
-    t.drop(f"{prefix}freqs", f"{prefix}emb", f"{prefix}cos_fp32", f"{prefix}sin_fp32")
+    t.new(f"{prefix}cos", exists * downcast(s * angles))
+    t.new(f"{prefix}sin", exists * downcast(s * angles))
+    t.drop(f"{prefix}freqs", *((f"{prefix}emb",) if doubled else ()), f"{prefix}cos_fp32", f"{prefix}sin_fp32")
     return tuple(f"{prefix}{name}" for name in ("cos", "sin", "cos_kept_fp32", "sin_kept_fp32"))
 
 
