@@ -469,6 +469,22 @@ def _transient(config: Mapping, held: dict, values: dict, tokens: int, batch: in
     for the bare forward and for generate's forward on the prompt (the bare one for a class that does not
     generate); or why there is none."""
     rows = held["transient"]
+    at = moment_values(config, rows, values, tokens, batch, fmt, windows, target)
+    if "inference_refused" in at:
+        return at
+    forward = compiled.largest(rows["forward"], at)
+    generate = forward if rows["generate"] is None else compiled.largest(rows["generate"], at)
+    return {"transient_bytes": generate, "transient_forward_bytes": forward,
+            "transient_of": "forward" if rows["generate"] is None else "generate",
+            # A mixture's experts hold what the routing sends them: the figures are the most any routing holds.
+            **({"transient_routing": rows["bound"]} if "bound" in rows else {})}
+
+
+def moment_values(config: Mapping, rows: dict, values: dict, tokens: int, batch: int, fmt: storage.Format,
+                  windows, target: int | None = None) -> dict:
+    """The values a class's compiled transient ``rows`` are evaluated at (the sizes, the lengths, the conditions, what
+    the program reads from the config), or ``{"inference_refused": why}`` where the program does not describe the
+    config's forward."""
     if "refused" in rows:
         return {"inference_refused": rows["refused"]}
     values = dict(values)
@@ -477,6 +493,12 @@ def _transient(config: Mapping, held: dict, values: dict, tokens: int, batch: in
         if isinstance(fraction, bool) or not isinstance(fraction, (int, float)) or not 0 < fraction <= 1:
             return {"inference_refused": f"{field} must be a fraction in (0, 1], got {fraction!r}"}
         values[size] = int(values[of] * fraction)
+    for name, field, default in rows.get("counts", ()):  # a config field read as a size (DeepSeek's groups)
+        count = config.get(field)
+        count = (values[default] if isinstance(default, str) else default) if count is None else count
+        if isinstance(count, bool) or not isinstance(count, int) or count < 1:
+            return {"inference_refused": f"{field} must be a positive integer, got {count!r}"}
+        values[name] = count
     odd = [name for name in rows["even"] if values[name] % 2]
     if odd:
         return {"inference_refused": f"the forward is derived for an even {odd[0]} only (got {values[odd[0]]})"}
@@ -503,12 +525,7 @@ def _transient(config: Mapping, held: dict, values: dict, tokens: int, batch: in
     at = storage.transient_values(values, tokens, batch, fmt, target) | {"f_w": int(any(slides)),
                                                                           "f_m": int(any(slides) and not all(slides))}
     at |= {symbol: int(config.get(field, default) == value) for symbol, field, default, value in rows["flags"]}
-    forward = compiled.largest(rows["forward"], at)
-    generate = forward if rows["generate"] is None else compiled.largest(rows["generate"], at)
-    return {"transient_bytes": generate, "transient_forward_bytes": forward,
-            "transient_of": "forward" if rows["generate"] is None else "generate",
-            # A mixture's experts hold what the routing sends them: the figures are the most any routing holds.
-            **({"transient_routing": rows["bound"]} if "bound" in rows else {})}
+    return at
 
 
 def memory_table(result: dict) -> str:

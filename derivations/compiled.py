@@ -85,7 +85,8 @@ def transient_rows(family, variant: str, name: str) -> dict:
     (symbol, field, default, value), ``fp16``, why fp16 runs another forward ("" where it does not), ``at_least``,
     the sizes it needs at least (name, a number or a size's name), ``matches``, the config fields that must equal a
     size (field, default, size), ``bound``, where the moments are the most of what the forward's input decides (a
-    mixture's routing), what they are; or ``refused``: why there are none."""
+    mixture's routing), what they are, ``counts``, config fields read as sizes (name, field, default); or
+    ``refused``: why there are none."""
     from .symbols import X
 
     derived = family.transient.get(variant, {}).get(name)
@@ -101,7 +102,8 @@ def transient_rows(family, variant: str, name: str) -> dict:
             "flags": [list(flag) for flag in derived.flags], "fp16": derived.fp16,
             "at_least": [list(least) for least in derived.at_least],
             "matches": [list(match) for match in derived.matches],
-            **({"bound": derived.bound} if derived.bound else {})}
+            **({"bound": derived.bound} if derived.bound else {}),
+            **({"counts": [list(count) for count in derived.counts]} if derived.counts else {})}
 
 
 def memory_rows(part, model_type: str = "") -> dict:

@@ -132,6 +132,10 @@ class Transient:
     # Where the forward's tensors depend on more than the sizes (a mixture's routing), what the moments are: the
     # case they take, which holds the most (the figure is then a bound, said so).
     bound: str | None = None
+    # Config fields the program reads as sizes that no count depends on, each (name, field, default): the field's
+    # positive integer, or the default where the config lacks it or sets null (a number, or another size's name):
+    # DeepSeek's groups of experts (n_group, topk_group), its key/value heads (num_key_value_heads, H by default).
+    counts: tuple[tuple[str, str, int | str], ...] = ()
 
 
 def transient(program: Callable[..., None], generates: bool = True, even: tuple[str, ...] = (),
@@ -139,13 +143,13 @@ def transient(program: Callable[..., None], generates: bool = True, even: tuple[
               windowed: bool = False, derived: tuple[tuple[str, str, float, str], ...] = (),
               flags: tuple[tuple[str, str, object, object], ...] = (), fp16: str = "",
               at_least: tuple[tuple[str, int | str], ...] = (), matches: tuple[tuple[str, object, str], ...] = (),
-              bound: str | None = None) -> Transient:
+              bound: str | None = None, counts: tuple[tuple[str, str, int | str], ...] = ()) -> Transient:
     """The forwards of a family's ``program(timeline, generate)``: the bare one, and generate's where the class
     generates; ``even``, ``requires``, ``products``, ``derived``, ``flags``, ``fp16``, ``at_least``, ``matches``: what
     it assumes and reads (see :class:`Transient`). ``windowed``: the program takes ``sliding`` too, whether some layer
     attends to a window (its masks differ); both are derived, each moment weighted by f_w or 1 - f_w, which the
     config decides; ``bound``: the moments are those of the case that holds the most, named so (a mixture's routing,
-    :data:`WORST`)."""
+    :data:`WORST`); ``counts``: config fields read as sizes (see :class:`Transient`)."""
     out = []
     for generate in (False, True)[:1 + generates]:
         moments: list[Expr] = []
@@ -155,7 +159,7 @@ def transient(program: Callable[..., None], generates: bool = True, even: tuple[
             moments += [sympy.expand(weight * m) for m in timeline.peak()]
         out.append(tuple(dict.fromkeys(moments)))
     return Transient(out[0], out[1] if generates else None, even, requires, products, derived, flags, fp16,
-                     at_least, matches, bound)
+                     at_least, matches, bound, counts)
 
 
 def evaluate_peak(moments, values) -> int:

@@ -46,6 +46,11 @@ def routers(model: torch.nn.Module) -> list[torch.nn.Module]:
     return [m for m in model.modules() if type(m).__name__.lower().endswith("topkrouter")]
 
 
+def layers_routed(architecture: str, config: Mapping, dtype: str) -> int:
+    """How many routers the model has: its layers with experts."""
+    return len(routers(build(architecture, config, dtype)))
+
+
 def measured(architecture: str, config: Mapping, dtype: str, tokens: int, batch: int, generate: bool,
              routing: Sequence[Sequence[Sequence[int]]]) -> int:
     """The peak of live tensor bytes in one forward of ``batch`` sequences of ``tokens`` tokens (live_bytes.measured's
@@ -86,7 +91,8 @@ def same_experts(rows: int, picked: int) -> list[list[int]]:
 
 def worst(rows: int, picked: int, experts: int) -> list[list[int]]:
     """Every row routed to experts 0 and 1, each row's other picks to experts no row before it picked, in turn, until
-    every expert is hit (then again from expert 2): the routing derivations.transient.WORST describes."""
+    every one of ``experts`` is hit (then again from expert 2): the routing derivations.transient.WORST describes
+    (``experts``: those a token may be routed to, the first group's where the router keeps a token in one group)."""
     if picked < 2:
         return same_experts(rows, picked)
     others = experts - 2

@@ -27,7 +27,7 @@ import routed_bytes
 from derivations import answers, configs, registry, storage
 from derivations import transient as tr
 from derivations.components import evaluate
-from derivations.families import gpt_oss, mixtral, qwen2_moe, qwen3_moe
+from derivations.families import deepseek_v2, gpt_oss, mixtral, qwen2_moe, qwen3_moe
 from derivations.symbols import X, X_a, valued
 from spec import specs
 
@@ -36,7 +36,8 @@ from spec import specs
 VERIFIED = {"mixtral": (mixtral, ("MixtralForCausalLM", "MixtralModel")),
             "qwen2_moe": (qwen2_moe, ("Qwen2MoeForCausalLM", "Qwen2MoeModel")),
             "qwen3_moe": (qwen3_moe, ("Qwen3MoeForCausalLM", "Qwen3MoeModel")),
-            "gpt_oss": (gpt_oss, ("GptOssForCausalLM", "GptOssModel"))}
+            "gpt_oss": (gpt_oss, ("GptOssForCausalLM", "GptOssModel")),
+            "deepseek_v2": (deepseek_v2, ("DeepseekV2ForCausalLM", "DeepseekV2Model"))}
 
 # One layer's routing as symbols: the program at any routing.
 CURRENT, PREVIOUS, HIT = sympy.symbols("routed_now routed_before experts_hit", integer=True, nonnegative=True)
@@ -59,17 +60,15 @@ def at_routing(family: str, config: dict, architecture: str, tokens: int, batch:
                routing_layer: list[list[int]]) -> int:
     """The family's program at one layer's routing: the largest moment over the loop's consecutive pairs of hit experts
     (the first with none before it), with the routing's experts hit."""
-    # The values the command line evaluates its moments at (answers' own helpers: the sizes, the windows).
+    # The values the command line evaluates its moments at (answers' own: the sizes, the windows, what the program
+    # reads from the config), the routing's symbols apart.
     chosen, held, values, _ = answers._held(config, architecture, tokens, None)
     _, windows, _ = answers._cache(config, chosen, held, values, tokens, None, batch)
-    slides = [w is not None for w in windows]
-    at = storage.transient_values(values, tokens, batch, storage.FORMATS[dtype])
-    at |= {"f_w": int(any(slides)), "f_m": int(any(slides) and not all(slides))}
+    at = answers.moment_values(config, held["transient"], values, tokens, batch, storage.FORMATS[dtype], windows)
     transient = programs(family)[chosen.layout][chosen.architecture]
-    at |= {symbol: int(config.get(field, default) == value) for symbol, field, default, value in transient.flags}
     moments = transient.generate if generate else transient.forward
     rows, hit = routed_bytes.counts(routing_layer)
-    sized = valued({k: v for k, v in at.items() if k not in ("x_h",)})
+    sized = valued({k: v for k, v in at.items() if k not in ("x_h", "x_g")})
     return max(evaluate(moment, sized | {CURRENT: now, PREVIOUS: before, HIT: hit})
                for before, now in zip([0] + rows[:-1], rows or [0]) for moment in moments)
 
@@ -95,7 +94,8 @@ def test_the_worst_routing_is_the_bound(family: str, checkpoint: str, architectu
     experts, picked = values[X], values[X_a]
     # Short lengths, where the experts' loop is the peak, and a long one, where attention's scores are.
     for tokens, batch, dtype in ((1, 1, "bf16"), (9, 2, "bf16"), (17, 1, "fp32"), (333, 2, "bf16")):
-        routing = [routed_bytes.worst(tokens * batch, picked, experts)] * layers(config)
+        routing = [routed_bytes.worst(tokens * batch, picked, experts)] * routed_bytes.layers_routed(architecture,
+                                                                                                  config, dtype)
         for generate in generates(architecture):
             measured = routed_bytes.measured(architecture, config, dtype, tokens, batch, generate, routing)
             assert measured == bound(config, architecture, tokens, batch, dtype, generate), \
@@ -112,6 +112,7 @@ def test_every_token_on_the_same_experts(family: str, checkpoint: str, architect
     for tokens, batch, dtype in ((1, 1, "bf16"), (9, 2, "bf16"), (17, 1, "fp32")):
         routing = routed_bytes.same_experts(tokens * batch, picked)
         for generate in generates(architecture):
+            assert routed_bytes.layers_routed(architecture, config, dtype) == 1
             measured = routed_bytes.measured(architecture, config, dtype, tokens, batch, generate, [routing])
             assert measured == at_routing(family, config, architecture, tokens, batch, dtype, generate, routing)
             worst = bound(config, architecture, tokens, batch, dtype, generate)
@@ -149,18 +150,25 @@ def test_random_routings(family: str, data: st.DataObject) -> None:
     batch = data.draw(st.integers(1, 3), label="batch")
     dtype = data.draw(st.sampled_from(["bf16", "fp16", "fp32"]), label="dtype")
     generate = data.draw(st.sampled_from(generates(architecture)), label="generate")
-    routing = [data.draw(routings(tokens * batch, experts, picked), label=f"routing {i}") for i in range(layers(config))]
+    try:
+        routers = routed_bytes.layers_routed(architecture, config, dtype)
+    except (TypeError, ValueError, RuntimeError, IndexError):  # a drawn config transformers cannot build
+        assume(False)
+    routing = [data.draw(routings(tokens * batch, experts, picked), label=f"routing {i}") for i in range(routers)]
     try:
         measured = routed_bytes.measured(architecture, config, dtype, tokens, batch, generate, routing)
     except (TypeError, ValueError, RuntimeError, IndexError):  # a drawn config transformers cannot run
         assume(False)
     assert measured <= bound(config, architecture, tokens, batch, dtype, generate)
-    if len(routing) == 1:
-        assert measured == at_routing(family, config, architecture, tokens, batch, dtype, generate, routing[0])
+    if layers(config) == 1:  # its one layer's routing, or none (a dense layer: no routing to bound)
+        assert measured == (at_routing(family, config, architecture, tokens, batch, dtype, generate, routing[0])
+                            if routing else bound(config, architecture, tokens, batch, dtype, generate))
 
 
 # Edges of each family, two layers: no pick (the experts add nothing), one pick (no expert before the one the loop
-# runs), every expert picked, a window shorter than the tokens.
+# runs), every expert picked, a window shorter than the tokens; DeepSeek's dense layers (none, every one), its
+# group-limited routing (V2's released config: 8 groups, a token's experts from 3; or from one, where the worst
+# routing spreads within the first group).
 EDGES = [("mixtral", "mixtral-8x7b", {"num_experts_per_tok": 0}), ("mixtral", "mixtral-8x7b", {"num_experts_per_tok": 1}),
          ("mixtral", "mixtral-8x7b", {"num_local_experts": 3, "num_experts_per_tok": 3}),
          ("mixtral", "mixtral-8x7b", {"sliding_window": 4}),
@@ -172,7 +180,19 @@ EDGES = [("mixtral", "mixtral-8x7b", {"num_experts_per_tok": 0}), ("mixtral", "m
          ("qwen3_moe", "qwen3-30b-a3b", {"use_sliding_window": True, "sliding_window": 4}),
          ("gpt_oss", "gpt-oss-20b", {"num_experts_per_tok": 0}), ("gpt_oss", "gpt-oss-20b", {"num_experts_per_tok": 1}),
          ("gpt_oss", "gpt-oss-20b", {"num_local_experts": 3, "num_experts_per_tok": 3}),
-         ("gpt_oss", "gpt-oss-20b", {"sliding_window": 4})]
+         ("gpt_oss", "gpt-oss-20b", {"sliding_window": 4}),
+         ("deepseek_v2", "deepseek-v2", {"topk_method": "group_limited_greedy", "n_group": 8, "topk_group": 3}),
+         ("deepseek_v2", "deepseek-v2", {"topk_method": "group_limited_greedy", "n_group": 8, "topk_group": 1}),
+         ("deepseek_v2", "deepseek-v2", {"first_k_dense_replace": 0}),
+         ("deepseek_v2", "deepseek-v2", {"first_k_dense_replace": 2}),
+         ("deepseek_v2", "deepseek-v2-lite", {"num_experts_per_tok": 1}),
+         ("deepseek_v2", "deepseek-v2-lite", {"num_experts_per_tok": 0})]
+
+
+def one_group(family: str, config: dict) -> bool:
+    """Whether the router keeps each token's experts in one group (DeepSeek's group-limited routing, topk_group 1)."""
+    grouped = {"deepseek_v2": config.get("topk_method") == "group_limited_greedy", "deepseek_v3": True}
+    return grouped.get(family, False) and config.get("topk_group") == 1
 
 
 @pytest.mark.parametrize("family, checkpoint, change", EDGES, ids=[f"{c}-{'-'.join(map(str, ch.values()))}"
@@ -181,11 +201,12 @@ def test_edges(family: str, checkpoint: str, change: dict) -> None:
     config = reference.shallow(configs.load(checkpoint), 2) | change
     architecture = VERIFIED[family][1][0]
     values = registry.resolve(config, architecture).values
+    reach = values[X] // config["n_group"] if one_group(family, config) else values[X]
     for tokens, batch, dtype in ((1, 1, "bf16"), (9, 2, "bf16"), (6, 1, "fp32")):
-        routing = routed_bytes.worst(tokens * batch, values[X_a], values[X])
+        routing = routed_bytes.worst(tokens * batch, values[X_a], reach)
         for generate in generates(architecture):
             measured = routed_bytes.measured(architecture, config, dtype, tokens, batch, generate,
-                                             [routing] * layers(config))
+                                             [routing] * routed_bytes.layers_routed(architecture, config, dtype))
             assert measured == bound(config, architecture, tokens, batch, dtype, generate), \
                 (change, tokens, batch, dtype, generate)
 
