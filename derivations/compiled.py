@@ -69,11 +69,9 @@ def compile_section(model_type: str, name: str) -> dict:
     return {"memory": held, "transient": [json.loads(text) for text in distinct]}
 
 
-# What a class without a derived forward at inference answers instead of a transient peak.
+# What a class without a derived forward at inference answers instead of a transient peak. (A mixture's derived
+# classes answer the most any routing holds: derivations.transient.WORST.)
 NO_TRANSIENT = "transient peak not derived for this class yet"
-# ... and a mixture of experts: its experts' tensors hold the tokens routed to each, which the sizes do not give.
-ROUTED = ("transient peak not derived: a mixture's experts hold the tokens routed to each, which depend on the "
-          "weights and the input, not on the sizes alone")
 
 
 def transient_rows(family, variant: str, name: str) -> dict:
@@ -87,12 +85,9 @@ def transient_rows(family, variant: str, name: str) -> dict:
     size (field, default, size), ``bound``, where the moments are the most of what the forward's input decides (a
     mixture's routing), what they are, ``counts``, config fields read as sizes (name, field, default); or
     ``refused``: why there are none."""
-    from .symbols import X
-
     derived = family.transient.get(variant, {}).get(name)
     if derived is None:
-        routed = X in family.variants[variant][name].total.free_symbols
-        return {"refused": ROUTED if routed else NO_TRANSIENT}
+        return {"refused": NO_TRANSIENT}
     return {"forward": [terms(m) for m in derived.forward],
             "generate": None if derived.generate is None else [terms(m) for m in derived.generate],
             "even": list(derived.even),

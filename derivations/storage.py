@@ -312,6 +312,8 @@ def transient_values(values: dict[str, int], tokens: int, batch: int, fmt: Forma
     out["c_btd"] = int(batch > 1 and (heads or 1) > 1 and out["s_d"] > 1)
     if "X_a" in values:  # a mixture's experts loop, at the routing that holds the most (derivations.transient)
         out |= experts_hit(values, tokens * batch)
+    if "G_x" in values:  # DeepSeek's groups of experts: the mask of the groups is copied to the experts, or viewed
+        out["c_g"] = int(values["G_x"] > 1 and values["X"] // values["G_x"] > 1)
     if "L_f" in values:  # the first L_f layers dense (DeepSeek): which kinds of layer come first and later
         layers, dense = values.get("L", 1), values["L_f"]
         out |= {"l_fd": int(dense >= 1), "l_d2": int(dense >= 2), "l_e2": int(layers - max(dense, 1) >= 1)}

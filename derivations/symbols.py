@@ -96,6 +96,7 @@ l_fd = sympy.Symbol("l_fd", integer=True, nonnegative=True)
 l_d2 = sympy.Symbol("l_d2", integer=True, nonnegative=True)
 l_e2 = sympy.Symbol("l_e2", integer=True, nonnegative=True)
 f_c = sympy.Symbol("f_c", integer=True, nonnegative=True)
+c_g = sympy.Symbol("c_g", integer=True, nonnegative=True)
 # Config fields that set no parameter but sizes a forward makes: DeepSeek's groups of experts and the groups a
 # token's experts come from.
 G_x = _size("G_x", r"G_{\mathrm{x}}")
@@ -241,6 +242,8 @@ NOTATION: tuple[Notation, ...] = (
              "first_k_dense_replace, num_hidden_layers"),
     Notation(f_c, "1 where a config picks the other of a third pair of code paths (DeepSeek's routing within one "
                   "group), else 0", (), "topk_group"),
+    Notation(c_g, "1 where DeepSeek's router copies its mask of the groups, expanded to the experts (G_x > 1 and "
+                  "X / G_x > 1: otherwise the expanded mask is a view), else 0", (), "n_group"),
     Notation(G_x, "groups the router splits the experts into (DeepSeek's group-limited routing)", ("n_group",),
              "DeepSeek-V2's paper writes M for the devices a token's experts may sit on"),
     Notation(G_k, "groups a token's experts come from (DeepSeek's group-limited routing)", ("topk_group",), ""),

@@ -384,6 +384,22 @@ def rotate(t: Timeline, name: str, x: str, elements: Expr) -> str:
     return name
 
 
+def rotate_pairs(t: Timeline, name: str, elements: Expr) -> str:
+    """A rotation by pairs of coordinates (gpt-oss's _apply_rotary_emb on the halves of a head, DeepSeek-V3's
+    apply_rotary_pos_emb_interleave on its even and odd coordinates), on ``elements`` of q or k: its two parts (views)
+    each times the cosine and the sine, ``a * cos - b * sin`` and ``b * cos + a * sin`` (each product dying once
+    summed), then ``torch.cat`` of the two, which die once read."""
+    half = activation(elements / 2)
+    for part, products in (("first", ("cos", "sin")), ("second", ("cos2", "sin2"))):
+        for product in products:
+            t.new(f"{name}.{product}", half)
+        t.new(f"{name}.{part}", half)
+        t.drop(*(f"{name}.{product}" for product in products))
+    t.new(name, activation(elements))
+    t.drop(f"{name}.first", f"{name}.second")
+    return name
+
+
 def rotate_part(t: Timeline, name: str, rows: Expr, width: Expr, part: Expr) -> str:
     """GPT-NeoX's apply_rotary_pos_emb on ``part`` of each head's ``width`` (views of both sides): the part
     rotated (:func:`rotate`), then ``torch.cat([rotated, rest])``, the rotated part dying with the name bound again."""

@@ -130,7 +130,8 @@ def test_max_tokens_is_the_largest_length_within_the_memory(name, size):
 
 
 def test_a_class_without_an_inference_total_is_one_line():
-    status, out = in_process.printed("fit", "llama-2-7b", "--arch", "LlamaForSequenceClassification", "--memory", "80GB")
+    status, out = in_process.printed("fit", "llama-2-7b", "--arch", "LlamaForSequenceClassification",
+                                     "--memory", "80GB")
     assert status == 2 and out.startswith("error: LlamaForSequenceClassification: no inference total: ") \
         and "\n" not in out
 

@@ -27,7 +27,7 @@ import routed_bytes
 from derivations import answers, configs, registry, storage
 from derivations import transient as tr
 from derivations.components import evaluate
-from derivations.families import deepseek_v2, gpt_oss, mixtral, qwen2_moe, qwen3_moe
+from derivations.families import deepseek_v2, deepseek_v3, gpt_oss, mixtral, qwen2_moe, qwen3_moe
 from derivations.symbols import X, X_a, valued
 from spec import specs
 
@@ -37,7 +37,8 @@ VERIFIED = {"mixtral": (mixtral, ("MixtralForCausalLM", "MixtralModel")),
             "qwen2_moe": (qwen2_moe, ("Qwen2MoeForCausalLM", "Qwen2MoeModel")),
             "qwen3_moe": (qwen3_moe, ("Qwen3MoeForCausalLM", "Qwen3MoeModel")),
             "gpt_oss": (gpt_oss, ("GptOssForCausalLM", "GptOssModel")),
-            "deepseek_v2": (deepseek_v2, ("DeepseekV2ForCausalLM", "DeepseekV2Model"))}
+            "deepseek_v2": (deepseek_v2, ("DeepseekV2ForCausalLM", "DeepseekV2Model")),
+            "deepseek_v3": (deepseek_v3, ("DeepseekV3ForCausalLM", "DeepseekV3Model"))}
 
 # One layer's routing as symbols: the program at any routing.
 CURRENT, PREVIOUS, HIT = sympy.symbols("routed_now routed_before experts_hit", integer=True, nonnegative=True)
@@ -169,7 +170,8 @@ def test_random_routings(family: str, data: st.DataObject) -> None:
 # runs), every expert picked, a window shorter than the tokens; DeepSeek's dense layers (none, every one), its
 # group-limited routing (V2's released config: 8 groups, a token's experts from 3; or from one, where the worst
 # routing spreads within the first group).
-EDGES = [("mixtral", "mixtral-8x7b", {"num_experts_per_tok": 0}), ("mixtral", "mixtral-8x7b", {"num_experts_per_tok": 1}),
+EDGES = [("mixtral", "mixtral-8x7b", {"num_experts_per_tok": 0}),
+         ("mixtral", "mixtral-8x7b", {"num_experts_per_tok": 1}),
          ("mixtral", "mixtral-8x7b", {"num_local_experts": 3, "num_experts_per_tok": 3}),
          ("mixtral", "mixtral-8x7b", {"sliding_window": 4}),
          ("qwen2_moe", "qwen1.5-moe-a2.7b", {"num_experts_per_tok": 0}),
@@ -186,7 +188,11 @@ EDGES = [("mixtral", "mixtral-8x7b", {"num_experts_per_tok": 0}), ("mixtral", "m
          ("deepseek_v2", "deepseek-v2", {"first_k_dense_replace": 0}),
          ("deepseek_v2", "deepseek-v2", {"first_k_dense_replace": 2}),
          ("deepseek_v2", "deepseek-v2-lite", {"num_experts_per_tok": 1}),
-         ("deepseek_v2", "deepseek-v2-lite", {"num_experts_per_tok": 0})]
+         ("deepseek_v2", "deepseek-v2-lite", {"num_experts_per_tok": 0}),
+         ("deepseek_v3", "deepseek-v3", {"topk_group": 1}), ("deepseek_v3", "deepseek-v3", {"rope_interleave": False}),
+         ("deepseek_v3", "deepseek-v3", {"norm_topk_prob": False, "first_k_dense_replace": 0}),
+         ("deepseek_v3", "deepseek-v3", {"q_lora_rank": None, "num_experts_per_tok": 1}),
+         ("deepseek_v3", "deepseek-v3", {"n_group": 4, "topk_group": 2, "num_experts_per_tok": 3})]
 
 
 def one_group(family: str, config: dict) -> bool:
@@ -201,7 +207,8 @@ def test_edges(family: str, checkpoint: str, change: dict) -> None:
     config = reference.shallow(configs.load(checkpoint), 2) | change
     architecture = VERIFIED[family][1][0]
     values = registry.resolve(config, architecture).values
-    reach = values[X] // config["n_group"] if one_group(family, config) else values[X]
+    groups = config.get("n_group") or {"deepseek_v3": 8}.get(family, 1)  # DeepseekV3Config's default: 8
+    reach = values[X] // groups if one_group(family, config) else values[X]
     for tokens, batch, dtype in ((1, 1, "bf16"), (9, 2, "bf16"), (6, 1, "fp32")):
         routing = routed_bytes.worst(tokens * batch, values[X_a], reach)
         for generate in generates(architecture):

@@ -30,7 +30,7 @@ from ..components import (Part, attention_products, column_parallel, feed_forwar
                           row_parallel, score, task_heads)
 from ..readers import deepseek_v2 as reader
 from ..sources import Citation
-from ..symbols import (C, D, F, F_e, G_k, G_x, H, L, L_f, R_kv, R_q, V, X, X_a, X_s, b, d_n, d_r, d_v, f_a, f_b,
+from ..symbols import (C, D, F, F_e, G_k, G_x, H, L, L_f, R_kv, R_q, V, X, X_a, X_s, b, c_g, d_n, d_r, d_v, f_a, f_b,
                        l_d2, l_e2, l_fd, s, u, x_g, x_h)
 from .. import transient as tr
 
@@ -292,13 +292,13 @@ def latent_attention_forward(t: tr.Timeline, x: str, generate: bool, compressed:
 
 def router_forward(t: tr.Timeline) -> tuple[str, ...]:
     """DeepseekV2TopkRouter.forward: ``F.linear(x.type(fp32), weight.type(fp32))`` (the rows and the router's weight
-    copied to fp32 below fp32, dying once read: the weight's copy is X D fp32), the softmax in fp32; where
-    topk_method is group_limited_greedy (f_a), the groups' best scores (``max``: values and 64-bit indices, the
-    indices dying at once), ``topk`` of the G_k groups (the values dying at once), a zero mask of the groups filled
-    in place, expanded to the experts by a copy, and ``scores.masked_fill(~mask.bool(), 0)`` (two boolean masks,
-    each dying once read; the softmax dies as the name is bound again); ``topk`` of the X_a experts (fp32 values,
-    64-bit indices); the values times routed_scaling_factor (the product kept, the values dying). The group tensors
-    and the scores die when it returns."""
+    copied to fp32 below fp32, dying once read: the weight's copy is X D fp32), the softmax in fp32; where topk_method
+    is group_limited_greedy (f_a), the groups' best scores (``max``: values and 64-bit indices, the indices dying at
+    once), ``topk`` of the G_k groups (the values dying at once), a zero mask of the groups filled in place, expanded to
+    the experts (a copy where c_g), and ``scores.masked_fill(~mask.bool(), 0)`` (two boolean masks, each dying once
+    read; the softmax dies as the name is bound again); ``topk`` of the X_a experts (fp32 values, 64-bit indices); the
+    values times routed_scaling_factor (the product kept, the values dying). The group tensors and the scores die when
+    it returns."""
     rows, grouped = b * s, f_a
     t.new("router.rows_fp32", tr.upcast(rows * D))
     t.new("router.weight_fp32", tr.upcast(X * D))
@@ -312,7 +312,7 @@ def router_forward(t: tr.Timeline) -> tuple[str, ...]:
     t.new("router.group_idx", grouped * tr.INT64 * rows * G_k)
     t.drop("router.group_top")
     t.new("router.group_mask", grouped * tr.FP32 * rows * G_x)
-    t.new("router.score_mask", grouped * tr.FP32 * rows * X)
+    t.new("router.score_mask", grouped * c_g * tr.FP32 * rows * X)  # reshape: a copy, or a view (c_g)
     t.new("router.mask_bool", grouped * tr.BOOL * rows * X)
     t.new("router.mask_not", grouped * tr.BOOL * rows * X)
     t.drop("router.mask_bool")

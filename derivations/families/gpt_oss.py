@@ -213,34 +213,19 @@ def rms_norm(t: tr.Timeline, name: str, width, rows=None) -> str:
     return t.join(name, f"{name}.kept", f"{name}.cast")
 
 
-def rotate(t: tr.Timeline, name: str, elements) -> str:
-    """_apply_rotary_emb on one of q and k (``elements`` of it): its halves (views) each times the cosine and the
-    sine, ``first_half * cos - second_half * sin`` and ``second_half * cos + first_half * sin`` (each product dying
-    once summed), then ``torch.cat`` of the two, which die when the function returns."""
-    half = tr.activation(elements / 2)
-    for part, products in (("first", ("cos", "sin")), ("second", ("cos2", "sin2"))):
-        for product in products:
-            t.new(f"{name}.{product}", half)
-        t.new(f"{name}.{part}", half)
-        t.drop(*(f"{name}.{product}" for product in products))
-    t.new(name, tr.activation(elements))
-    t.drop(f"{name}.first", f"{name}.second")
-    return name
-
-
 def attention_forward(t: tr.Timeline, x: str, generate: bool) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """GptOssAttention.forward on the normed ``x``: q, k and v projected (a bias added in the same product), q and
-    k rotated (:func:`rotate`); with a cache (generate), k and v go into it; then eager_attention_forward with the
-    sinks: ``repeat_kv`` (copies where grouped), the scores scaled and masked, ``torch.cat([scores, sinks])`` (one
-    more column a row: the sink, a view of a parameter), ``combined - combined.max(-1).values`` (the max's values
-    and 64-bit indices, the indices dying with the tuple at once), the softmax in the activation dtype (its view
-    without the sink column is the attention weights returned, the masked scores dying as their name is bound to
-    it), the product with the values (the view read as it is), transposed by a copy where c_t; the combined logits
-    die when the function returns. Returns the output (two names, one of 0 bytes) and the weights (the softmax's
-    storage), which the layer holds."""
+    """GptOssAttention.forward on the normed ``x``: q, k and v projected (a bias added in the same product), q and k
+    rotated (_apply_rotary_emb, by the halves of a head: derivations.transient.rotate_pairs); with a cache (generate), k
+    and v go into it; then eager_attention_forward with the sinks: ``repeat_kv`` (copies where grouped), the scores
+    scaled and masked, ``torch.cat([scores, sinks])`` (one more column a row: the sink, a view of a parameter),
+    ``combined - combined.max(-1).values`` (the max's values and 64-bit indices, the indices dying with the tuple at
+    once), the softmax in the activation dtype (its view without the sink column is the attention weights returned, the
+    masked scores dying as their name is bound to it), the product with the values (the view read as it is), transposed
+    by a copy where c_t; the combined logits die when the function returns. Returns the output (two names, one of 0
+    bytes) and the weights (the softmax's storage), which the layer holds."""
     rows, n = b * s, b * H * s
     q, k, v = tr.linear(t, "q", rows, H * d_h), tr.linear(t, "k", rows, K * d_h), tr.linear(t, "v", rows, K * d_h)
-    q_rot, k_rot = rotate(t, "q_rot", rows * H * d_h), rotate(t, "k_rot", rows * K * d_h)
+    q_rot, k_rot = tr.rotate_pairs(t, "q_rot", rows * H * d_h), tr.rotate_pairs(t, "k_rot", rows * K * d_h)
     t.drop(q, k)  # query_states, key_states = apply_rotary_pos_emb(...)
     if generate:
         t.drop(k_rot, v)  # past_key_values.update(...): the cache's tensors now
