@@ -622,6 +622,8 @@ def fit(config: Mapping, architecture: str | None = None, memory_bytes: int | No
     result = {"architecture": architecture, "dtype": dtype, "batch": batch, "seq": tokens, "weights_bytes": weights}
     if "quantization" in held:  # the config's quantization_config sets the weights' format, --dtype the rest's
         result["quantization"] = held["quantization"]["method"]
+    if "transient_routing" in held:  # a mixture: the inference bytes are the most any routing holds
+        result["transient_routing"] = held["transient_routing"]
     if memory_bytes is None and accelerator is None:
         result["accelerators"] = [{"name": card.name, "memory": card.memory, "memory_bytes": card.memory_bytes}
                                   | within(card.memory_bytes) for card in accelerators.ACCELERATORS.values()]
@@ -680,7 +682,8 @@ def fit_cells(result: dict) -> Table:
     weights = result["dtype"] if "quantization" not in result else \
         f"{result['quantization']} (quantization_config), the rest in {result['dtype']}"
     foot = [("weights", weights, storage.both_units(result["weights_bytes"])),
-            ("inference bytes", "weights + key/value cache + the forward's transient peak", ""),
+            ("inference bytes", "weights + key/value cache + the forward's transient peak"
+             + (f", at most: {result['transient_routing']}" if "transient_routing" in result else ""), ""),
             ("not counted", "; ".join(result["not_counted"]), "")]
     return Table(result["architecture"], head, body, foot)
 
