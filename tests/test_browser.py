@@ -1169,13 +1169,16 @@ def test_the_fits_on_table_is_the_command_lines(config_page, site, tmp_path, mon
     # Under the count, `fit config.json`: the longest context and the largest batch on every accelerator. Its
     # table's cells, laid out as the command line lays them out, are what it prints, and its names and numbers are
     # its --json's; with a class chosen, the command line's --arch; beside its answer, the lines it adds on stderr
-    # (a field transformers would refuse); a class without an inference total (a mixture), its one line, no table.
+    # (a field transformers would refuse); a class without an inference total (a sequence classifier), its one line,
+    # no table.
     monkeypatch.chdir(tmp_path)
     watched = config_page
     form = watched.page.locator("form.dv-paste")
     gpt2 = json.loads((Path(configs.CHECKPOINTS_DIR) / "gpt2.json").read_text())
+    llama = json.loads((Path(configs.CHECKPOINTS_DIR) / "llama-2-7b.json").read_text())
     pasted = [("qwen2.5-7b", None), ("gpt2 with attn_pdrop 2.5", json.dumps(gpt2 | {"attn_pdrop": 2.5})),
-              ("mixtral-8x7b", None)]
+              ("mixtral-8x7b", None),
+              ("llama-2-7b classifier", json.dumps(llama | {"architectures": ["LlamaForSequenceClassification"]}))]
     for name, text in pasted:
         text = text or (Path(configs.CHECKPOINTS_DIR) / f"{name}.json").read_text()
         Path("config.json").write_text(text)
@@ -1207,7 +1210,7 @@ def test_the_fits_on_table_is_the_command_lines(config_page, site, tmp_path, mon
                 assert cells[0] == card["name"], (name, cells)
                 assert cells[1].endswith(f"batch {'none' if card['max_batch'] is None else format(card['max_batch'], ',')}")
                 assert cells[2].split(" ")[0] == ("none" if card["max_tokens"] is None else f"{card['max_tokens']:,}")
-    assert name == "mixtral-8x7b" and error, "the last config pasted has no inference total"
+    assert name == "llama-2-7b classifier" and error, "the last config pasted has no inference total"
     # The one sentence above the table links the Memory page's section that explains it.
     link = urlsplit(shown["link"])  # made absolute by instant navigation where the page is served
     target = (site / link.path.lstrip("/")).read_text(encoding="utf-8")

@@ -85,8 +85,10 @@ def test_a_refused_config_gets_the_command_lines_line(text, in_tmp):
 SEQ = "64"
 # The page's "fits on" table, `fit config.json` on every accelerator, for a config of each kind of answer: learned
 # positions (gpt2, bert), the memory (qwen2.5-7b), a sliding window (mistral-7b), windows on some layers
-# (gemma-2-2b); and the one line of a class without an inference total (t5-small, a mixture).
+# (gemma-2-2b), an encoder-decoder (t5-small), a mixture's bound (mixtral-8x7b); and the one line of a class without an
+# inference total (:data:`UNDERIVED`, no bundled config's own class).
 FITTED = ("gpt2", "bert-base-uncased", "qwen2.5-7b", "mistral-7b", "gemma-2-2b", "t5-small", "mixtral-8x7b")
+UNDERIVED = ("llama-2-7b", "LlamaForSequenceClassification")
 # The commands that read the cards (accelerators) and the roofline's bounds, once each.
 CARDS = (["fit", "config.json", "--gpu", "A100"], ["flops", "config.json", "--seq", SEQ, "--gpu", "MI300X"],
          ["memory", "config.json", "--seq", SEQ, "--gpu", "TPU-v5e"])
@@ -121,13 +123,14 @@ for name in {names!r}:
         answers[name].append(fitted[name])
     if name == "qwen2.5-7b":
         answers[name] += [json.loads(pasted.command(argv, text)) for argv in {CARDS!r}]
-print(json.dumps(answers))
+underived = json.loads(read({UNDERIVED[0]!r})) | {{"architectures": [{UNDERIVED[1]!r}]}}
+print(json.dumps([answers, json.loads(pasted.command(["fit", "config.json"], json.dumps(underived)))]))
 import derivations
 assert derivations.__file__.startswith({str(tmp_path / "bundle")!r}), derivations.__file__
 """
     result = subprocess.run([sys.executable, "-I", "-S", "-c", code], capture_output=True, text=True, cwd=tmp_path)
     assert result.returncode == 0, result.stderr[-3000:]
-    answered = json.loads(result.stdout)
+    answered, underived = json.loads(result.stdout)
     for name in names:
         path = str(Path(configs.CHECKPOINTS_DIR) / f"{name}.json")
         counted, flops, memory, *more = answered[name]
@@ -149,7 +152,12 @@ assert derivations.__file__.startswith({str(tmp_path / "bundle")!r}), derivation
     # Each kind of answer was met: a table of every card, a card alone, and a class without an inference total.
     fitted = {name: answered[name][3] for name in FITTED}
     assert fitted["qwen2.5-7b"]["status"] == 0 and len(fitted["qwen2.5-7b"]["table"]["body"]) > 1
-    assert fitted["mixtral-8x7b"]["status"] == cli.EXIT_BAD_INPUT and "no inference total" in fitted["mixtral-8x7b"]["output"]
+    assert fitted["mixtral-8x7b"]["status"] == 0  # a mixture's bound over its routings
+    config = tmp_path / "underived.json"
+    config.write_text(json.dumps(configs.load(UNDERIVED[0]) | {"architectures": [UNDERIVED[1]]}))
+    status, printed, error = in_process.derivations("fit", str(config))
+    assert (underived["status"], underived["output"]) == (status, error.rstrip("\n")) and status == cli.EXIT_BAD_INPUT
+    assert "no inference total" in underived["output"] and underived["table"] is None
 
 
 @pytest.mark.parametrize("argv", [["flops", "config.json", "--seq", "2048"], ["flops", "config.json"],

@@ -38,9 +38,11 @@ def serving(checkpoint: str) -> str:
     where = (f"fits on {', '.join(fits)}" if fits else "fits on none of the accelerators of the table") + (
         f"; not on {', '.join(short)}" if fits and short else "")
     attention = held.get("attention", "eager")
+    routed = "transient_routing" in held  # a mixture's: the most any routing of its experts holds
     return (f'<p class="dv-glance-serving">Serving <code>{checkpoint}</code> in {SERVING_DTYPE} at '
-            f"{tokens:,} tokens, batch 1, holds {storage.in_unit(total, storage.DECIMAL)} (weights, key/value cache "
-            f"and the forward's transient peak, {attention} attention): {where} "
+            f"{tokens:,} tokens, batch 1, holds {'at most ' if routed else ''}"
+            f"{storage.in_unit(total, storage.DECIMAL)} (weights, key/value cache and the forward's transient peak"
+            f"{' at the routing that holds the most' if routed else ''}, {attention} attention): {where} "
             f'(<a href="memory.html#does-it-fit">what is not counted</a>).</p>')
 
 
