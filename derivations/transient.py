@@ -528,6 +528,11 @@ class Retimed:
     def drop(self, *names: str) -> None:
         self.timeline.drop(*names)
 
+    @property
+    def attention(self) -> str:
+        """The implementation the timeline follows (the building blocks read it)."""
+        return self.timeline.attention
+
 
 # ---------------------------------------------------------------------------------------------
 # sdpa attention (transformers' default): integrations/sdpa_attention.py and masking_utils.py for sdpa, and what
