@@ -626,7 +626,7 @@ def attend(t: Timeline, q: str, k: str, v: str, mask: str, heads: Expr, head_siz
 # (V3 always, V2 where topk_method is group_limited_greedy) only narrows the routings: its group tensors have one row
 # a token whatever it picks, and where a token's experts all come from one group (topk_group 1) the most experts hit
 # are that group's (x_g). gpt-oss's loop (no sentinel class; biases; the clamped gate) is the only eager path in
-# 5.23, in training as at inference (4.x's batched inference path is gone); at eval on the CPU transformers runs
+# 5.23, in training as at inference; at eval, on the CPU as on a GPU, transformers runs
 # grouped_mm unless experts_implementation="eager" is asked for, which this program describes.
 # tests/test_reference_transient_moe.py forces that routing and measures it, and measures every routing it draws
 # against the program at its own counts.
