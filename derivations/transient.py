@@ -521,6 +521,7 @@ class Retimed:
 
     def __init__(self, timeline: Timeline, lengths: dict) -> None:
         self.timeline, self.lengths = timeline, lengths
+        self.attention = timeline.attention  # the building blocks read which attention runs (causal_mask)
 
     def new(self, name: str, size) -> str:
         return self.timeline.new(name, sympy.sympify(size).subs(self.lengths))
