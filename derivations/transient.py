@@ -521,6 +521,7 @@ class Retimed:
 
     def __init__(self, timeline: Timeline, lengths: dict) -> None:
         self.timeline, self.lengths = timeline, lengths
+        self.attention = timeline.attention  # the building blocks read which attention runs (causal_mask)
 
     def new(self, name: str, size) -> str:
         return self.timeline.new(name, sympy.sympify(size).subs(self.lengths))
@@ -623,8 +624,18 @@ def attend(t: Timeline, q: str, k: str, v: str, mask: str, heads: Expr, head_siz
 # to expert_hit (x_h of them, storage.experts_hit). A row of expert_hit is 8 bytes; moving one token off either
 # of the two experts drops a row of every tensor of an iteration (more than 8 bytes: the gathered hidden state
 # alone is D activations), and gains at most one expert hit. So the most any routing holds is the program below at
-# n = n' = b s with x_h experts hit (:data:`WORST`, said as :data:`ROUTED_BOUND`). tests/test_reference_transient_moe.py
-# forces that routing and measures it, and measures every routing it draws against the program at its own counts.
+# n = n' = b s with x_h experts hit (:data:`WORST`, said as :data:`ROUTED_BOUND`).
+#
+# Family by family (each program in its module): what runs beside the loop does not depend on the routing.
+# Qwen2-MoE's shared expert runs on every row before the router, its output held through the loop; DeepSeek's
+# X_s shared experts (one feed-forward X_s F_e wide) run on every row after it. DeepSeek's group-limited routing
+# (V3 always, V2 where topk_method is group_limited_greedy) only narrows the routings: its group tensors have one row
+# a token whatever it picks, and where a token's experts all come from one group (topk_group 1) the most experts hit
+# are that group's (x_g). gpt-oss's loop (no sentinel class; biases; the clamped gate) is the only eager path in
+# 5.23, in training as at inference; at eval, on the CPU as on a GPU, transformers runs
+# grouped_mm unless experts_implementation="eager" is asked for, which this program describes.
+# tests/test_reference_transient_moe.py forces that routing and measures it, and measures every routing it draws
+# against the program at its own counts.
 
 @dataclass(frozen=True)
 class Routing:
