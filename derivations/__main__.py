@@ -16,6 +16,7 @@ import argparse
 import json
 import os
 import sys
+import textwrap
 from typing import NamedTuple
 
 from . import answers, configs, parallel, storage
@@ -260,8 +261,8 @@ def main(argv: list[str] | None = None) -> int:
     if status != 0:
         print(output, file=sys.stderr)
         return status
-    for note in notes:
-        print(note, file=sys.stderr)
+    for note in notes:  # within the 100 columns of the tables, a longer note's lines indented under its first
+        print(textwrap.fill(note, answers.COLUMNS, subsequent_indent="  ", break_on_hyphens=False), file=sys.stderr)
     try:
         print(output)
         sys.stdout.flush()

@@ -344,7 +344,7 @@ def memory(config: Mapping, architecture: str | None, tokens: int | None, target
         result["weights_bytes"] = result["quantization"]["weights_bytes"]
     if cross:
         result["target"] = (target or tokens)
-    result |= _transient(config, held, values, tokens, batch, fmt, windows, attention)
+    result |= _transient(config, held, values, tokens, batch, fmt, windows, target, attention)
     if "transient_bytes" in result:
         # derivations.transient: the peak of the forward's tensors beside the weights and the cache it fills.
         result["inference_bytes"] = result["weights_bytes"] + result["kv_cache_bytes"] + result["transient_bytes"]
@@ -414,7 +414,7 @@ def inference_bytes(config: Mapping, architecture: str | None, tokens: int, batc
     weights = storage.weight_bytes(tensors, fmt) if scheme is None else \
         weights_format(scheme, held, values, tensors, fmt)["weights_bytes"]
     elements, windows, _ = _cache(config, chosen, held, values, tokens, None, batch)
-    transient = _transient(config, held, values, tokens, batch, fmt, windows, attention)
+    transient = _transient(config, held, values, tokens, batch, fmt, windows, attention=attention)
     if "transient_bytes" not in transient:
         raise ConfigError(f"{chosen.architecture}: no inference total: {transient['inference_refused']}")
     return weights + elements * _cache_bits(fmt) // 8 + transient["transient_bytes"]
@@ -480,15 +480,15 @@ def _attention(attention: str | None) -> str | None:
 
 
 def _transient(config: Mapping, held: dict, values: dict, tokens: int, batch: int, fmt: storage.Format,
-               windows, attention: str | None = None) -> dict:
+               windows, target: int | None = None, attention: str | None = None) -> dict:
     """The forward's transient peak at inference under ``attention`` (None: sdpa, transformers' default, where its
     forward is derived and runs; else eager), with ``"attention"`` saying which, and ``"attention_note"`` why where
     sdpa was meant and eager is answered; or why there is none."""
     if _attention(attention) != "eager":
-        sdpa = _peak(config, held["transient_sdpa"], values, tokens, batch, fmt, windows)
+        sdpa = _peak(config, held["transient_sdpa"], values, tokens, batch, fmt, windows, target)
         if "transient_bytes" in sdpa:
             return sdpa | {"attention": "sdpa"}
-    eager = _peak(config, held["transient"], values, tokens, batch, fmt, windows)
+    eager = _peak(config, held["transient"], values, tokens, batch, fmt, windows, target)
     if attention == "eager" or "transient_bytes" not in eager:
         return eager | ({"attention": "eager"} if "transient_bytes" in eager else {})
     return eager | {"attention": "eager",
@@ -496,10 +496,27 @@ def _transient(config: Mapping, held: dict, values: dict, tokens: int, batch: in
                                       f"(every head's T x T scores held)"}
 
 
-def _peak(config: Mapping, rows: dict, values: dict, tokens: int, batch: int, fmt: storage.Format, windows) -> dict:
+def _peak(config: Mapping, rows: dict, values: dict, tokens: int, batch: int, fmt: storage.Format, windows,
+          target: int | None = None) -> dict:
     """The forward's transient peak at inference (derivations.transient, compiled ``rows``): the largest of its
     moments, for the bare forward and for generate's forward on the prompt (the bare one for a class that does not
     generate); or why there is none."""
+    at = moment_values(config, rows, values, tokens, batch, fmt, windows, target)
+    if "inference_refused" in at:
+        return at
+    forward = compiled.largest(rows["forward"], at)
+    generate = forward if rows["generate"] is None else compiled.largest(rows["generate"], at)
+    return {"transient_bytes": generate, "transient_forward_bytes": forward,
+            "transient_of": "forward" if rows["generate"] is None else "generate",
+            # A mixture's experts hold what the routing sends them: the figures are the most any routing holds.
+            **({"transient_routing": rows["bound"]} if "bound" in rows else {})}
+
+
+def moment_values(config: Mapping, rows: dict, values: dict, tokens: int, batch: int, fmt: storage.Format,
+                  windows, target: int | None = None) -> dict:
+    """The values a class's compiled transient ``rows`` are evaluated at (the sizes, the lengths, the conditions, what
+    the program reads from the config), or ``{"inference_refused": why}`` where the program does not describe the
+    config's forward."""
     if "refused" in rows:
         return {"inference_refused": rows["refused"]}
     values = dict(values)
@@ -508,6 +525,12 @@ def _peak(config: Mapping, rows: dict, values: dict, tokens: int, batch: int, fm
         if isinstance(fraction, bool) or not isinstance(fraction, (int, float)) or not 0 < fraction <= 1:
             return {"inference_refused": f"{field} must be a fraction in (0, 1], got {fraction!r}"}
         values[size] = int(values[of] * fraction)
+    for name, field, default in rows.get("counts", ()):  # a config field read as a size (DeepSeek's groups)
+        count = config.get(field)
+        count = (values[default] if isinstance(default, str) else default) if count is None else count
+        if isinstance(count, bool) or not isinstance(count, int) or count < 1:
+            return {"inference_refused": f"{field} must be a positive integer, got {count!r}"}
+        values[name] = count
     odd = [name for name in rows["even"] if values[name] % 2]
     if odd:
         return {"inference_refused": f"the forward is derived for an even {odd[0]} only (got {values[odd[0]]})"}
@@ -515,6 +538,15 @@ def _peak(config: Mapping, rows: dict, values: dict, tokens: int, batch: int, fm
         if values[a] * values[b] != values[c]:
             return {"inference_refused": f"the forward is derived where {a} x {b} = {c} only (transformers' forward "
                                          f"fails otherwise)"}
+    for name, least in rows.get("at_least", ()):
+        if values[name] < (values[least] if isinstance(least, str) else least):
+            return {"inference_refused": f"the forward is derived for {name} >= {least} only"}
+    for field, default, name in rows.get("matches", ()):
+        if config.get(field, default) != values[name]:
+            return {"inference_refused": f"the forward is derived where {field} = {name} ({values[name]}) only "
+                                         f"(got {config.get(field, default)!r})"}
+    if rows.get("fp16") and fmt.name == "fp16":
+        return {"inference_refused": f"the forward is derived in bf16 and fp32, not fp16 ({rows['fp16']})"}
     for field, default, accepted in rows["requires"]:
         if config.get(field, default) not in accepted:
             return {"inference_refused": f"the forward is derived for {field} {' or '.join(map(repr, accepted))} "
@@ -522,8 +554,8 @@ def _peak(config: Mapping, rows: dict, values: dict, tokens: int, batch: int, fm
     # f_w: some layer attends to a window (the reader's windows, as the cache reads them): a sliding-window mask;
     # f_m: layers of both kinds.
     slides = [w is not None for w in windows]
-    at = storage.transient_values(values, tokens, batch, fmt) | {"f_w": int(any(slides)),
-                                                                  "f_m": int(any(slides) and not all(slides))}
+    at = storage.transient_values(values, tokens, batch, fmt, target) | {"f_w": int(any(slides)),
+                                                                          "f_m": int(any(slides) and not all(slides))}
     at |= {symbol: int(config.get(field, default) == value) for symbol, field, default, value in rows["flags"]}
     # Under sdpa, a layer is given a mask where its window is no longer than the tokens: the first (m_1), a later one
     # (m_2).
@@ -533,10 +565,7 @@ def _peak(config: Mapping, rows: dict, values: dict, tokens: int, batch: int, fm
     # are) the config's window is no longer than the tokens.
     window = None if rows.get("window") is None else config.get(*rows["window"])
     at["m_w"] = int(any(masked) or (isinstance(window, int) and tokens >= window))
-    forward = compiled.largest(rows["forward"], at)
-    generate = forward if rows["generate"] is None else compiled.largest(rows["generate"], at)
-    return {"transient_bytes": generate, "transient_forward_bytes": forward,
-            "transient_of": "forward" if rows["generate"] is None else "generate"}
+    return at
 
 
 def memory_table(result: dict) -> str:
@@ -570,9 +599,14 @@ def memory_cells(result: dict) -> Table:
         forward = storage.in_unit(result["transient_forward_bytes"], storage.DECIMAL)
         what = ("a forward's tensors at most" if result["transient_of"] == "forward" else
                 f"generate's prompt forward (bare: {forward})")
+        routed = "transient_routing" in result  # a bound over the routings, said so
         what = f"{ATTENTION_HOLDS[result['attention']]}; {what}"
-        body += [("  transient peak", what, storage.both_units(result["transient_bytes"])),
-                 ("  total", "weights + cache + transient", storage.both_units(result["inference_bytes"]))]
+        body.append(("  transient peak", f"at most, {what}" if routed else what,
+                     storage.both_units(result["transient_bytes"])))
+        if routed:
+            body.append(("    routing", result["transient_routing"], ""))
+        body.append(("  total", ("at most: " if routed else "") + "weights + cache + transient",
+                     storage.both_units(result["inference_bytes"])))
     else:
         body.append(("  transient peak", f"none: {result['inference_refused']}", ""))
     body.append(("training", "by optimizer, then activations", ""))
@@ -637,6 +671,8 @@ def fit(config: Mapping, architecture: str | None = None, memory_bytes: int | No
             result["attention_note"] = held["attention_note"]
     if "quantization" in held:  # the config's quantization_config sets the weights' format, --dtype the rest's
         result["quantization"] = held["quantization"]["method"]
+    if "transient_routing" in held:  # a mixture: the inference bytes are the most any routing holds
+        result["transient_routing"] = held["transient_routing"]
     if memory_bytes is None and accelerator is None:
         result["accelerators"] = [{"name": card.name, "memory": card.memory, "memory_bytes": card.memory_bytes}
                                   | within(card.memory_bytes) for card in accelerators.ACCELERATORS.values()]
@@ -696,7 +732,8 @@ def fit_cells(result: dict) -> Table:
         f"{result['quantization']} (quantization_config), the rest in {result['dtype']}"
     holds = f", {ATTENTION_HOLDS[result['attention']]}" if "attention" in result else ""
     foot = [("weights", weights, storage.both_units(result["weights_bytes"])),
-            ("inference bytes", "weights + key/value cache + the forward's transient peak" + holds, ""),
+            ("inference bytes", "weights + key/value cache + the forward's transient peak" + holds
+             + (f", at most: {result['transient_routing']}" if "transient_routing" in result else ""), ""),
             ("not counted", "; ".join(result["not_counted"]), "")]
     return Table(result["architecture"], head, body, foot)
 

@@ -21,8 +21,10 @@ SECTIONS = {"count": ("base", "variants", "active"), "flops": ("flops",), "memor
             "split": ("split",)}
 # The sections each command reads: every command selects its class by the count's symbols; flops' decode step
 # reads the cache (memory) and a mixture's active parameters (count).
-# memory's largest layer and tensor parallelism read where each tensor may be split (split).
-READS = {"count": ("count",), "flops": ("count", "flops", "memory"), "memory": ("count", "memory", "split")}
+# memory's largest layer and tensor parallelism read where each tensor may be split (split); fit reads the inference
+# total (memory: the tensors, the cache and the transient peak) and nothing else.
+READS = {"count": ("count",), "flops": ("count", "flops", "memory"), "memory": ("count", "memory", "split"),
+         "fit": ("count", "memory")}
 
 
 def compile_section(model_type: str, name: str) -> dict:
@@ -70,13 +72,11 @@ def compile_section(model_type: str, name: str) -> dict:
     return {"memory": held, "transient": [json.loads(text) for text in distinct]}
 
 
-# What a class without a derived forward at inference answers instead of a transient peak.
+# What a class without a derived forward at inference answers instead of a transient peak. (A mixture's derived
+# classes answer the most any routing holds: derivations.transient.WORST.)
 NO_TRANSIENT = "transient peak not derived for this class yet"
 # ... and under sdpa attention, where eager's is derived (the answer is then eager's, and says so).
 NO_SDPA = "the forward under sdpa attention is not derived for this class yet"
-# ... and a mixture of experts: its experts' tensors hold the tokens routed to each, which the sizes do not give.
-ROUTED = ("transient peak not derived: a mixture's experts hold the tokens routed to each, which depend on the "
-          "weights and the input, not on the sizes alone")
 
 
 def transient_rows(family, variant: str, name: str, attention: str = "eager") -> dict:
@@ -85,11 +85,12 @@ def transient_rows(family, variant: str, name: str, attention: str = "eager") ->
     ``even``, the sizes it assumes even, ``requires``, the config fields it assumes (field, default, values),
     ``products``, the products of sizes it assumes (a, b, c: a b = c), ``derived``, the sizes it reads from a
     config's fraction of another (size, field, default, of), ``flags``, the conditions it reads from the config
-    (symbol, field, default, value), ``window``, the field (and default) of a sliding mask's window the model builds
-    whatever its layers (None); or
+    (symbol, field, default, value), ``fp16``, why fp16 runs another forward ("" where it does not), ``at_least``,
+    the sizes it needs at least (name, a number or a size's name), ``matches``, the config fields that must equal a
+    size (field, default, size), ``window``, the field (and default) of a sliding mask's window the model builds
+    whatever its layers (None), ``bound``, where the moments are the most of what the forward's input decides (a
+    mixture's routing), what they are, ``counts``, config fields read as sizes (name, field, default); or
     ``refused``: why there are none. ``attention``: eager's, or sdpa's (derivations.transient.ATTENTIONS)."""
-    from .symbols import X
-
     if attention == "sdpa":
         derived = family.transient_sdpa.get(variant, {}).get(name)
         if derived is None:
@@ -97,16 +98,19 @@ def transient_rows(family, variant: str, name: str, attention: str = "eager") ->
     else:
         derived = family.transient.get(variant, {}).get(name)
     if derived is None:
-        routed = X in family.variants[variant][name].total.free_symbols
-        return {"refused": ROUTED if routed else NO_TRANSIENT}
+        return {"refused": NO_TRANSIENT}
     return {"forward": [terms(m) for m in derived.forward],
             "generate": None if derived.generate is None else [terms(m) for m in derived.generate],
             "even": list(derived.even),
             "requires": [[field, default, list(accepted)] for field, default, accepted in derived.requires],
             "products": [list(names) for names in derived.products],
             "derived": [list(rule) for rule in derived.derived],
-            "flags": [list(flag) for flag in derived.flags],
-            "window": None if derived.window is None else list(derived.window)}
+            "flags": [list(flag) for flag in derived.flags], "fp16": derived.fp16,
+            "at_least": [list(least) for least in derived.at_least],
+            "matches": [list(match) for match in derived.matches],
+            "window": None if derived.window is None else list(derived.window),
+            **({"bound": derived.bound} if derived.bound else {}),
+            **({"counts": [list(count) for count in derived.counts]} if derived.counts else {})}
 
 
 def memory_rows(part, model_type: str = "") -> dict:

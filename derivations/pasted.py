@@ -1,13 +1,13 @@
-"""A config.json pasted into the site: the command line's ``count``, ``flops`` and ``memory``, run in the reader's
-browser.
+"""A config.json pasted into the site: the command line's ``count``, ``fit``, ``flops`` and ``memory``, run in the
+reader's browser.
 
 The site's page for a config of one's own runs this module in Pyodide (CPython compiled to WebAssembly,
 shipped with the site: hooks/pasted.py) on a bundle of this package's own modules, the readers
 included, and its compiled families. So a pasted config is read by the same code as
 ``derivations count config.json`` (and ``flops``, ``memory``): the same defaults, aliases and layout flags,
 the same numbers and the same one-line errors. There is no reader written a second time in JavaScript. Plain Python (no
-SymPy), like the command line. A count is :mod:`derivations.answers`'s, as the command line's is; ``flops`` and
-``memory`` run the command line itself on the arguments the page shows (:func:`command`), its parser's refusals
+SymPy), like the command line. A count is :mod:`derivations.answers`'s, as the command line's is; ``fit``, ``flops``
+and ``memory`` run the command line itself on the arguments the page shows (:func:`command`), its parser's refusals
 included, and the page shows the cells of the table it prints as an HTML table.
 """
 
@@ -43,7 +43,8 @@ def folder() -> str:
 
 def install(bundle: str, section: str = "count") -> None:
     """Keep a section of the compiled families the bundle (the folder it was unpacked to) holds, so that no
-    command needs SymPy, which the bundle does not hold. The count's at once; FLOPs and memory when first asked."""
+    command needs SymPy, which the bundle does not hold. The count's at once; the others when a command first reads
+    them (:data:`derivations.compiled.READS`)."""
     global _bundle
     _bundle = bundle
     _installed.add(section)
@@ -100,8 +101,8 @@ def command(argv: list[str], text: str | None = None) -> str:
     ARGV naming config.json: ``{"status": exit status, "output": what it prints on stdout, or else on stderr,
     "table": the cells of the table it prints, "notes": the lines it adds on stderr}``, the cells as
     :class:`derivations.answers.Table`'s fields
-    (``title``, ``head``, ``body``, ``foot``; None when it prints JSON or refuses). For ``flops`` and ``memory`` on
-    the page, run as the command line runs (its own parser, its own lines, its own table)."""
+    (``title``, ``head``, ``body``, ``foot``; None when it prints JSON or refuses). For ``fit``, ``flops`` and
+    ``memory`` on the page, run as the command line runs (its own parser, its own lines, its own table)."""
     argv = [str(arg) for arg in argv]  # from the page: a JavaScript array
     if _bundle is not None and argv and argv[0] in compiled.READS:
         for section in compiled.READS[argv[0]]:

@@ -8,7 +8,7 @@ No SymPy here: the command line's ``memory`` uses these on the compiled derivati
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
 from typing import NamedTuple
 
@@ -288,13 +288,15 @@ def activation_bytes(fmt: Format) -> int:
     return 4 if fmt.bits == 32 else 2
 
 
-def transient_values(values: dict[str, int], tokens: int, batch: int, fmt: Format) -> dict[str, int]:
+def transient_values(values: dict[str, int], tokens: int, batch: int, fmt: Format,
+                     target: int | None = None) -> dict[str, int]:
     """The sizes by name (a reader's), with the tokens s, the batch b, the bytes of an activation w, whether an
     upcast to fp32 copies (u), and the conditions the moments are multiplied by, each 1 or 0 (derivations.symbols):
     a second layer (l_2), key/value heads copied to the query heads (g_kv: more than one of them, fewer than the
     query heads; one is expanded as a view), attention's output transposed by a copy (c_t: more than one token and
     more than one head), a view of a fused projection copied to fold batch and heads (c_b: more than one of each), and of a head-split
-    one (c_bt: more than one sequence, head and token); under sdpa, a head wider than 256 (g_w)."""
+    one (c_bt: more than one sequence, head and token); an encoder-decoder's decoder's tokens s_d (``target``)
+    with its conditions (l_2d, c_td, c_btd); and under sdpa, a head wider than 256 (g_w)."""
     width = activation_bytes(fmt)
     out = dict(values) | {"s": tokens, "b": batch, "w": width, "u": int(width < 4)}
     heads = values.get("H")
@@ -303,6 +305,32 @@ def transient_values(values: dict[str, int], tokens: int, batch: int, fmt: Forma
     out["c_t"] = int(tokens > 1 and (heads or 1) > 1)
     out["c_b"] = int(batch > 1 and (heads or 1) > 1)
     out["c_bt"] = int(batch > 1 and (heads or 1) > 1 and tokens > 1)
+    # An encoder-decoder's decoder reads s_d tokens (``target``, else ``tokens``), in L_d layers.
+    out["s_d"] = target or tokens
+    out["l_2d"] = int(values.get("L_d", values.get("L", 1)) >= 2)
+    out["c_td"] = int(out["s_d"] > 1 and (heads or 1) > 1)
+    out["c_btd"] = int(batch > 1 and (heads or 1) > 1 and out["s_d"] > 1)
     # Under sdpa: a head wider than 256 (transformers' use_gqa_in_sdpa then repeats grouped key/value heads).
     out["g_w"] = int(values.get("d_h", 0) > 256)
+    if "X_a" in values:  # a mixture's experts loop, at the routing that holds the most (derivations.transient)
+        out |= experts_hit(values, tokens * batch)
+    if "G_x" in values:  # DeepSeek's groups of experts: the mask of the groups is copied to the experts, or viewed
+        out["c_g"] = int(values["G_x"] > 1 and values["X"] // values["G_x"] > 1)
+    if "L_f" in values:  # the first L_f layers dense (DeepSeek): which kinds of layer come first and later
+        layers, dense = values.get("L", 1), values["L_f"]
+        out |= {"l_fd": int(dense >= 1), "l_d2": int(dense >= 2), "l_e2": int(layers - max(dense, 1) >= 1)}
     return out
+
+
+def experts_hit(values: Mapping[str, int], tokens: int) -> dict[str, int]:
+    """The routing conditions of a mixture's experts loop for ``tokens`` tokens (derivations.transient.WORST): a
+    token picks an expert (x_1), two or more (x_2); and x_h, the most experts a layer's routing hits while two of
+    them take every token: those two, and each token's X_a - 2 others on distinct experts until every expert is hit
+    (x_g: every expert of one group, where each token's experts come from one group)."""
+    picked, experts = values["X_a"], values["X"]
+    hit = max(picked, 2 + (picked - 2) * tokens)
+    # Within one group (DeepSeek's routing limited to one group a token: G_x groups of X / G_x experts), where the
+    # token's picks fit in it.
+    group = experts // values["G_x"] if values.get("G_x") else experts
+    return {"x_1": int(picked >= 1), "x_2": int(picked >= 2), "x_h": min(experts, hit),
+            "x_g": min(group if picked <= group else experts, hit)}

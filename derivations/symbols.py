@@ -78,6 +78,10 @@ f_w = sympy.Symbol("f_w", integer=True, nonnegative=True)
 f_m = sympy.Symbol("f_m", integer=True, nonnegative=True)
 f_a = sympy.Symbol("f_a", integer=True, nonnegative=True)
 f_b = sympy.Symbol("f_b", integer=True, nonnegative=True)
+# The same conditions at an encoder-decoder's decoder: its second layer, and its s_d tokens in place of s.
+l_2d = sympy.Symbol("l_2d", integer=True, nonnegative=True)
+c_td = sympy.Symbol("c_td", integer=True, nonnegative=True)
+c_btd = sympy.Symbol("c_btd", integer=True, nonnegative=True)
 # Under sdpa attention: whether the first layer, and some later layer, is handed a mask (a sliding window no longer
 # than the tokens), whether the model builds that mask, and whether a head is too wide for transformers to hand sdpa
 # grouped key/value heads unrepeated.
@@ -85,6 +89,25 @@ m_1 = sympy.Symbol("m_1", integer=True, nonnegative=True)
 m_2 = sympy.Symbol("m_2", integer=True, nonnegative=True)
 m_w = sympy.Symbol("m_w", integer=True, nonnegative=True)
 g_w = sympy.Symbol("g_w", integer=True, nonnegative=True)
+# A mixture's experts loop (derivations.transient.experts_loop): whether a token picks an expert at all (x_1) and
+# two or more (x_2: the loop holds the tensors of the expert before the one it runs), and how many experts a
+# layer's routing hits at most while two of them take every token (x_h, a count).
+x_1 = sympy.Symbol("x_1", integer=True, nonnegative=True)
+x_2 = sympy.Symbol("x_2", integer=True, nonnegative=True)
+x_h = sympy.Symbol("x_h", integer=True, nonnegative=True)
+# ... x_g: the same within one group of experts (DeepSeek's routing limited to one group a token); and where the
+# first L_f layers are dense (DeepSeek's first_k_dense_replace): the first layer is dense (l_fd), a later one is
+# (l_d2), a later one holds experts (l_e2).
+x_g = sympy.Symbol("x_g", integer=True, nonnegative=True)
+l_fd = sympy.Symbol("l_fd", integer=True, nonnegative=True)
+l_d2 = sympy.Symbol("l_d2", integer=True, nonnegative=True)
+l_e2 = sympy.Symbol("l_e2", integer=True, nonnegative=True)
+f_c = sympy.Symbol("f_c", integer=True, nonnegative=True)
+c_g = sympy.Symbol("c_g", integer=True, nonnegative=True)
+# Config fields that set no parameter but sizes a forward makes: DeepSeek's groups of experts and the groups a
+# token's experts come from.
+G_x = _size("G_x", r"G_{\mathrm{x}}")
+G_k = _size("G_k", r"G_{\mathrm{k}}")
 # A ratio, not a size: Meta's ffn_dim_multiplier (1.3 for Llama-2-70B).
 r = sympy.Symbol("r", positive=True)
 
@@ -205,6 +228,11 @@ NOTATION: tuple[Notation, ...] = (
                   "else 0", (), "hidden_act, attn_logit_softcapping"),
     Notation(f_b, "1 where a config picks the other of a second pair of code paths (Gemma 2 without its logits' "
                   "softcap), else 0", (), "final_logit_softcapping"),
+    Notation(l_2d, "1 where an encoder-decoder's decoder has a second layer (L_dec >= 2), else 0", (), ""),
+    Notation(c_td, "c_t at an encoder-decoder's decoder: 1 where s_dec > 1 and H > 1, else 0", (),
+             "transformers' transpose(1, 2).contiguous()"),
+    Notation(c_btd, "c_bt at an encoder-decoder's decoder: 1 where b > 1, H > 1 and s_dec > 1, else 0", (),
+             "torch.matmul's reshape of a head-split view"),
     Notation(m_1, "1 where sdpa attention is given a mask in the first layer (it attends to a sliding window of at "
                   "most the tokens), else 0 (no mask: sdpa's is_causal)", (), "sliding_window, layer_types"),
     Notation(m_2, "1 where sdpa attention is given a mask in some later layer, else 0", (),
@@ -214,6 +242,27 @@ NOTATION: tuple[Notation, ...] = (
              "sliding_window"),
     Notation(g_w, "1 where a head is wider than 256, else 0: transformers then repeats grouped key/value heads "
                   "for sdpa (enable_gqa only up to 256)", (), "transformers' use_gqa_in_sdpa"),
+    Notation(x_1, "1 where the router picks an expert for each token (X_a >= 1), else 0 (top-0: no expert runs)",
+             (), "num_experts_per_tok"),
+    Notation(x_2, "1 where the router picks two experts or more for each token (X_a >= 2), else 0: the experts' "
+                  "loop then holds the tensors of the expert it ran before beside those of the one it runs", (),
+             "num_experts_per_tok; transformers' loop over expert_hit"),
+    Notation(x_h, "experts a layer's routing hits, at most, while two of them take every token: the rows of "
+                  "expert_hit", (), "transformers' expert_hit (one 64-bit index an expert hit)"),
+    Notation(x_g, "x_h where a token's experts all come from one group (DeepSeek's group-limited routing with "
+                  "topk_group 1): the experts hit, at most, in that group", (), "n_group, topk_group"),
+    Notation(l_fd, "1 where the first layer is dense (L_f >= 1: DeepSeek's first_k_dense_replace), else 0", (),
+             "first_k_dense_replace"),
+    Notation(l_d2, "1 where a dense layer follows the first (L_f >= 2), else 0", (), "first_k_dense_replace"),
+    Notation(l_e2, "1 where a layer with experts follows the first (L - max(L_f, 1) >= 1), else 0", (),
+             "first_k_dense_replace, num_hidden_layers"),
+    Notation(f_c, "1 where a config picks the other of a third pair of code paths (DeepSeek's routing within one "
+                  "group), else 0", (), "topk_group"),
+    Notation(c_g, "1 where DeepSeek's router copies its mask of the groups, expanded to the experts (G_x > 1 and "
+                  "X / G_x > 1: otherwise the expanded mask is a view), else 0", (), "n_group"),
+    Notation(G_x, "groups the router splits the experts into (DeepSeek's group-limited routing)", ("n_group",),
+             "DeepSeek-V2's paper writes M for the devices a token's experts may sit on"),
+    Notation(G_k, "groups a token's experts come from (DeepSeek's group-limited routing)", ("topk_group",), ""),
     Notation(M, "the multiple LLaMA rounds its feed-forward width up to", (),
              "multiple_of in Meta's params.json (256 for LLaMA-1 and Llama-2-7B)"),
     Notation(r, "the factor LLaMA scales its feed-forward width by, before rounding (not an integer)",

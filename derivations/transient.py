@@ -30,7 +30,7 @@ from dataclasses import dataclass
 import sympy
 
 from .components import Expr
-from .symbols import b, c_t, f_w, g_kv, g_w, m_w, s, u, w
+from .symbols import D, X_a, b, c_t, f_w, g_kv, g_w, m_w, s, u, w, x_1, x_2, x_h
 
 # Bytes of one element by dtype: a 64-bit integer (positions, aranges), a boolean (masks), fp32 (upcasts).
 INT64, BOOL, FP32 = 8, 1, 4
@@ -128,23 +128,43 @@ class Transient:
     # Conditions the program reads from the config, each (symbol, field, default, value): the symbol (f_a) is 1
     # where the config's field is that value, else 0.
     flags: tuple[tuple[str, str, object, object], ...] = ()
+    # Why the forward in fp16 is another than the program's ("": it is the same): T5 keeps a matrix in fp32 in
+    # fp16, and clamps its blocks' outputs; Marian's encoder layers test theirs for infinities.
+    fp16: str = ""
+    # Sizes the program needs at least, (name, least), least a number or another size's name: where transformers'
+    # forward fails below (T5's buckets; Marian's generate, whose cache has a layer for each encoder layer).
+    at_least: tuple[tuple[str, int | str], ...] = ()
+    # Config fields that must equal a size, (field, transformers' default, size name): Marian's decoder heads, which
+    # the reader does not read (no count depends on them), as its encoder's H.
+    matches: tuple[tuple[str, object, str], ...] = ()
     # The config field (and its default) that sets the window of a sliding-window mask the model builds whatever its
     # layers are (Gemma 3's); under sdpa the mask is built where the tokens reach it (m_w). None: the mask is built
     # where some layer slides, with its window.
     window: tuple[str, object] | None = None
+    # Where the forward's tensors depend on more than the sizes (a mixture's routing), what the moments are: the
+    # case they take, which holds the most (the figure is then a bound, said so).
+    bound: str | None = None
+    # Config fields the program reads as sizes that no count depends on, each (name, field, default): the field's
+    # positive integer, or the default where the config lacks it or sets null (a number, or another size's name):
+    # DeepSeek's groups of experts (n_group, topk_group), its key/value heads (num_key_value_heads, H by default).
+    counts: tuple[tuple[str, str, int | str], ...] = ()
 
 
 def transient(program: Callable[..., None], generates: bool = True, even: tuple[str, ...] = (),
               requires: tuple[tuple[str, object, tuple], ...] = (), products: tuple[tuple[str, str, str], ...] = (),
               windowed: bool = False, derived: tuple[tuple[str, str, float, str], ...] = (),
-              flags: tuple[tuple[str, str, object, object], ...] = (), attention: str = "eager",
-              window: tuple[str, object] | None = None) -> Transient:
+              flags: tuple[tuple[str, str, object, object], ...] = (), fp16: str = "",
+              at_least: tuple[tuple[str, int | str], ...] = (), matches: tuple[tuple[str, object, str], ...] = (),
+              attention: str = "eager", window: tuple[str, object] | None = None, bound: str | None = None,
+              counts: tuple[tuple[str, str, int | str], ...] = ()) -> Transient:
     """The forwards of a family's ``program(timeline, generate)``: the bare one, and generate's where the class
-    generates; ``even``, ``requires``, ``products``, ``derived``, ``flags``: what it assumes and reads (see
-    :class:`Transient`). ``windowed``: the
-    program takes ``sliding`` too, whether some layer attends to a window (its masks differ); both are derived,
-    each moment weighted by f_w or 1 - f_w, which the config decides. ``attention``: the implementation the
-    timeline follows (:data:`ATTENTIONS`; the building blocks below read it); ``window``: see :class:`Transient`."""
+    generates; ``even``, ``requires``, ``products``, ``derived``, ``flags``, ``fp16``, ``at_least``, ``matches``: what
+    it assumes and reads (see :class:`Transient`). ``windowed``: the program takes ``sliding`` too, whether some layer
+    attends to a window (its masks differ); both are derived, each moment weighted by f_w or 1 - f_w, which the
+    config decides. ``attention``: the implementation the timeline follows (:data:`ATTENTIONS`; the building blocks
+    below read it); ``window``: see :class:`Transient`; ``bound``: the moments are those of the case that holds the
+    most, named so (a mixture's routing, :data:`WORST`); ``counts``: config fields read as sizes (see
+    :class:`Transient`)."""
     out = []
     for generate in (False, True)[:1 + generates]:
         moments: list[Expr] = []
@@ -153,7 +173,8 @@ def transient(program: Callable[..., None], generates: bool = True, even: tuple[
             program(timeline, generate) if sliding is None else program(timeline, generate, sliding=sliding)
             moments += [sympy.expand(weight * m) for m in timeline.peak()]
         out.append(tuple(dict.fromkeys(moments)))
-    return Transient(out[0], out[1] if generates else None, even, requires, products, derived, flags, window)
+    return Transient(out[0], out[1] if generates else None, even, requires, products, derived, flags, fp16,
+                     at_least, matches, window, bound, counts)
 
 
 def evaluate_peak(moments, values) -> int:
@@ -245,26 +266,29 @@ def boolean_mask(t: Timeline, sliding: bool, name: str, built: Expr = 1) -> str:
     return f"{name}.bool_mask"
 
 
-def rotary(t: Timeline, width: Expr, prefix: str = "", exists: Expr = 1) -> tuple[str, ...]:
+def rotary(t: Timeline, width: Expr, prefix: str = "", exists: Expr = 1, doubled: bool = True) -> tuple[str, ...]:
     """LlamaRotaryEmbedding.forward on the positions (one row, broadcast over the batch): the angles in fp32
     (``position_ids[..., None].float() * inv_freq``, then doubled by ``torch.cat``), their cosine and sine each
     times attention_scaling, cast to the activation dtype. In fp32 the cast is the tensor itself: the fp32 cosine
     and sine are what the layers hold. Returns the names the model holds (the cast pair, and the fp32 pair in
-    fp32); ``exists``: 0 where the call is not made (Gemma 3's second kind of layer, absent)."""
+    fp32); ``exists``: 0 where the call is not made (Gemma 3's second kind of layer, absent); ``doubled`` False:
+    the angles are not doubled (gpt-oss's ``emb = freqs``), the cosine and sine half a head wide."""
     half = width / 2
+    angles = width if doubled else half
     t.new(f"{prefix}positions_f", exists * FP32 * s)
     t.new(f"{prefix}freqs", exists * FP32 * s * half)
     t.drop(f"{prefix}positions_f")
-    t.new(f"{prefix}emb", exists * FP32 * s * width)
+    if doubled:
+        t.new(f"{prefix}emb", exists * FP32 * s * width)
     for name in ("cos", "sin"):
-        t.new(f"{prefix}{name}_raw", exists * FP32 * s * width)
+        t.new(f"{prefix}{name}_raw", exists * FP32 * s * angles)
         # emb.cos() * attention_scaling: what dies at the return below fp32, and what the layers hold in fp32.
-        t.new(f"{prefix}{name}_fp32", exists * FP32 * u * s * width)
-        t.new(f"{prefix}{name}_kept_fp32", exists * FP32 * (1 - u) * s * width)
+        t.new(f"{prefix}{name}_fp32", exists * FP32 * u * s * angles)
+        t.new(f"{prefix}{name}_kept_fp32", exists * FP32 * (1 - u) * s * angles)
         t.drop(f"{prefix}{name}_raw")
-    t.new(f"{prefix}cos", exists * downcast(s * width))
-    t.new(f"{prefix}sin", exists * downcast(s * width))
-    t.drop(f"{prefix}freqs", f"{prefix}emb", f"{prefix}cos_fp32", f"{prefix}sin_fp32")
+    t.new(f"{prefix}cos", exists * downcast(s * angles))
+    t.new(f"{prefix}sin", exists * downcast(s * angles))
+    t.drop(f"{prefix}freqs", *((f"{prefix}emb",) if doubled else ()), f"{prefix}cos_fp32", f"{prefix}sin_fp32")
     return tuple(f"{prefix}{name}" for name in ("cos", "sin", "cos_kept_fp32", "sin_kept_fp32"))
 
 
@@ -386,6 +410,22 @@ def rotate(t: Timeline, name: str, x: str, elements: Expr) -> str:
     return name
 
 
+def rotate_pairs(t: Timeline, name: str, elements: Expr) -> str:
+    """A rotation by pairs of coordinates (gpt-oss's _apply_rotary_emb on the halves of a head, DeepSeek-V3's
+    apply_rotary_pos_emb_interleave on its even and odd coordinates), on ``elements`` of q or k: its two parts (views)
+    each times the cosine and the sine, ``a * cos - b * sin`` and ``b * cos + a * sin`` (each product dying once
+    summed), then ``torch.cat`` of the two, which die once read."""
+    half = activation(elements / 2)
+    for part, products in (("first", ("cos", "sin")), ("second", ("cos2", "sin2"))):
+        for product in products:
+            t.new(f"{name}.{product}", half)
+        t.new(f"{name}.{part}", half)
+        t.drop(*(f"{name}.{product}" for product in products))
+    t.new(name, activation(elements))
+    t.drop(f"{name}.first", f"{name}.second")
+    return name
+
+
 def rotate_part(t: Timeline, name: str, rows: Expr, width: Expr, part: Expr) -> str:
     """GPT-NeoX's apply_rotary_pos_emb on ``part`` of each head's ``width`` (views of both sides): the part
     rotated (:func:`rotate`), then ``torch.cat([rotated, rest])``, the rotated part dying with the name bound again."""
@@ -448,6 +488,45 @@ def eager_attention(t: Timeline, q: str, k: str, v: str, mask: str, heads: Expr,
     t.new("context_contiguous", activation(c_t * rows * head_size))
     t.drop("context_copied", "keys_repeated", "values_repeated")  # the function returns
     return ("context", "context_contiguous"), weights
+
+
+def causal_mask_unpadded(t: Timeline, queries: Expr, keys: Expr) -> str:
+    """masking_utils.create_causal_mask for eager attention without a 2D mask (an encoder-decoder's decoder given
+    its ids alone, as generate gives them): the aranges of the batch, the head, the queries and the keys, the
+    causal part (1 x 1 x queries x keys booleans), then ``torch.where`` to 0 and the dtype's minimum, broadcast
+    over the batch: b x 1 x queries x keys in the activation dtype, held by the model for every layer."""
+    t.new("batch_arange", INT64 * b)
+    t.new("head_arange", INT64)
+    for side, n in (("q", queries), ("kv", keys)):  # torch.arange(length) + offset
+        t.new(f"{side}_arange0", INT64 * n)
+        t.new(f"{side}_arange", INT64 * n)
+        t.drop(f"{side}_arange0")
+    t.new("causal", BOOL * queries * keys)
+    t.drop("batch_arange", "head_arange", "q_arange", "kv_arange")  # sdpa_mask returns
+    t.new("zero", w)
+    t.new("minimum", w)
+    t.new("mask", activation(b * queries * keys))
+    t.drop("minimum", "zero", "causal")
+    return "mask"
+
+
+# Activations that are one tensor: their ACT2FN modules call one function of torch (nn.ReLU, GELUActivation's
+# nn.functional.gelu, SiLUActivation, nn.SiLU for "swish").
+ONE_OP_ACTIVATIONS = ("relu", "gelu", "silu", "swish")
+
+
+class Retimed:
+    """A timeline whose births are sized at other lengths (``lengths``: {symbol: length}): a building block written
+    for a decoder-only model's s tokens run at an encoder-decoder's decoder, s_d tokens or generate's one."""
+
+    def __init__(self, timeline: Timeline, lengths: dict) -> None:
+        self.timeline, self.lengths = timeline, lengths
+
+    def new(self, name: str, size) -> str:
+        return self.timeline.new(name, sympy.sympify(size).subs(self.lengths))
+
+    def drop(self, *names: str) -> None:
+        self.timeline.drop(*names)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -513,3 +592,130 @@ def attend(t: Timeline, q: str, k: str, v: str, mask: str, heads: Expr, head_siz
     if t.attention == "sdpa":
         return sdpa_attention(t, q, k, v, heads, head_size, heads_first)
     return eager_attention(t, q, k, v, mask, heads, head_size, repeated, capped)
+
+
+# ---------------------------------------------------------------------------------------------
+# A mixture of experts: the experts' eager loop, at the routing that holds the most
+# ---------------------------------------------------------------------------------------------
+#
+# transformers 5.23 runs a mixture's experts one at a time under experts_implementation="eager" (MixtralExperts
+# .forward; Qwen2-MoE's, Qwen3-MoE's, DeepSeek-V2's and -V3's experts are copies of it, gpt-oss's the same loop with
+# biases): for each expert the routing hit, in the order of their indices, the rows of the tokens routed to it are
+# gathered, projected, gated, projected back, weighted and added into the output. (Its default, "grouped_mm", sorts
+# every token's X_a picks into one batch: other tensors, not derived here.) An iteration's tensors each have one
+# row a token routed to its expert, and Python drops them only when the next iteration binds their names again:
+# while the loop runs an expert it holds that expert's tensors (n rows) and those of the one it ran before (n' rows).
+# What the router and the loop's set-up make is the same for every routing, except expert_hit: one 64-bit index an
+# expert hit.
+#
+# So a routing's peak is the largest, over its consecutive pairs of hit experts, of a sum with nonnegative
+# coefficients in n' and n, plus 8 bytes an expert hit (or a moment outside the loop, which no routing changes).
+# A token picks an expert at most once (torch.topk's indices are distinct), so no expert gets more than the b s
+# tokens: the pairs' sum is largest where two consecutive experts take every token, as when every token is routed
+# to the same X_a experts (X_a >= 2; with one expert a token, the loop holds no expert before the one it runs).
+# That routing hits X_a experts, and the peak is not monotone in the hits alone: the same two experts taking every
+# token, each token's X_a - 2 other picks can go to experts no other token picked, and every expert hit adds a row
+# to expert_hit (x_h of them, storage.experts_hit). A row of expert_hit is 8 bytes; moving one token off either
+# of the two experts drops a row of every tensor of an iteration (more than 8 bytes: the gathered hidden state
+# alone is D activations), and gains at most one expert hit. So the most any routing holds is the program below at
+# n = n' = b s with x_h experts hit (:data:`WORST`, said as :data:`ROUTED_BOUND`). tests/test_reference_transient_moe.py
+# forces that routing and measures it, and measures every routing it draws against the program at its own counts.
+
+@dataclass(frozen=True)
+class Routing:
+    """What one layer's routing puts in the experts' loop: the tokens routed to the expert it runs (``current``),
+    to the one it ran just before (``previous``, 0 at the first), and the experts hit (``hit``)."""
+
+    current: Expr
+    previous: Expr
+    hit: Expr
+
+
+# The routing that holds the most (the comment above): two consecutive experts with every token (the second only
+# where a token picks two or more: x_2), and x_h experts hit.
+WORST = Routing(x_1 * b * s, x_2 * b * s, x_h)
+ROUTED_BOUND = "every token on the same experts, its other picks on experts of its own: the most any routing holds"
+
+
+def one_hot(t: Timeline, name: str, picks: Expr, classes: Expr, exists: Expr = x_1) -> str:
+    """``torch.nn.functional.one_hot(indices, classes)`` on ``picks`` 64-bit indices: on the CPU it checks their
+    range first (``aminmax``: two 64-bit scalars, dying at once; not made where the indices are empty, ``exists``
+    0; a GPU leaves the check to its scatter), then a zero tensor of picks x classes 64-bit integers, filled in
+    place."""
+    t.new(f"{name}.min", INT64 * exists)
+    t.new(f"{name}.max", INT64 * exists)
+    t.drop(f"{name}.min", f"{name}.max")
+    return t.new(name, INT64 * picks * classes)
+
+
+def experts_hit(t: Timeline, mask: str, routing: Routing, classes: Expr) -> str:
+    """``expert_hit = torch.greater(expert_mask.sum(dim=(-1, -2)), 0).nonzero()``: the picks of each class (64-bit),
+    whether it has any, and the indices of those hit, one 64-bit row each."""
+    t.new(f"{mask}.counts", INT64 * classes)
+    t.new(f"{mask}.any", BOOL * classes)
+    t.drop(f"{mask}.counts")
+    t.new("expert_hit", INT64 * routing.hit)
+    t.drop(f"{mask}.any")
+    return "expert_hit"
+
+
+def experts_loop(t: Timeline, routing: Routing, classes: Expr, width: Expr,
+                 body: Callable[[Timeline, str, Expr, str | None], tuple[str, ...]]) -> str:
+    """The experts' eager forward on ``b s`` rows of ``width``: ``final_hidden_states = torch.zeros_like(...)``;
+    the one-hot mask of the X_a picks over ``classes``, and the experts hit; then the loop, written for the expert
+    before (``routing.previous`` rows) and the one it runs (``routing.current``), each iteration: ``expert_idx ==
+    num_experts`` (a boolean, dying at once), ``top_k_pos, token_idx = torch.where(expert_mask[expert_idx])`` (one
+    nonzero of rows x 2 64-bit indices, both names views of it), ``current_state = hidden_states[token_idx]``, then
+    the family's ``body(t, tag, rows, previous)``, which returns the names the iteration keeps bound (its previous
+    ones die as the body binds them again). The tensors of the last iteration die when the function returns, with
+    the mask and expert_hit; the output is returned."""
+    rows = b * s
+    final = t.new("experts.final", activation(rows * width))
+    mask = one_hot(t, "expert_mask", rows * X_a, classes)
+    hit = experts_hit(t, mask, routing, classes)
+    kept: tuple[str, ...] = ()
+    previous = None
+    for tag, routed in (("before", routing.previous), ("now", routing.current)):
+        t.new(f"{tag}.is_sentinel", BOOL)
+        t.drop(f"{tag}.is_sentinel")
+        t.new(f"{tag}.where", 2 * INT64 * routed)
+        if previous is not None:
+            t.drop(f"{previous}.where")
+        t.new(f"{tag}.state", activation(routed * width))
+        if previous is not None:
+            t.drop(f"{previous}.state")
+        kept = body(t, tag, routed, previous)
+        previous = tag
+    t.drop(mask, hit, "now.where", "now.state", *kept)  # the function returns
+    return final
+
+
+def gated_experts(inner: Expr, fp32_weights: bool) -> Callable[[Timeline, str, Expr, str | None], tuple[str, ...]]:
+    """MixtralExperts' iteration after the gathered rows (Qwen2-MoE's, Qwen3-MoE's and DeepSeek's are copies):
+    ``gate, up = linear(current_state, gate_up_proj[expert_idx]).chunk(2)`` (one product of 2 ``inner`` columns, the
+    chunks views of it); ``current_hidden_states = act_fn(gate) * up``; ``linear(..., down_proj[expert_idx])``;
+    ``* top_k_weights[token_idx, top_k_pos, None]`` (the routing weights of the rows, one each); then
+    ``index_add_(..., current_hidden_states.to(dtype))`` in place. ``inner``: an expert's width (F_e, Mixtral's F);
+    ``fp32_weights``: the router's weights are fp32 (Mixtral's and DeepSeek's), so the weighted rows are fp32 and
+    cast back below fp32; else they are in the activation dtype (Qwen's), and the cast is the tensor itself."""
+    weights = FP32 if fp32_weights else w
+
+    def body(t: Timeline, tag: str, rows: Expr, previous: str | None) -> tuple[str, ...]:
+        t.new(f"{tag}.gate_up", activation(rows * 2 * inner))
+        if previous is not None:
+            t.drop(f"{previous}.gate_up")
+        t.new(f"{tag}.act", activation(rows * inner))
+        t.new(f"{tag}.product", activation(rows * inner))
+        t.drop(f"{tag}.act")
+        if previous is not None:
+            t.drop(f"{previous}.weighted")  # current_hidden_states bound again
+        t.new(f"{tag}.down", activation(rows * D))
+        t.drop(f"{tag}.product")
+        t.new(f"{tag}.routing_weights", weights * rows)
+        t.new(f"{tag}.weighted", weights * rows * D)
+        t.drop(f"{tag}.routing_weights", f"{tag}.down")
+        t.new(f"{tag}.cast", (u * w if fp32_weights else 0) * rows * D)  # .to(final_hidden_states.dtype)
+        t.drop(f"{tag}.cast")
+        return f"{tag}.gate_up", f"{tag}.weighted"
+
+    return body

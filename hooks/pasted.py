@@ -1,6 +1,6 @@
 """MkDocs hook: what the page for a config of one's own (docs/config.md) runs in the reader's browser.
 
-The page counts a pasted config.json, and runs ``flops`` and ``memory`` on it, with the package's own readers,
+The page counts a pasted config.json, and runs ``fit``, ``flops`` and ``memory`` on it, with the package's own readers,
 compiled derivations and command line
 (:mod:`derivations.pasted`), run by Pyodide, CPython compiled to WebAssembly. This hook ships both,
 from this machine and nowhere else:
@@ -33,8 +33,9 @@ RUNTIME = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.
 RUNTIME_URI = "assets/pyodide"
 BUNDLE_URI = "assets/derivations.zip"
 # The modules the command line runs: plain Python, no SymPy (tests/test_pasted.py runs the bundle alone).
-MODULES = ("__init__", "__main__", "answers", "cache", "compiled", "configs", "hub", "parallel", "pasted",
-           "quantization", "reading", "rules", "storage", "validation", "readers/*")
+# fit reads accelerators (its table of cards) and fits (its search); flops --gpu, roofline.
+MODULES = ("__init__", "__main__", "accelerators", "answers", "cache", "compiled", "configs", "fits", "hub",
+           "parallel", "pasted", "quantization", "reading", "roofline", "rules", "storage", "validation", "readers/*")
 
 
 def sources() -> list[Path]:

@@ -124,16 +124,19 @@ def build(architecture: str, config: Mapping, dtype: str, attention: str = "eage
 
 
 def measured(architecture: str, config: Mapping, dtype: str, tokens: int, batch: int, generate: bool,
-             attention: str = "eager") -> int:
+             target: int | None = None, attention: str = "eager") -> int:
     """The peak of live tensor bytes in one forward of ``batch`` sequences of ``tokens`` tokens (ids and an
     all-ones attention mask, as a tokenizer gives them): a bare forward (``generate`` False: use_cache=False, the
     logits of every token), or the forward generate runs on the prompt (use_cache=True, logits_to_keep=1), the
     storages its key/value cache holds at the end not counted (the cache is counted apart); ``attention``: eager
-    (on the meta device) or sdpa (on CPU)."""
+    (on the meta device) or sdpa (on CPU). An encoder-decoder: see :func:`measured_encoder_decoder` (``target``: its
+    decoder's tokens, default ``tokens``)."""
     import inspect
 
     model = build(architecture, config, dtype, attention)
     ids = torch.zeros((batch, tokens), dtype=torch.long, device=DEVICES[attention])
+    if model.config.is_encoder_decoder:
+        return measured_encoder_decoder(model, ids, target or tokens, generate)
     # An encoder is given the ids alone: it asks whether a mask is all ones (a value the meta device does not hold)
     # to build none, and none is built without one. A decoder is given a mask of ones, as a tokenizer gives it.
     inputs = {"input_ids": ids} if reference.bidirectional(model) else {"input_ids": ids,
@@ -147,6 +150,28 @@ def measured(architecture: str, config: Mapping, dtype: str, tokens: int, batch:
     with torch.no_grad(), LiveBytes(ids.device) as live:
         out = model(**inputs)
         excluded = live.serials(cache_tensors(getattr(out, "past_key_values", None)))
+    return live.peak(excluded)
+
+
+def measured_encoder_decoder(model, ids, target: int, generate: bool) -> int:
+    """An encoder-decoder's peak: a bare forward reads the source ids alone (an all-ones mask is no mask) and
+    ``target`` decoder ids (use_cache=False, the logits of every target token). What generate runs on the prompt:
+    the encoder on the source, then the decoder's first step, one start token per sequence, with a cache (each
+    layer's self- and cross-attention keys and values go into it, not counted here) and the encoder's states, which
+    generate holds through it."""
+    def decoder_ids(length: int):
+        return torch.zeros((ids.shape[0], length), dtype=torch.long, device="meta")
+
+    if not generate:
+        start = decoder_ids(target)
+        with torch.no_grad(), LiveBytes(ids.device) as live:
+            model(input_ids=ids, decoder_input_ids=start, use_cache=False)
+        return live.peak()
+    start = decoder_ids(1)
+    with torch.no_grad(), LiveBytes(ids.device) as live:
+        encoder_outputs = model.get_encoder()(input_ids=ids)
+        out = model(encoder_outputs=encoder_outputs, decoder_input_ids=start, use_cache=True)
+        excluded = live.serials(cache_tensors(out.past_key_values))
     return live.peak(excluded)
 
 

@@ -1148,6 +1148,113 @@ def test_flops_and_memory_on_the_config_page_are_the_command_lines(config_page, 
     assert not watched.errors and not watched.foreign() and not watched.failures
 
 
+def fits_on(form) -> dict:
+    """What the form shows under its count of what fits (the count done): the message, whether the table shows, the
+    command line shown and the cells of its table (its caption, heads, body and foot, as ``answers.table`` takes
+    them)."""
+    return form.evaluate("""form => {
+      const message = form.querySelector('.dv-paste-fits-message');
+      const table = form.querySelector('table.dv-paste-fits-table');
+      const rows = (section) => section ? [...section.rows].map(tr => [...tr.cells].map(td => td.textContent)) : [];
+      return {message: message.hidden ? null : message.textContent,
+              shown: !form.querySelector('.dv-paste-fits-output').hidden,
+              command: form.querySelector('.dv-paste-fits-command').textContent,
+              table: [table.caption ? table.caption.textContent : null, ...rows(table.tHead), rows(table.tBodies[0]),
+                      rows(table.tFoot)],
+              link: form.querySelector('.dv-paste-fits a').getAttribute('href')};
+    }""")
+
+
+def test_the_fits_on_table_is_the_command_lines(config_page, site, tmp_path, monkeypatch):
+    # Under the count, `fit config.json`: the longest context and the largest batch on every accelerator. Its
+    # table's cells, laid out as the command line lays them out, are what it prints, and its names and numbers are
+    # its --json's; with a class chosen, the command line's --arch; beside its answer, the lines it adds on stderr
+    # (a field transformers would refuse); a class without an inference total (a sequence classifier), its one line,
+    # no table.
+    monkeypatch.chdir(tmp_path)
+    watched = config_page
+    form = watched.page.locator("form.dv-paste")
+    gpt2 = json.loads((Path(configs.CHECKPOINTS_DIR) / "gpt2.json").read_text())
+    llama = json.loads((Path(configs.CHECKPOINTS_DIR) / "llama-2-7b.json").read_text())
+    pasted = [("qwen2.5-7b", None), ("gpt2 with attn_pdrop 2.5", json.dumps(gpt2 | {"attn_pdrop": 2.5})),
+              ("mixtral-8x7b", None),
+              ("llama-2-7b classifier", json.dumps(llama | {"architectures": ["LlamaForSequenceClassification"]}))]
+    for name, text in pasted:
+        text = text or (Path(configs.CHECKPOINTS_DIR) / f"{name}.json").read_text()
+        Path("config.json").write_text(text)
+        form.locator("textarea").fill(text)
+        form.locator(".dv-paste-count").click()
+        counted(form)
+        classes = [None] if name != "qwen2.5-7b" else [None, counted(form)["classes"][-1]]
+        for architecture in classes:
+            if architecture is not None:  # the class chosen: counted again, and fit with its --arch
+                form.locator("select[name=architecture]").select_option(architecture)
+                counted(form)
+            shown = fits_on(form)
+            argv = ["fit", "config.json"] + ([] if architecture is None else ["--arch", architecture])
+            status, printed, error = in_process.derivations(*argv)
+            if status != 0:
+                # The command line's line, as the page shows its errors; no table.
+                assert "no inference total" in error and shown["message"] == error.strip(), (name, shown)
+                assert not shown["shown"], name
+                continue
+            assert shown["shown"] and shown["command"] == "$ derivations " + " ".join(argv), (name, shown)
+            assert shown["message"] == (error.strip() or None), (name, shown["message"], error)
+            title, head, body, foot = shown["table"]
+            assert answers.table(title, head, body, foot) + "\n" == printed, (name, architecture)
+            result = json.loads(in_process.derivations(*argv, "--json")[1])
+            assert title == result["architecture"] and len(body) == len(result["accelerators"]), name
+            for cells, card in zip(body, result["accelerators"]):
+                # Each accelerator's name, its largest batch at the config's context and its longest context at
+                # batch 1, as --json has them.
+                assert cells[0] == card["name"], (name, cells)
+                assert cells[1].endswith(f"batch {'none' if card['max_batch'] is None else format(card['max_batch'], ',')}")
+                assert cells[2].split(" ")[0] == ("none" if card["max_tokens"] is None else f"{card['max_tokens']:,}")
+    assert name == "llama-2-7b classifier" and error, "the last config pasted has no inference total"
+    # The one sentence above the table links the Memory page's section that explains it.
+    link = urlsplit(shown["link"])  # made absolute by instant navigation where the page is served
+    target = (site / link.path.lstrip("/")).read_text(encoding="utf-8")
+    assert re.search(rf'\bid="?{re.escape(link.fragment)}[" >]', target), shown["link"]  # quoted or not (minified)
+    assert not watched.errors and not watched.foreign() and not watched.failures
+
+
+def test_the_fits_on_table_fits_a_desktop_and_a_phone(config_page):
+    # The table sits in a box of its own within the article's column (beside the table of contents where it
+    # shows); what is wider than the box scrolls in it, and the page never scrolls sideways.
+    page = config_page.page
+    before = page.viewport_size
+    measured = {}
+    try:
+        for viewport in (DESKTOP, PHONE):
+            page.set_viewport_size(viewport)
+            form = page.locator("form.dv-paste")
+            form.locator("textarea").fill((Path(configs.CHECKPOINTS_DIR) / "qwen2.5-72b.json").read_text())
+            form.locator(".dv-paste-count").click()
+            counted(form)
+            assert fits_on(form)["shown"]
+            measured[viewport["width"]] = page.evaluate("""() => {
+              const edges = (element) => { const r = element.getBoundingClientRect(); return {left: r.left, right: r.right}; };
+              const toc = document.querySelector('.md-sidebar--secondary');
+              const shown = toc && toc.getBoundingClientRect().width > 0 && getComputedStyle(toc).visibility !== 'hidden';
+              const box = document.querySelector('.dv-paste-fits-table').closest('.dv-calc-scroll');
+              return {page: document.documentElement.scrollWidth, window: document.documentElement.clientWidth,
+                      article: edges(document.querySelector('article')), toc: shown ? toc.getBoundingClientRect().left : null,
+                      box: {...edges(box), width: box.clientWidth, content: box.scrollWidth,
+                            scrolls: ['auto', 'scroll'].includes(getComputedStyle(box).overflowX)}};
+            }""")
+    finally:
+        page.set_viewport_size(before)
+    for width, fits in measured.items():
+        box, column = fits["box"], fits["article"]
+        assert fits["page"] <= fits["window"], (width, fits)
+        assert column["left"] <= box["left"] and box["right"] <= column["right"], (width, fits)
+        assert fits["toc"] is None or box["right"] <= fits["toc"], (width, fits)
+        assert box["content"] <= box["width"] or box["scrolls"], (width, fits)
+    # On a desktop, the whole table is in view.
+    desktop = measured[DESKTOP["width"]]
+    assert desktop["toc"] is not None and desktop["box"]["content"] <= desktop["box"]["width"], desktop
+
+
 def test_the_calculators_tables_fit_a_phone(served, chromium):
     # The memory page's tables beside the calculators: at 390 px, each is whole within the page's width (none scrolls
     # sideways, within itself or with the page), its figures legible.

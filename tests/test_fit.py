@@ -130,8 +130,10 @@ def test_max_tokens_is_the_largest_length_within_the_memory(name, size):
 
 
 def test_a_class_without_an_inference_total_is_one_line():
-    status, out = in_process.printed("fit", "mixtral-8x7b", "--memory", "80GB")
-    assert status == 2 and out.startswith("error: MixtralForCausalLM: no inference total: ") and "\n" not in out
+    status, out = in_process.printed("fit", "llama-2-7b", "--arch", "LlamaForSequenceClassification",
+                                     "--memory", "80GB")
+    assert status == 2 and out.startswith("error: LlamaForSequenceClassification: no inference total: ") \
+        and "\n" not in out
 
 
 def test_at_a_batch_and_a_length():

@@ -83,11 +83,22 @@ def test_a_refused_config_gets_the_command_lines_line(text, in_tmp):
 
 # The page's FLOPs and memory: the command line's own runs, on a sequence of this many tokens.
 SEQ = "64"
+# The page's "fits on" table, `fit config.json` on every accelerator, for a config of each kind of answer: learned
+# positions (gpt2, bert), the memory (qwen2.5-7b), a sliding window (mistral-7b), windows on some layers
+# (gemma-2-2b), an encoder-decoder (t5-small), a mixture's bound (mixtral-8x7b); and the one line of a class without an
+# inference total (:data:`UNDERIVED`, no bundled config's own class).
+FITTED = ("gpt2", "bert-base-uncased", "qwen2.5-7b", "mistral-7b", "gemma-2-2b", "t5-small", "mixtral-8x7b")
+UNDERIVED = ("llama-2-7b", "LlamaForSequenceClassification")
+# The commands that read the cards (accelerators) and the roofline's bounds, once each.
+CARDS = (["fit", "config.json", "--gpu", "A100"], ["flops", "config.json", "--seq", SEQ, "--gpu", "MI300X"],
+         ["memory", "config.json", "--seq", SEQ, "--gpu", "TPU-v5e"])
 
 
 def test_the_bundle_runs_alone_without_sympy(tmp_path):
     # The page's Python holds the bundle and the standard library, nothing else: run it so, in a fresh
-    # interpreter that cannot import SymPy nor this checkout, on every bundled config: count, flops, memory.
+    # interpreter that cannot import SymPy nor this checkout, on every bundled config: count, flops, memory; fit
+    # on configs of each kind, and the commands that read the accelerators. No site (-S): the editable install's
+    # finder, which site-packages' .pth installs, would load a module the bundle lacks from the checkout.
     with zipfile.ZipFile(io.BytesIO(hook.bundle())) as archive:
         archive.extractall(tmp_path / "bundle")
     names = configs.bundled()
@@ -97,27 +108,56 @@ sys.modules["sympy"] = None  # an import of SymPy fails
 sys.path[:] = [{str(tmp_path / "bundle")!r}] + [p for p in sys.path if "site-packages" not in p and p not in ("", {str(ROOT)!r})]
 from derivations import pasted
 pasted.install({str(tmp_path / "bundle")!r})
+def read(name):
+    with open(os.path.join({configs.CHECKPOINTS_DIR!r}, name + ".json")) as f:
+        return f.read()
+# fit first, as the page runs it after a count: the sections it reads are installed for it, not by memory before it.
+fitted = {{name: json.loads(pasted.command(["fit", "config.json"], read(name))) for name in {FITTED!r}}}
 answers = {{}}
 for name in {names!r}:
-    with open(os.path.join({configs.CHECKPOINTS_DIR!r}, name + ".json")) as f:
-        text = f.read()
+    text = read(name)
     answers[name] = [json.loads(pasted.count(text))["json"],
                      json.loads(pasted.command(["flops", "config.json", "--seq", {SEQ!r}, "--json"], text)),
                      json.loads(pasted.command(["memory", "config.json", "--seq", {SEQ!r}], text))]
-print(json.dumps(answers))
+    if name in fitted:
+        answers[name].append(fitted[name])
+    if name == "qwen2.5-7b":
+        answers[name] += [json.loads(pasted.command(argv, text)) for argv in {CARDS!r}]
+underived = json.loads(read({UNDERIVED[0]!r})) | {{"architectures": [{UNDERIVED[1]!r}]}}
+print(json.dumps([answers, json.loads(pasted.command(["fit", "config.json"], json.dumps(underived)))]))
 import derivations
 assert derivations.__file__.startswith({str(tmp_path / "bundle")!r}), derivations.__file__
 """
-    result = subprocess.run([sys.executable, "-I", "-c", code], capture_output=True, text=True, cwd=tmp_path)
+    result = subprocess.run([sys.executable, "-I", "-S", "-c", code], capture_output=True, text=True, cwd=tmp_path)
     assert result.returncode == 0, result.stderr[-3000:]
-    answered = json.loads(result.stdout)
+    answered, underived = json.loads(result.stdout)
     for name in names:
         path = str(Path(configs.CHECKPOINTS_DIR) / f"{name}.json")
-        counted, flops, memory = answered[name]
+        counted, flops, memory, *more = answered[name]
         assert counted + "\n" == command_line(Path(path), "--json")[1], name
         assert [flops["status"], flops["output"]] == list(in_process.printed("flops", path, "--seq", SEQ, "--json")), name
         assert [memory["status"], memory["output"]] == list(in_process.printed("memory", path, "--seq", SEQ)), name
         assert answers.table(**memory["table"]) == memory["output"], name  # the cells the page's table shows
+        runs = ([["fit", "config.json"]] if name in FITTED else []) + (list(CARDS) if name == "qwen2.5-7b" else [])
+        assert len(more) == len(runs), name
+        for argv, ran in zip(runs, more):
+            status, printed, error = in_process.derivations(argv[0], path, *argv[2:])
+            # What the command line prints: its table on stdout (the page's cells laid out as it lays them out) and
+            # its notes on stderr, or its one line on stderr and no table.
+            assert (ran["status"], ran["output"]) == (status, (printed or error).rstrip("\n")), (name, argv)
+            if status == 0:
+                assert answers.table(**ran["table"]) == ran["output"] and ran["notes"] == error.splitlines(), (name, argv)
+            else:
+                assert ran["table"] is None, (name, argv)
+    # Each kind of answer was met: a table of every card, a card alone, and a class without an inference total.
+    fitted = {name: answered[name][3] for name in FITTED}
+    assert fitted["qwen2.5-7b"]["status"] == 0 and len(fitted["qwen2.5-7b"]["table"]["body"]) > 1
+    assert fitted["mixtral-8x7b"]["status"] == 0  # a mixture's bound over its routings
+    config = tmp_path / "underived.json"
+    config.write_text(json.dumps(configs.load(UNDERIVED[0]) | {"architectures": [UNDERIVED[1]]}))
+    status, printed, error = in_process.derivations("fit", str(config))
+    assert (underived["status"], underived["output"]) == (status, error.rstrip("\n")) and status == cli.EXIT_BAD_INPUT
+    assert "no inference total" in underived["output"] and underived["table"] is None
 
 
 @pytest.mark.parametrize("argv", [["flops", "config.json", "--seq", "2048"], ["flops", "config.json"],

@@ -55,7 +55,7 @@ def check(config: dict, architecture: str, tokens: int, batch: int, dtype: str, 
     """The derivation equals the measure; ``runs`` False: a drawn config transformers may fail to run, which is then
     not checked (nothing executes)."""
     try:
-        measured = live_bytes.measured(architecture, config, dtype, tokens, batch, generate, "sdpa")
+        measured = live_bytes.measured(architecture, config, dtype, tokens, batch, generate, attention="sdpa")
     except (TypeError, ValueError, RuntimeError, IndexError):
         if runs:
             raise

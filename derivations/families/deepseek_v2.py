@@ -19,6 +19,7 @@ DeepSeek-V3 (``derivations.deepseek_v3``) builds on these blocks.
 from __future__ import annotations
 
 from dataclasses import replace
+from functools import partial
 
 import sympy
 
@@ -29,7 +30,9 @@ from ..components import (Part, attention_products, column_parallel, feed_forwar
                           row_parallel, score, task_heads)
 from ..readers import deepseek_v2 as reader
 from ..sources import Citation
-from ..symbols import C, D, F, F_e, H, L, L_f, R_kv, R_q, V, X, X_a, X_s, d_n, d_r, d_v
+from ..symbols import (C, D, F, F_e, G_k, G_x, H, L, L_f, R_kv, R_q, V, X, X_a, X_s, b, c_g, d_n, d_r, d_v, f_a, f_b,
+                       l_d2, l_e2, l_fd, s, u, x_g, x_h)
+from .. import transient as tr
 
 
 # ---------------------------------------------------------------------------------------------
@@ -208,6 +211,201 @@ ACTIVE_CLAIMS = (
 )
 
 
+# ---------------------------------------------------------------------------------------------
+# The forward at inference (derivations.transient): transformers' modeling_deepseek_v2.py, statement by statement;
+# the first L_f layers dense, the others a mixture whose routed experts are at the routing that holds the most
+# (derivations.transient.WORST)
+# ---------------------------------------------------------------------------------------------
+
+def rotary_complex(t: tr.Timeline) -> tuple[str, ...]:
+    """DeepseekV2RotaryEmbedding.forward: the angles in fp32 (``position_ids[..., None].float() * inv_freq``, d_r / 2
+    a position), ``torch.polar(torch.ones_like(freqs), freqs)`` (complex64: 8 bytes an angle) times
+    attention_scaling (a new tensor), which the model holds for every layer."""
+    angles = s * d_r / 2
+    t.new("positions_f", tr.FP32 * s)
+    t.new("freqs", tr.FP32 * angles)
+    t.drop("positions_f")
+    t.new("ones", tr.FP32 * angles)
+    t.new("polar", COMPLEX64 * angles)
+    t.drop("ones")
+    t.new("freqs_cis", COMPLEX64 * angles)
+    t.drop("polar", "freqs")  # freqs_cis bound again; the function returns
+    return ("freqs_cis",)
+
+
+# Bytes of one complex64 element: two fp32.
+COMPLEX64 = 2 * tr.FP32
+
+
+def rope_complex(t: tr.Timeline) -> tuple[str, str]:
+    """apply_rotary_emb on the rotary parts of the queries (H d_r a row) and of the shared key (d_r a row): each
+    ``.float()`` (a copy below fp32), viewed as complex, times freqs_cis (complex64: as many bytes as the fp32 rows),
+    ``view_as_real(...).flatten(3).type_as(x)`` (below fp32 a copy, the product dying once read; in fp32 the product
+    itself); the fp32 copies die when the function returns."""
+    rows = b * s
+    t.new("xq", tr.upcast(rows * H * d_r))
+    t.new("xk", tr.upcast(rows * d_r))
+    for name, n in (("q_rot", rows * H * d_r), ("k_rot", rows * d_r)):
+        t.new(f"{name}.product", tr.FP32 * n)
+        t.split(f"{name}.product", **{f"{name}.product.below_fp32": u, f"{name}.fp32": 1 - u})
+        t.new(f"{name}.cast", tr.downcast(n))
+        t.drop(f"{name}.product.below_fp32")
+        t.join(name, f"{name}.cast", f"{name}.fp32")
+    t.drop("xq", "xk")
+    return "q_rot", "k_rot"
+
+
+def latent_attention_forward(t: tr.Timeline, x: str, generate: bool, compressed: bool = True,
+                             rope=rope_complex) -> tuple[str, tuple[str, str]]:
+    """DeepseekV2Attention.forward on the normed ``x`` (DeepseekV3Attention's is the same but for ``rope``): the
+    queries (``q_b_proj(q_a_layernorm(q_a_proj(x)))``, each inner result dying once read, or ``q_proj(x)`` where
+    ``compressed`` is False: H (d_n + d_r) a row, split in views); ``kv_a_proj_with_mqa`` (R_kv + d_r a row, split
+    in views) and ``kv_a_layernorm`` of the latent; ``rope`` on the rotary parts; with a cache (generate) the normed
+    latent and the rotated key go into it; ``torch.cat((q_nope, q_pe))`` (the queries); expand_kv:
+    ``kv_b_proj(latent)`` (H (d_n + d_v) a row; the values are a view of it) and the keys, ``new_empty`` filled in
+    place (H (d_n + d_r) a row); eager attention (one key/value head a query head: no copies; values d_v wide);
+    ``o_proj``. Returns the output and the attention weights, which the layer holds."""
+    rows, width = b * s, d_n + d_r
+    if compressed:
+        tr.linear(t, "q_a", rows, R_q)
+        tr.rms_norm(t, "q_a_norm", R_q)
+        t.drop("q_a")
+        tr.linear(t, "q", rows, H * width)
+        t.drop("q_a_norm")
+    else:
+        tr.linear(t, "q", rows, H * width)
+    tr.linear(t, "compressed_kv", rows, R_kv + d_r)
+    tr.rms_norm(t, "latent", R_kv)
+    q_rot, k_rot = rope(t)
+    if generate:
+        t.drop("latent", k_rot)  # past_key_values.update(...): the cache's tensors now
+    t.new("query_states", tr.activation(rows * H * width))
+    t.new("kv_expanded", tr.activation(rows * H * (d_n + d_v)))
+    t.new("key_states", tr.activation(rows * H * width))
+    context, weights = tr.eager_attention(t, "query_states", "key_states", "kv_expanded", "mask", H, d_v, 0)
+    out = tr.linear(t, "o", rows, D)
+    t.drop(*context)
+    t.drop("q", q_rot, "compressed_kv", "query_states", "kv_expanded", "key_states",
+           *(() if generate else ("latent", k_rot)))  # the function returns
+    return out, weights
+
+
+def router_forward(t: tr.Timeline) -> tuple[str, ...]:
+    """DeepseekV2TopkRouter.forward: ``F.linear(x.type(fp32), weight.type(fp32))`` (the rows and the router's weight
+    copied to fp32 below fp32, dying once read: the weight's copy is X D fp32), the softmax in fp32; where topk_method
+    is group_limited_greedy (f_a), the groups' best scores (``max``: values and 64-bit indices, the indices dying at
+    once), ``topk`` of the G_k groups (the values dying at once), a zero mask of the groups filled in place, expanded to
+    the experts (a copy where c_g), and ``scores.masked_fill(~mask.bool(), 0)`` (two boolean masks, each dying once
+    read; the softmax dies as the name is bound again); ``topk`` of the X_a experts (fp32 values, 64-bit indices); the
+    values times routed_scaling_factor (the product kept, the values dying). The group tensors and the scores die when
+    it returns."""
+    rows, grouped = b * s, f_a
+    t.new("router.rows_fp32", tr.upcast(rows * D))
+    t.new("router.weight_fp32", tr.upcast(X * D))
+    t.new("router_logits", tr.FP32 * rows * X)
+    t.drop("router.rows_fp32", "router.weight_fp32")
+    t.new("router.scores", tr.FP32 * rows * X)
+    t.new("router.group_scores", grouped * tr.FP32 * rows * G_x)
+    t.new("router.group_argmax", grouped * tr.INT64 * rows * G_x)
+    t.drop("router.group_argmax")
+    t.new("router.group_top", grouped * tr.FP32 * rows * G_k)
+    t.new("router.group_idx", grouped * tr.INT64 * rows * G_k)
+    t.drop("router.group_top")
+    t.new("router.group_mask", grouped * tr.FP32 * rows * G_x)
+    t.new("router.score_mask", grouped * c_g * tr.FP32 * rows * X)  # reshape: a copy, or a view (c_g)
+    t.new("router.mask_bool", grouped * tr.BOOL * rows * X)
+    t.new("router.mask_not", grouped * tr.BOOL * rows * X)
+    t.drop("router.mask_bool")
+    t.split("router.scores", **{"router.scores.grouped": grouped, "router.scores.greedy": 1 - grouped})
+    t.new("router.masked", grouped * tr.FP32 * rows * X)
+    t.drop("router.mask_not")
+    t.drop("router.scores.grouped")  # scores bound again
+    t.new("router.top", tr.FP32 * rows * X_a)
+    t.new("top_k_index", tr.INT64 * rows * X_a)
+    t.new("top_k_weights", tr.FP32 * rows * X_a)
+    t.drop("router.top")  # topk_weights bound again
+    t.drop("router.scores.greedy", "router.masked", "router.group_scores", "router.group_idx", "router.group_mask",
+           "router.score_mask")  # the function returns
+    return "router_logits", "top_k_weights", "top_k_index"
+
+
+# Group-limited routing where it runs (V2: topk_method group_limited_greedy, f_a; V3: always) and a token's experts
+# from one group (topk_group 1, f_b for V2): the experts hit, at most, are one group's (x_g).
+def routed(grouped_to_one) -> tr.Routing:
+    return tr.Routing(tr.WORST.current, tr.WORST.previous, x_h + grouped_to_one * (x_g - x_h))
+
+
+def moe_forward(t: tr.Timeline, x: str, router=router_forward, routing: tr.Routing = routed(f_a * f_b)) -> str:
+    """DeepseekV2Moe.forward on the normed ``x`` (views of it; V3's is the same but for its router): the router, the
+    experts' loop over X + 1 classes (each F_e wide, the router's weights fp32), then ``+ shared_experts(x)`` (LLaMA's
+    gated feed-forward, X_s F_e wide, dying once added; the experts' output dies as the name is bound again); the
+    router's tensors die when the block returns."""
+    kept = router(t)
+    out = tr.experts_loop(t, routing, X + 1, D, tr.gated_experts(F_e, fp32_weights=True))
+    shared = llama.gated_mlp_forward(t, x, width=X_s * F_e)
+    t.new("moe_out", tr.activation(b * s * D))
+    t.drop(shared, out)
+    t.drop(*kept)  # the function returns
+    return "moe_out"
+
+
+def causal_lm_forward(t: tr.Timeline, generate: bool, lm_head: bool, attention, moe, rotary) -> None:
+    """DeepseekV2ForCausalLM.forward (the body alone without ``lm_head``): LLaMA's (derivations.llama), one causal
+    mask, the model's rotary tensors, and two kinds of layer: the first layer dense (l_fd) or with experts; a later
+    dense layer (l_d2), a later layer with experts (l_e2), each reading the previous layer's output (a later layer
+    holds more than the first of its kind: the previous output beside the embeddings)."""
+    stream = tr.activation(b * s * D)
+    embeddings = llama.embed(t)
+    position_ids = tr.positions(t)
+    mask = tr.causal_mask(t)
+    held = rotary(t)
+    dense = llama.Kin(attention=attention, mlp=partial(llama.gated_mlp_forward, width=F))
+    sparse = llama.Kin(attention=attention, mlp=moe)
+    for kin, first in ((dense, l_fd), (sparse, 1 - l_fd)):
+        with t.only(first):
+            llama.layer_forward(t, embeddings, "hidden", generate, kin)
+            t.drop("hidden")
+    t.new("hidden", stream)  # the first layer's output, of either kind
+    for kin, later in ((dense, l_d2), (sparse, l_e2)):
+        with t.only(later):
+            t.drop("hidden")
+            t.new("previous", stream)
+            llama.layer_forward(t, "previous", "hidden", generate, kin)
+            t.drop("previous")
+    tr.rms_norm(t, "final", D)
+    t.drop("hidden", embeddings, position_ids, mask, *held)
+    if lm_head:
+        t.new("logits", tr.activation(b * (1 if generate else s) * V))
+
+
+# What the program reads beyond the sizes: the groups of the router (n_group and topk_group, 1 where unset: the
+# greedy routing reads neither), the key/value heads (one a query head: transformers' forward fails otherwise, its
+# keys already have H heads), the routing (f_a: group_limited_greedy; f_b: topk_group 1).
+ASSUMES = dict(counts=(("G_x", "n_group", 1), ("G_k", "topk_group", 1), ("K", "num_key_value_heads", "H")),
+               at_least=(("K", "H"),),
+               flags=(("f_a", "topk_method", "greedy", "group_limited_greedy"), ("f_b", "topk_group", None, 1)))
+
+
+def transient(routing: tr.Routing = routed(f_a * f_b)) -> dict[str, dict[str, tr.Transient]]:
+    """The classes whose forward is derived, in every layout (q_lora_rank null: queries not compressed), the
+    experts at ``routing``."""
+    def classes(no_q_lora: bool = False, **layout) -> dict[str, tr.Transient]:
+        attention = partial(latent_attention_forward, compressed=not no_q_lora)
+        moe = partial(moe_forward, routing=routing)
+
+        def run(t, generate, lm_head=True):
+            causal_lm_forward(t, generate, lm_head, attention, moe, rotary_complex)
+
+        return {"DeepseekV2Model": tr.transient(lambda t, generate: run(t, False, False), generates=False,
+                                                bound=tr.ROUTED_BOUND, **ASSUMES),
+                "DeepseekV2ForCausalLM": tr.transient(run, bound=tr.ROUTED_BOUND, **ASSUMES)}
+
+    return reader.READER.layout.variants(classes)
+
+
+TRANSIENT = transient()
+
+
 FAMILY = Family(
     name="deepseek_v2",
     reader=reader.READER,
@@ -240,4 +438,5 @@ FAMILY = Family(
     minimum={X_a: 0, L_f: 0},
     active=ACTIVE_VARIANTS,
     layout_free=("idle_experts", "active_without_embedding_lite"),
+    transient=TRANSIENT,
 )

@@ -15,6 +15,7 @@ transformers does not count as parameters of the model it builds:
 from __future__ import annotations
 
 from dataclasses import replace
+from functools import partial
 
 import sympy
 
@@ -24,7 +25,9 @@ from ..claims import Rounded
 from ..components import Part, group, leaf, linear, rms_norm, score, task_heads
 from ..readers import deepseek_v3 as reader
 from ..sources import Citation, Source, declare
-from ..symbols import C, D, F, F_e, H, L, L_f, R_kv, R_q, V, X, X_a, X_s, d_n, d_r, d_v
+from ..symbols import (C, D, F, F_e, G_k, G_x, H, L, L_f, R_kv, R_q, V, X, X_a, X_s, b, c_g, d_n, d_r, d_v, f_a, f_b,
+                       f_c, s)
+from .. import transient as tr
 
 
 attention_block = deepseek_v2.attention_block
@@ -178,6 +181,97 @@ ACTIVE_CLAIMS = (
 )
 
 
+# ---------------------------------------------------------------------------------------------
+# The forward at inference (derivations.transient): DeepSeek-V2's (derivations.deepseek_v2), with V3's rotary
+# embeddings (LLaMA's, d_r wide, applied to interleaved pairs or to halves) and its router
+# ---------------------------------------------------------------------------------------------
+
+def rope(t: tr.Timeline) -> tuple[str, str]:
+    """The rotary parts of the queries (H d_r a row) and of the shared key (d_r a row) rotated: by interleaved pairs
+    where rope_interleave (f_a: apply_rotary_pos_emb_interleave, derivations.transient.rotate_pairs), else by halves
+    (apply_rotary_pos_emb, LLaMA's: derivations.transient.rotate); the queries first, then the key."""
+    rows = b * s
+    for name, n in (("q_rot", rows * H * d_r), ("k_rot", rows * d_r)):
+        tr.rotate_pairs(t, f"{name}.pairs", f_a * n)
+        tr.rotate(t, f"{name}.halves", name, (1 - f_a) * n)
+        t.join(name, f"{name}.pairs", f"{name}.halves")
+    return "q_rot", "k_rot"
+
+
+def router_forward(t: tr.Timeline) -> tuple[str, ...]:
+    """DeepseekV3TopkRouter.forward: the logits in fp32 (the rows and the router's weight copied to fp32 below fp32,
+    dying once read), ``sigmoid``, ``+ e_score_correction_bias`` (the scores for the choice); each group's two best
+    (``topk(2)``: values and 64-bit indices, the indices dying at once) summed (the values dying once read); ``topk`` of
+    the G_k groups (the values dying at once); a zero mask of the groups filled in place, expanded to the experts (a
+    copy where c_g); ``masked_fill(~mask.bool(), -inf)`` (two boolean masks, each dying once read; the scores for the
+    choice die as the name is bound again); ``topk`` of the X_a experts (the values dying at once), the sigmoid's scores
+    gathered at them; where norm_topk_prob (f_b) their sum plus 1e-20 (the sum dying once read), divided in place; times
+    routed_scaling_factor (the product kept). What it made dies when it returns."""
+    rows = b * s
+    t.new("router.rows_fp32", tr.upcast(rows * D))
+    t.new("router.weight_fp32", tr.upcast(X * D))
+    t.new("router_logits", tr.FP32 * rows * X)
+    t.drop("router.rows_fp32", "router.weight_fp32")
+    t.new("router.scores", tr.FP32 * rows * X)
+    t.new("router.for_choice", tr.FP32 * rows * X)
+    t.new("router.group_top2", tr.FP32 * rows * G_x * 2)
+    t.new("router.group_top2_idx", tr.INT64 * rows * G_x * 2)
+    t.drop("router.group_top2_idx")
+    t.new("router.group_scores", tr.FP32 * rows * G_x)
+    t.drop("router.group_top2")
+    t.new("router.group_top", tr.FP32 * rows * G_k)
+    t.new("router.group_idx", tr.INT64 * rows * G_k)
+    t.drop("router.group_top")
+    t.new("router.group_mask", tr.FP32 * rows * G_x)
+    t.new("router.score_mask", c_g * tr.FP32 * rows * X)  # reshape: a copy, or a view (c_g)
+    t.new("router.mask_bool", tr.BOOL * rows * X)
+    t.new("router.mask_not", tr.BOOL * rows * X)
+    t.drop("router.mask_bool")
+    t.new("router.masked", tr.FP32 * rows * X)
+    t.drop("router.mask_not")
+    t.drop("router.for_choice")  # scores_for_choice bound again
+    t.new("router.top", tr.FP32 * rows * X_a)
+    t.new("top_k_index", tr.INT64 * rows * X_a)
+    t.drop("router.top")
+    t.new("router.gathered", tr.FP32 * rows * X_a)
+    t.new("router.sum", f_b * tr.FP32 * rows)
+    t.new("router.denominator", f_b * tr.FP32 * rows)
+    t.drop("router.sum")
+    t.new("top_k_weights", tr.FP32 * rows * X_a)
+    t.drop("router.gathered")  # topk_weights bound again
+    t.drop("router.scores", "router.masked", "router.group_scores", "router.group_idx", "router.group_mask",
+           "router.score_mask", "router.denominator")  # the function returns
+    return "router_logits", "top_k_weights", "top_k_index"
+
+
+# What the program reads beyond the sizes: the groups (DeepseekV3Config's defaults, 8 and 4), the key/value heads
+# (one a query head), rope_interleave (f_a), norm_topk_prob (f_b), a token's experts from one group (f_c).
+ASSUMES = dict(counts=(("G_x", "n_group", 8), ("G_k", "topk_group", 4), ("K", "num_key_value_heads", "H")),
+               at_least=(("K", "H"),),
+               flags=(("f_a", "rope_interleave", True, True), ("f_b", "norm_topk_prob", True, True),
+                      ("f_c", "topk_group", 4, 1)))
+
+
+def transient(routing: tr.Routing = deepseek_v2.routed(f_c)) -> dict[str, dict[str, tr.Transient]]:
+    """The classes whose forward is derived, in every layout (q_lora_rank null: queries not compressed), the
+    experts at ``routing``."""
+    def classes(no_q_lora: bool = False, **layout) -> dict[str, tr.Transient]:
+        attention = partial(deepseek_v2.latent_attention_forward, compressed=not no_q_lora, rope=rope)
+        moe = partial(deepseek_v2.moe_forward, router=router_forward, routing=routing)
+
+        def run(t, generate, lm_head=True):
+            deepseek_v2.causal_lm_forward(t, generate, lm_head, attention, moe, lambda t: tr.rotary(t, d_r))
+
+        return {"DeepseekV3Model": tr.transient(lambda t, generate: run(t, False, False), generates=False,
+                                                bound=tr.ROUTED_BOUND, **ASSUMES),
+                "DeepseekV3ForCausalLM": tr.transient(run, bound=tr.ROUTED_BOUND, **ASSUMES)}
+
+    return reader.READER.layout.variants(classes)
+
+
+TRANSIENT = transient()
+
+
 FAMILY = Family(
     name="deepseek_v3",
     reader=reader.READER,
@@ -217,4 +311,5 @@ FAMILY = Family(
     minimum=deepseek_v2.FAMILY.minimum,
     active=ACTIVE_VARIANTS,
     sources=SOURCES,
+    transient=TRANSIENT,
 )

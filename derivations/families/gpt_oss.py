@@ -21,6 +21,7 @@ embedding (:data:`active_without_embedding`), and the page shows both.
 from __future__ import annotations
 
 from dataclasses import replace
+from functools import partial
 
 import sympy
 
@@ -30,7 +31,8 @@ from ..claims import Rounded
 from ..components import AttentionLayout, Part, Shard, attention, column_parallel, group, leaf, linear, row_parallel
 from ..readers import gpt_oss as reader
 from ..sources import Citation
-from ..symbols import D, F, H, K, L, V, X, X_a, d_h
+from ..symbols import D, F, H, K, L, V, X, X_a, b, c_t, d_h, g_kv, s, u
+from .. import transient as tr
 
 
 # ---------------------------------------------------------------------------------------------
@@ -183,6 +185,160 @@ CARD_ACTIVE = tuple(_card(checkpoint, checkpoint, "Active Parameters", figures[-
                     for checkpoint, figures in _FIGURES.items())
 
 
+# ---------------------------------------------------------------------------------------------
+# The forward at inference (derivations.transient): transformers' modeling_gpt_oss.py, statement by statement, the
+# experts at the routing that holds the most (derivations.transient.WORST)
+# ---------------------------------------------------------------------------------------------
+
+def rms_norm(t: tr.Timeline, name: str, width, rows=None) -> str:
+    """GptOssRMSNorm.forward: LLaMA's statements (derivations.transient.rms_norm) up to the normed fp32 rows, then
+    ``(self.weight * hidden_states).to(input_dtype)``: the product in fp32 (the result itself in fp32), cast below
+    fp32, where the product dies once read."""
+    rows = b * s if rows is None else rows
+    n = rows * width
+    t.new(f"{name}.x32", tr.upcast(n))
+    t.new(f"{name}.pow", tr.FP32 * n)
+    t.new(f"{name}.variance", tr.FP32 * rows)
+    t.drop(f"{name}.pow")
+    t.new(f"{name}.eps", tr.FP32 * rows)
+    t.new(f"{name}.rsqrt", tr.FP32 * rows)
+    t.drop(f"{name}.eps")
+    t.new(f"{name}.normed", tr.FP32 * n)
+    t.drop(f"{name}.rsqrt", f"{name}.x32")
+    t.new(f"{name}.product", tr.FP32 * u * n)
+    t.new(f"{name}.kept", tr.FP32 * (1 - u) * n)
+    t.new(f"{name}.cast", tr.downcast(n))
+    t.drop(f"{name}.product")
+    t.drop(f"{name}.normed", f"{name}.variance")  # the function returns
+    return t.join(name, f"{name}.kept", f"{name}.cast")
+
+
+def attention_forward(t: tr.Timeline, x: str, generate: bool) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """GptOssAttention.forward on the normed ``x``: q, k and v projected (a bias added in the same product), q and k
+    rotated (_apply_rotary_emb, by the halves of a head: derivations.transient.rotate_pairs); with a cache (generate), k
+    and v go into it; then eager_attention_forward with the sinks: ``repeat_kv`` (copies where grouped), the scores
+    scaled and masked, ``torch.cat([scores, sinks])`` (one more column a row: the sink, a view of a parameter),
+    ``combined - combined.max(-1).values`` (the max's values and 64-bit indices, the indices dying with the tuple at
+    once), the softmax in the activation dtype (its view without the sink column is the attention weights returned, the
+    masked scores dying as their name is bound to it), the product with the values (the view read as it is), transposed
+    by a copy where c_t; the combined logits die when the function returns. Returns the output (two names, one of 0
+    bytes) and the weights (the softmax's storage), which the layer holds."""
+    rows, n = b * s, b * H * s
+    q, k, v = tr.linear(t, "q", rows, H * d_h), tr.linear(t, "k", rows, K * d_h), tr.linear(t, "v", rows, K * d_h)
+    q_rot, k_rot = tr.rotate_pairs(t, "q_rot", rows * H * d_h), tr.rotate_pairs(t, "k_rot", rows * K * d_h)
+    t.drop(q, k)  # query_states, key_states = apply_rotary_pos_emb(...)
+    if generate:
+        t.drop(k_rot, v)  # past_key_values.update(...): the cache's tensors now
+    t.new("keys_repeated", tr.activation(g_kv * n * d_h))
+    t.new("values_repeated", tr.activation(g_kv * n * d_h))
+    t.new("scores", tr.activation(n * s))
+    t.new("scaled", tr.activation(n * s))
+    t.drop("scores")
+    t.new("masked", tr.activation(n * s))
+    t.drop("scaled")
+    t.new("combined", tr.activation(n * (s + 1)))
+    t.new("max.values", tr.activation(n))
+    t.new("max.indices", tr.INT64 * n)
+    t.drop("max.indices")
+    t.new("shifted", tr.activation(n * (s + 1)))
+    t.drop("max.values", "combined")
+    t.new("probabilities", tr.activation(n * (s + 1)))
+    t.drop("masked")  # attn_weights bound to the view of the probabilities
+    t.new("context_copied", tr.activation(c_t * n * d_h))
+    t.new("context", tr.activation((1 - c_t) * n * d_h))
+    t.new("context_contiguous", tr.activation(c_t * n * d_h))
+    t.drop("context_copied", "keys_repeated", "values_repeated", "shifted")  # eager_attention_forward returns
+    out = tr.linear(t, "o", rows, D)
+    t.drop("context", "context_contiguous")
+    t.drop(q_rot, *(() if generate else (k_rot, v)))  # the function returns
+    return out, ("probabilities",)
+
+
+def experts_body(t: tr.Timeline, tag: str, rows, previous: str | None) -> tuple[str, ...]:
+    """GptOssExperts.forward's iteration after the gathered rows: ``current_state @ gate_up_proj[e] +
+    gate_up_proj_bias[e]`` (the product dying once the bias is added), _apply_gate (the interleaved gate and up
+    columns, views, each clamped; ``gate * sigmoid(gate * alpha)``; ``(up + 1) * glu``; its locals dying when it
+    returns), ``@ down_proj[e] + down_proj_bias[e]``, ``* routing_weights[token_idx, top_k_pos, None]`` (in the
+    activation dtype: the cast to it before ``index_add_`` is the tensor itself). Each name the iteration binds
+    drops the previous iteration's tensor as it is bound."""
+    def bound(name: str) -> None:
+        if previous is not None:
+            t.drop(f"{previous}.{name}")
+
+    t.new(f"{tag}.gate_up_product", tr.activation(rows * 2 * F))
+    t.new(f"{tag}.gate_up", tr.activation(rows * 2 * F))
+    t.drop(f"{tag}.gate_up_product")
+    bound("gate_up")
+    t.new(f"{tag}.gate", tr.activation(rows * F))
+    t.new(f"{tag}.up", tr.activation(rows * F))
+    t.new(f"{tag}.gate_alpha", tr.activation(rows * F))
+    t.new(f"{tag}.sigmoid", tr.activation(rows * F))
+    t.drop(f"{tag}.gate_alpha")
+    t.new(f"{tag}.glu", tr.activation(rows * F))
+    t.drop(f"{tag}.sigmoid")
+    t.new(f"{tag}.up_plus_one", tr.activation(rows * F))
+    t.new(f"{tag}.gated", tr.activation(rows * F))
+    t.drop(f"{tag}.up_plus_one")
+    t.drop(f"{tag}.gate", f"{tag}.up", f"{tag}.glu")  # _apply_gate returns
+    bound("gated")
+    t.new(f"{tag}.down_product", tr.activation(rows * D))
+    t.new(f"{tag}.out", tr.activation(rows * D))
+    t.drop(f"{tag}.down_product")
+    bound("out")
+    t.new(f"{tag}.routing_weights", tr.activation(rows))
+    t.new(f"{tag}.weighted", tr.activation(rows * D))
+    t.drop(f"{tag}.routing_weights")
+    bound("weighted")
+    return f"{tag}.gate_up", f"{tag}.gated", f"{tag}.out", f"{tag}.weighted"
+
+
+def moe_forward(t: tr.Timeline, x: str, routing: tr.Routing = tr.WORST) -> tuple[str, str]:
+    """GptOssMLP.forward on the normed ``x`` (views of it): GptOssTopKRouter (the logits, a bias in the same
+    product; ``topk`` of them, values and 64-bit indices; the softmax of the values in their dtype, the values dying
+    when the router returns), the experts' loop over X classes (no sentinel class: the one-hot has X), the logits
+    and the indices dying when the block returns. Returns the output and the router's scores, which the layer
+    holds (``hidden_states, _ = self.mlp(...)``)."""
+    rows = b * s
+    t.new("router_logits", tr.activation(rows * X))
+    t.new("router.top", tr.activation(rows * X_a))
+    t.new("top_k_index", tr.INT64 * rows * X_a)
+    t.new("router_scores", tr.activation(rows * X_a))
+    t.drop("router.top")  # the router returns
+    out = tr.experts_loop(t, routing, X, D, experts_body)
+    t.drop("router_logits", "top_k_index")  # the block returns
+    return out, "router_scores"
+
+
+def layer_forward(t: tr.Timeline, x: str, out: str, generate: bool, kin: llama.Kin) -> str:
+    """GptOssDecoderLayer.forward on ``x``: LLaMA's layer, but ``hidden_states, _ = self.mlp(...)`` binds ``_`` to the
+    router's scores, dropping the attention weights it held, and the scores die when the layer returns."""
+    rows = b * s
+    normed = kin.norm(t, "input_norm", D)
+    attended, weights = kin.attention(t, normed, generate)
+    t.drop(normed)
+    t.new("residual", tr.activation(rows * D))
+    t.drop(attended)
+    normed = kin.norm(t, "post_norm", D)
+    mlp, scores = kin.mlp(t, normed)
+    t.drop(normed, *weights)
+    t.new(out, tr.activation(rows * D))
+    t.drop(mlp, "residual", scores)
+    return out
+
+
+def transient(routing: tr.Routing = tr.WORST) -> dict[str, dict[str, tr.Transient]]:
+    """The classes whose forward is derived (derivations.llama.transient's causal LM and body): both masks always
+    (GptOssModel.forward builds the sliding-window one whether or not a layer slides), rotary angles not doubled,
+    gpt-oss's norm, attention, layer and experts at ``routing``."""
+    kin = llama.Kin(masks=lambda t, sliding: (tr.causal_mask(t), tr.causal_mask(t, True, "sliding_mask")),
+                    layer=layer_forward, attention=attention_forward, mlp=partial(moe_forward, routing=routing),
+                    norm=rms_norm, rotary=lambda t: tr.rotary(t, d_h, doubled=False))
+    return llama.transient("GptOss", kin, layouts=VARIANTS, bound=tr.ROUTED_BOUND)
+
+
+TRANSIENT = transient()
+
+
 FAMILY = Family(
     name="gpt_oss",
     reader=reader.READER,
@@ -215,4 +371,5 @@ FAMILY = Family(
     rounded=CARD + CARD_ACTIVE,
     minimum={X_a: 0},
     active=ACTIVE_VARIANTS,
+    transient=TRANSIENT,
 )

@@ -23,6 +23,7 @@ table); :data:`active_without_embedding` leaves it out, and the page shows both.
 from __future__ import annotations
 
 from dataclasses import replace
+from functools import partial
 
 import sympy
 
@@ -33,7 +34,8 @@ from ..components import (Part, column_parallel, feed_forward, group, leaf, line
                           row_parallel)
 from ..readers import mixtral as reader
 from ..sources import Citation
-from ..symbols import D, F, H, K, L, X, X_a
+from ..symbols import D, F, H, K, L, X, X_a, b, s
+from .. import transient as tr
 
 
 # Attention: LLaMA's grouped-query self-attention, no biases; rotary positions learn nothing
@@ -213,6 +215,49 @@ eight_times_seven = Miscount(
 )
 
 
+
+# ---------------------------------------------------------------------------------------------
+# The forward at inference (derivations.transient): Mistral's, each feed-forward a mixture of experts whose
+# tensors depend on the routing (derivations.transient.WORST: the routing that holds the most)
+# ---------------------------------------------------------------------------------------------
+
+def router_forward(t: tr.Timeline) -> tuple[str, ...]:
+    """MixtralTopKRouter.forward on the normed rows: the logits (X a row), ``softmax(logits.float())`` (an fp32
+    copy below fp32, dying once read), ``topk`` (fp32 weights, 64-bit indices), the weights divided in place by
+    their sum (a temporary). Returns what the block keeps (``_, top_k_weights, top_k_index = self.gate(...)``)."""
+    rows = b * s
+    t.new("router_logits", tr.activation(rows * X))
+    t.new("router.upcast", tr.upcast(rows * X))
+    t.new("router.probs", tr.FP32 * rows * X)
+    t.drop("router.upcast")
+    t.new("top_k_weights", tr.FP32 * rows * X_a)
+    t.new("top_k_index", tr.INT64 * rows * X_a)
+    t.new("router.sum", tr.FP32 * rows)
+    t.drop("router.sum")
+    t.drop("router.probs")  # the function returns
+    return "router_logits", "top_k_weights", "top_k_index"
+
+
+def moe_forward(t: tr.Timeline, x: str, routing: tr.Routing = tr.WORST) -> str:
+    """MixtralSparseMoeBlock.forward on the normed ``x`` (views of it): the router, the experts' loop over X + 1
+    classes (the one-hot's last class, never picked, stands for experts held elsewhere), each expert F wide with
+    the router's fp32 weights; the router's tensors die when the block returns."""
+    kept = router_forward(t)
+    out = tr.experts_loop(t, routing, X + 1, D, tr.gated_experts(F, fp32_weights=True))
+    t.drop(*kept)
+    return out
+
+
+def transient(routing: tr.Routing = tr.WORST) -> dict[str, dict[str, tr.Transient]]:
+    """The classes whose forward is derived (derivations.llama.transient), the experts at ``routing``."""
+    return llama.transient("Mixtral", llama.Kin(masks=lambda t, sliding: (tr.causal_mask(t, sliding),),
+                                                mlp=partial(moe_forward, routing=routing)),
+                           layouts=VARIANTS, windowed=True, bound=tr.ROUTED_BOUND)
+
+
+TRANSIENT = transient()
+
+
 FAMILY = Family(
     name="mixtral",
     reader=reader.READER,
@@ -250,4 +295,5 @@ FAMILY = Family(
     rounded=TOTALS + ACTIVE_CLAIMS,
     minimum={X_a: 0},
     active=ACTIVE_VARIANTS,
+    transient=TRANSIENT,
 )

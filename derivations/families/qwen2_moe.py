@@ -15,6 +15,7 @@ router and the gates, everything else whole, the input embedding included.
 from __future__ import annotations
 
 from dataclasses import replace
+from functools import partial
 
 import sympy
 
@@ -25,7 +26,8 @@ from ..components import (AttentionLayout, Part, attention, column_parallel, fee
                           row_parallel, task_heads, score)
 from ..readers import qwen2_moe as reader
 from ..sources import Citation
-from ..symbols import C, D, F_e, F_s, H, K, L, L_f, V, X, X_a, d_h
+from ..symbols import C, D, F_e, F_s, H, K, L, L_f, V, X, X_a, b, d_h, f_a, s, u
+from .. import transient as tr
 
 
 # ---------------------------------------------------------------------------------------------
@@ -180,6 +182,81 @@ ACTIVE_CLAIMS = (
 )
 
 
+# ---------------------------------------------------------------------------------------------
+# The forward at inference (derivations.transient): Qwen2's, each feed-forward a mixture of experts with a shared
+# expert, the routed experts' tensors at the routing that holds the most (derivations.transient.WORST)
+# ---------------------------------------------------------------------------------------------
+
+def router_forward(t: tr.Timeline) -> tuple[str, ...]:
+    """Qwen2MoeTopKRouter.forward on the rows (Qwen3-MoE's is the same): the logits (X a row), their softmax in fp32
+    (an fp32 copy below fp32, dying once read), ``topk`` (fp32 values, 64-bit indices), the values divided in place
+    by their sum where norm_topk_prob (f_a: a temporary of one fp32 a row), then cast to the logits' dtype (below
+    fp32 a copy, the fp32 values dying as the name is bound again; in fp32 the values themselves). Returns what the
+    block keeps (``_, routing_weights, selected_experts = self.gate(...)``)."""
+    rows = b * s
+    t.new("router_logits", tr.activation(rows * X))
+    t.new("router.upcast", tr.upcast(rows * X))
+    t.new("router.probs", tr.FP32 * rows * X)
+    t.drop("router.upcast")
+    t.new("router.top", tr.FP32 * rows * X_a)
+    t.new("top_k_index", tr.INT64 * rows * X_a)
+    t.new("router.sum", f_a * tr.FP32 * rows)
+    t.drop("router.sum")
+    t.split("router.top", **{"router.top.below_fp32": u, "top_k_weights.fp32": 1 - u})
+    t.new("top_k_weights.cast", tr.downcast(rows * X_a))
+    t.drop("router.top.below_fp32")
+    t.join("top_k_weights", "top_k_weights.cast", "top_k_weights.fp32")
+    t.drop("router.probs")  # the function returns
+    return "router_logits", "top_k_weights", "top_k_index"
+
+
+def moe_forward(t: tr.Timeline, x: str, routing: tr.Routing = tr.WORST, shared: bool = True) -> str:
+    """Qwen2MoeSparseMoeBlock.forward on the normed ``x`` (views of it): the shared expert first (LLaMA's gated
+    feed-forward, F_s wide), the router, the routed experts' loop over X + 1 classes (each F_e wide, the router's
+    weights in the activation dtype), then ``sigmoid(shared_expert_gate(x)) * shared_expert_output`` (one logit a
+    row) and the sum of the two; the router's tensors and the gated shared output die when the block returns.
+    ``shared`` False: Qwen3-MoE's block, the routed experts alone."""
+    rows = b * s
+    if shared:
+        shared_out = llama.gated_mlp_forward(t, x, width=F_s)
+    kept = router_forward(t)
+    out = tr.experts_loop(t, routing, X + 1, D, tr.gated_experts(F_e, fp32_weights=False))
+    if not shared:
+        t.drop(*kept)
+        return out
+    t.new("shared_gate", tr.activation(rows))
+    t.new("shared_gate.sigmoid", tr.activation(rows))
+    t.drop("shared_gate")
+    t.new("shared_gated", tr.activation(rows * D))
+    t.drop("shared_gate.sigmoid", shared_out)  # shared_expert_output bound again
+    t.new("moe_out", tr.activation(rows * D))
+    t.drop(out)  # expert_output bound again
+    t.drop("shared_gated", *kept)  # the function returns
+    return "moe_out"
+
+
+def masks(t: tr.Timeline, sliding: bool) -> tuple[str, ...]:
+    """Qwen2MoeModel.forward's masks: the causal one and a sliding-window one, always (Qwen2MoeConfig sets a window
+    of 0 where use_sliding_window is false, and the model builds the mask of the sliding layers even where none
+    slides)."""
+    return tr.causal_mask(t), tr.causal_mask(t, True, "sliding_mask")
+
+
+# What the program assumes: every layer holds experts (the releases' layout; the dense layers' places, which
+# mlp_only_layers and decoder_sparse_step set, are not derived), and norm_topk_prob read as f_a.
+EVERY_LAYER_SPARSE = dict(requires=(("mlp_only_layers", [], ([], None)), ("decoder_sparse_step", 1, (1,))),
+                          at_least=(("X", 1),), flags=(("f_a", "norm_topk_prob", False, True),))
+
+
+def transient(routing: tr.Routing = tr.WORST) -> dict[str, dict[str, tr.Transient]]:
+    """The classes whose forward is derived (derivations.llama.transient), the experts at ``routing``."""
+    return llama.transient("Qwen2Moe", llama.Kin(masks=masks, mlp=partial(moe_forward, routing=routing)),
+                           layouts=VARIANTS, windowed=True, bound=tr.ROUTED_BOUND, **EVERY_LAYER_SPARSE)
+
+
+TRANSIENT = transient()
+
+
 FAMILY = Family(
     name="qwen2_moe",
     reader=reader.READER,
@@ -211,4 +288,5 @@ FAMILY = Family(
     rounded=TOTALS + ACTIVE_CLAIMS,
     minimum={X_a: 0, L_f: 0},
     active=ACTIVE_VARIANTS,
+    transient=TRANSIENT,
 )

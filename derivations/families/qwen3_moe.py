@@ -12,11 +12,13 @@ else whole, the input embedding included.
 from __future__ import annotations
 
 from dataclasses import replace
+from functools import partial
 
 import sympy
 
 from ..contract import Family, Headline
-from . import qwen2_moe, qwen3
+from . import llama, qwen2_moe, qwen3
+from .. import transient as tr
 from ..claims import Rounded
 from ..components import Part, group, leaf
 from ..readers import qwen3_moe as reader
@@ -91,6 +93,21 @@ CARDS_ACTIVE = (
 )
 
 
+# The forward at inference (derivations.transient): Qwen3's attention (an RMSNorm on each query and key head), one
+# mask (a sliding-window one where use_sliding_window sets a window on every layer, as Mistral's), and Qwen2-MoE's
+# block without its shared expert, the routed experts at the routing that holds the most.
+def transient(routing: tr.Routing = tr.WORST) -> dict[str, dict[str, tr.Transient]]:
+    """The classes whose forward is derived (derivations.llama.transient), the experts at ``routing``."""
+    kin = llama.Kin(masks=lambda t, sliding: (tr.causal_mask(t, sliding),),
+                    attention=partial(llama.attention_forward, qk_norm=True),
+                    mlp=partial(qwen2_moe.moe_forward, routing=routing, shared=False))
+    return llama.transient("Qwen3Moe", kin, layouts=VARIANTS, windowed=True, bound=tr.ROUTED_BOUND,
+                           **qwen2_moe.EVERY_LAYER_SPARSE)
+
+
+TRANSIENT = transient()
+
+
 FAMILY = Family(
     name="qwen3_moe",
     reader=reader.READER,
@@ -121,4 +138,5 @@ FAMILY = Family(
     rounded=CARDS + CARDS_ACTIVE,
     minimum=qwen2_moe.FAMILY.minimum,
     active=ACTIVE_VARIANTS,
+    transient=TRANSIENT,
 )

@@ -21,7 +21,8 @@ from ..components import (AttentionLayout, Part, as_kind, attention, classifier,
                          idle, linear, rms_norm, span_head, tied_tensor)
 from ..readers import t5 as reader
 from ..sources import Citation, cite
-from ..symbols import B, C, D, F, H, L, L_d, V, d_h, s, s_d
+from ..symbols import B, C, D, F, H, L, L_d, V, b, c_bt, c_btd, c_t, c_td, d_h, l_2, l_2d, s, s_d, u
+from .. import transient as tr
 
 
 # The paper's models: the decoder as deep as the encoder (num_decoder_layers null).
@@ -308,6 +309,264 @@ wikipedia_large = Miscount(
 )
 
 
+# ---------------------------------------------------------------------------------------------
+# The forward at inference (derivations.transient): transformers' modeling_t5.py, statement by statement. The
+# encoder reads the source ids alone (an all-ones mask is no mask: none is built), the decoder its ids alone
+# (the causal mask without padding); in bf16 or fp32 (in fp16 transformers keeps ``wo`` in fp32 and clamps each
+# block's output: another forward).
+# ---------------------------------------------------------------------------------------------
+
+def layer_norm_forward(t: tr.Timeline, name: str, rows: sympy.Expr) -> str:
+    """T5LayerNorm.forward: ``variance = x.to(fp32).pow(2).mean(-1)`` (the upcast dies with the power);
+    ``x * rsqrt(variance + eps)``, fp32 (an activation times an fp32 factor); below fp32 its cast back, which the
+    name takes (the fp32 product dies), in fp32 the product itself, kept to the return; ``weight * x``."""
+    n = rows * D
+    t.new(f"{name}.x32", tr.upcast(n))
+    t.new(f"{name}.pow", tr.FP32 * n)
+    t.drop(f"{name}.x32")
+    t.new(f"{name}.variance", tr.FP32 * rows)
+    t.drop(f"{name}.pow")
+    t.new(f"{name}.eps", tr.FP32 * rows)
+    t.new(f"{name}.rsqrt", tr.FP32 * rows)
+    t.drop(f"{name}.eps")
+    t.new(f"{name}.normed", tr.FP32 * u * n)  # dies at the cast below fp32
+    t.new(f"{name}.normed_kept", tr.FP32 * (1 - u) * n)  # fp32: no cast, the product lives to the return
+    t.drop(f"{name}.rsqrt")
+    t.new(f"{name}.cast", tr.downcast(n))
+    t.drop(f"{name}.normed")
+    t.new(name, tr.activation(n))
+    t.drop(f"{name}.cast", f"{name}.variance", f"{name}.normed_kept")
+    return name
+
+
+def relative_bias_forward(t: tr.Timeline, queries: sympy.Expr, keys: sympy.Expr, bidirectional: bool) -> str:
+    """T5Attention.compute_bias in the first block of a stack: the positions of the queries and the keys (64-bit
+    integers) and their differences, _relative_position_bucket (the encoder's both ways, the decoder's one way:
+    its steps, each a tensor of queries x keys, integers, booleans or fp32), and the bias, the embedding of the
+    buckets: 1 x H x queries x keys in the activation dtype, held by the stack for every block."""
+    qk = queries * keys
+    t.new("context_arange", tr.INT64 * queries)
+    t.new("context_position", tr.INT64 * queries)  # arange(q)[:, None] + past_seen_tokens
+    t.drop("context_arange")
+    t.new("memory_position", tr.INT64 * keys)
+    t.new("relative_position", tr.INT64 * qk)
+    if bidirectional:  # relative_buckets = 0 + (relative_position > 0).to(long) * num_buckets; then abs
+        t.new("positive", tr.BOOL * qk)
+        t.new("positive_long", tr.INT64 * qk)
+        t.drop("positive")
+        t.new("positive_buckets", tr.INT64 * qk)
+        t.drop("positive_long")
+        t.new("buckets", tr.INT64 * qk)
+        t.drop("positive_buckets")
+        t.new("distance", tr.INT64 * qk)
+    else:  # -torch.min(relative_position, zeros_like(relative_position))
+        t.new("zeros", tr.INT64 * qk)
+        t.new("nearest", tr.INT64 * qk)
+        t.drop("zeros")
+        t.new("distance", tr.INT64 * qk)
+        t.drop("nearest")
+    t.new("is_small", tr.BOOL * qk)
+    # max_exact + (log(distance.float() / max_exact) / log(...) * (num_buckets - max_exact)).to(long)
+    previous = None
+    for step in ("float", "ratio", "log", "scaled", "times"):
+        t.new(f"large.{step}", tr.FP32 * qk)
+        if previous is not None:
+            t.drop(previous)
+        previous = f"large.{step}"
+    t.new("large.long", tr.INT64 * qk)
+    t.drop(previous)
+    t.new("large", tr.INT64 * qk)
+    t.drop("large.long")
+    t.new("large.full", tr.INT64 * qk)  # torch.min(large, full_like(large, num_buckets - 1))
+    t.new("large.min", tr.INT64 * qk)
+    t.drop("large.full", "large")
+    t.new("chosen", tr.INT64 * qk)  # torch.where(is_small, distance, large)
+    if bidirectional:
+        t.drop("chosen")  # relative_buckets += ...: in place
+    else:
+        t.new("buckets", tr.INT64 * qk)  # relative_buckets = 0 + ...: a new tensor
+        t.drop("chosen")
+    t.drop("distance", "is_small", "large.min")  # _relative_position_bucket returns
+    t.new("bias", tr.activation(H * qk))
+    t.drop("context_position", "memory_position", "relative_position", "buckets")
+    return "bias"
+
+
+def attention_forward(t: tr.Timeline, queries: sympy.Expr, keys: sympy.Expr, generate: bool, first: str,
+                      folds: tuple, copied: sympy.Expr, masked: bool, weights: str) -> tuple[str, str]:
+    """T5Attention.forward: q, k and v (k and v from the encoder's states in cross-attention); with a cache
+    (generate) k and v are copied into it and read from there; in the first block, the bias (``first``:
+    "relative" or "relative_causal", the relative bias both ways or one way; "zeros", cross-attention's zero bias);
+    eager attention: ``matmul(q, k^T) * 1.0 + bias (+ mask)``, the softmax in the activation dtype, ``matmul(weights,
+    v)``, ``transpose(1, 2).contiguous()`` (a copy where ``copied``); o. ``folds``: where torch.matmul copies the
+    head-split views of the query and of the keys (and values) to fold batch and heads (0 where they come from
+    the cache, contiguous). Returns the output and the attention weights, which the caller holds."""
+    inner, scores = H * d_h, b * H * queries * keys
+    tr.linear(t, "q", b * queries, inner)
+    tr.linear(t, "k", b * keys, inner)
+    tr.linear(t, "v", b * keys, inner)
+    if generate:
+        t.drop("k", "v")  # key_states, value_states = cache.update(...): the cache's copies now
+    if first == "zeros":
+        t.new("cross_bias", tr.activation(H * queries * keys))  # torch.zeros((1, H, q, k)), held by the stack
+    elif first:
+        relative_bias_forward(t, queries, keys, bidirectional=first == "relative")
+    fold_query, fold_keys = folds
+    t.new("query_folded", tr.activation(fold_query * b * H * queries * d_h))
+    t.new("keys_folded", tr.activation(fold_keys * b * H * keys * d_h))
+    t.new("scores", tr.activation(scores))
+    t.drop("query_folded", "keys_folded")
+    t.new("scaled", tr.activation(scores))  # * scaling (1.0): a product all the same
+    t.drop("scores")
+    t.new("biased", tr.activation(scores))
+    t.drop("scaled")
+    last = "biased"
+    if masked:
+        t.new("masked", tr.activation(scores))
+        t.drop("biased")
+        last = "masked"
+    t.new(weights, tr.activation(scores))  # softmax(dim=-1) in the activation dtype
+    t.drop(last)
+    context = b * H * queries * d_h
+    t.new("values_folded", tr.activation(fold_keys * b * H * keys * d_h))
+    t.new("context_copied", tr.activation(copied * context))
+    t.new("context", tr.activation((1 - copied) * context))
+    t.drop("values_folded")
+    t.new("context_contiguous", tr.activation(copied * context))
+    t.drop("context_copied")
+    tr.linear(t, "o", b * queries, D)
+    t.drop("context", "context_contiguous")
+    t.drop("q", *(() if generate else ("k", "v")))  # the function returns
+    return "o", weights
+
+
+def sublayer_forward(t: tr.Timeline, x: str, out: str, queries: sympy.Expr, keys: sympy.Expr, generate: bool,
+                     first: str, folds: tuple, copied: sympy.Expr, masked: bool, weights: str) -> tuple[str, str]:
+    """T5LayerSelfAttention (or T5LayerCrossAttention).forward on ``x``: its norm, the attention, ``x +`` its
+    output. Returns the sum and the attention weights."""
+    normed = layer_norm_forward(t, "attention_norm", b * queries)
+    attended, weights = attention_forward(t, queries, keys, generate, first, folds, copied, masked, weights)
+    t.new(out, tr.activation(b * queries * D))
+    t.drop(attended, normed)
+    return out, weights
+
+
+def feed_forward_forward(t: tr.Timeline, x: str, out: str, rows: sympy.Expr, gated: bool) -> str:
+    """T5LayerFF.forward on ``x``: its norm; T5DenseActDense (wi, the activation, one tensor, wo) or
+    T5DenseGatedActDense (``act(wi_0(x)) * wi_1(x)``, gelu_new written in Python, then wo: the two factors live
+    until it returns); ``x +`` its output."""
+    normed = layer_norm_forward(t, "ff_norm", rows)
+    if gated:
+        tr.linear(t, "wi_0", rows, F)
+        tr.gelu_tanh_python(t, "hidden_gelu", rows * F)
+        t.drop("wi_0")
+        tr.linear(t, "hidden_linear", rows, F)
+        t.new("gated", tr.activation(rows * F))
+        tr.linear(t, "wo", rows, D)
+        t.drop("hidden_gelu", "hidden_linear", "gated")
+    else:
+        tr.linear(t, "wi", rows, F)
+        t.new("act", tr.activation(rows * F))
+        t.drop("wi")
+        tr.linear(t, "wo", rows, D)
+        t.drop("act")
+    t.drop(normed)  # forwarded_states = DenseReluDense(forwarded_states)
+    t.new(out, tr.activation(rows * D))
+    t.drop("wo")
+    return out
+
+
+def block_forward(t: tr.Timeline, x: str, out: str, decoder: bool, queries: sympy.Expr, generate: bool,
+                  first: bool, gated: bool) -> str:
+    """T5Block.forward on ``x`` (its caller's): self-attention (the weights bound to ``_``), a decoder's
+    cross-attention over the encoder's s states (``_`` bound again: the self-attention's weights die), the
+    feed-forward. ``first``: the stack's first block, which makes the biases."""
+    if decoder:
+        fold = 0 if generate else c_btd
+        self_attention = dict(folds=(fold, fold), copied=0 if generate else c_td, masked=True,
+                              first="relative_causal" if first else "")
+    else:
+        self_attention = dict(folds=(c_bt, c_bt), copied=c_t, masked=False, first="relative" if first else "")
+    hidden, weights = sublayer_forward(t, x, "self_out", queries, queries, generate, weights="self_weights",
+                                       **self_attention)
+    if decoder:
+        cross = dict(folds=(0 if generate else c_btd, 0 if generate else c_bt), copied=0 if generate else c_td,
+                     masked=False, first="zeros" if first else "")
+        hidden, weights = sublayer_forward(t, hidden, "cross_out", queries, s, generate, weights="cross_weights",
+                                           **cross)
+        t.drop("self_out", "self_weights")
+    feed_forward_forward(t, hidden, out, b * queries, gated)
+    t.drop(hidden, weights)
+    return out
+
+
+def stack_forward(t: tr.Timeline, decoder: bool, generate: bool, gated: bool) -> str:
+    """T5Stack.forward: the embeddings (held until it returns), a decoder's causal mask, the blocks (the first
+    reads the embeddings and makes the biases; a later one its predecessor's output, which dies when it returns),
+    the final norm. The encoder reads s tokens; the decoder s_d, or generate's one start token."""
+    queries = (1 if generate else s_d) if decoder else s
+    rows, second = b * queries, l_2d if decoder else l_2
+    generate = generate and decoder  # the encoder runs without a cache
+    t.new("inputs_embeds", tr.activation(rows * D))
+    if decoder:
+        tr.causal_mask_unpadded(t, queries, queries)
+    block_forward(t, "inputs_embeds", "hidden", decoder, queries, generate, True, gated)
+    with t.only(second):
+        t.drop("hidden")
+        t.new("previous", tr.activation(rows * D))
+        block_forward(t, "previous", "hidden", decoder, queries, generate, False, gated)
+        t.drop("previous")
+    out = "decoder_out" if decoder else "encoder_out"
+    layer_norm_forward(t, out, rows)
+    t.drop("hidden", "inputs_embeds", "bias", *(("mask", "cross_bias") if decoder else ()))
+    return out
+
+
+def seq2seq_forward(t: tr.Timeline, generate: bool, gated: bool, head: str) -> None:
+    """T5ForConditionalGeneration.forward (T5Model.forward: ``head`` "none"; T5EncoderModel: "encoder"): the
+    encoder, whose output is held to the end; the decoder on s_d tokens, or on generate's start token with a
+    cache; its output scaled by D^-1/2 where the head is tied ("scaled"); the logits of every decoder token."""
+    stack_forward(t, False, generate, gated)
+    if head == "encoder":
+        return
+    stack_forward(t, True, generate, gated)
+    queries = 1 if generate else s_d
+    if head == "scaled":
+        t.new("scaled", tr.activation(b * queries * D))
+    if head != "none":
+        t.new("logits", tr.activation(b * queries * V))
+
+
+def _transient(layout: str) -> dict[str, tr.Transient]:
+    """The classes whose forward is derived in a layout: the feed-forward gated or not (its activation gelu_new, or
+    one op: relu, gelu, silu), the head tied (the decoder's output scaled, as transformers decides from
+    tie_word_embeddings) or not."""
+    gated, tied = "gated" in layout, "untied" not in layout
+    activation = ((("feed_forward_proj", "relu", ("gated-gelu",)), ("dense_act_fn", None, (None, "gelu_new")))
+                  if gated else (("feed_forward_proj", "relu", ("relu", "gelu", "silu")),
+                                 ("dense_act_fn", None, (None, "relu", "gelu", "silu"))))
+    # transformers sets scale_decoder_outputs from tie_word_embeddings; a config that carries it says it itself.
+    scaled = (("scale_decoder_outputs", tied, (tied,)),)
+    fp16 = "transformers keeps wo in fp32 and clamps each block's output"
+    # The encoder's buckets: half for each direction, half of those exact; with fewer than 4 buckets, none is
+    # exact, and _relative_position_bucket divides by zero.
+
+    def derive(head: str, generates: bool = False, requires=()) -> tr.Transient:
+        return tr.transient(lambda t, generate: seq2seq_forward(t, generate, gated, head), generates=generates,
+                            requires=activation + requires, fp16=fp16, at_least=(("B", 4),))
+
+    out = {"T5Model": derive("none"),
+           "T5ForConditionalGeneration": derive("scaled" if tied else "logits", True, scaled)}
+    out["T5WithLMHeadModel"] = out["T5ForConditionalGeneration"]
+    if "decoder_stack" not in layout:  # is_decoder true: T5EncoderModel's stack is a decoder's
+        out["T5EncoderModel"] = derive("encoder")
+    return out
+
+
+TRANSIENT = {layout: (_transient(layout) if "prelu" not in layout and "xielu" not in layout else {})
+             for layout in VARIANTS}
+
+
 FAMILY = Family(
     name="t5",
     reader=reader.READER,
@@ -332,4 +591,5 @@ FAMILY = Family(
     rounded=PAPER,
     # T5WithLMHeadModel is a name in old configs (t5-3b's, t5-11b's), not a class of transformers 5.23.
     aliases={"T5WithLMHeadModel": "T5ForConditionalGeneration"},
+    transient=TRANSIENT,
 )

@@ -24,7 +24,8 @@ from ..components import (AttentionLayout, Part, as_kind, attention, embedding, 
                          layer_norm, leaf, tied_tensor)
 from ..readers import transformer as reader
 from ..sources import Citation
-from ..symbols import D, F, F_d, H, L, L_d, P, V, V_d, d_h, d_k, s, s_d, valued
+from ..symbols import D, F, F_d, H, L, L_d, P, V, V_d, b, c_bt, c_btd, c_t, c_td, d_h, d_k, s, s_d, valued
+from .. import transient as tr
 
 
 # The paper's shapes: the decoder is as deep and as wide as the encoder.
@@ -313,6 +314,186 @@ stackexchange_60m = Miscount(
 )
 
 
+# ---------------------------------------------------------------------------------------------
+# The forward at inference (derivations.transient): transformers' modeling_marian.py, statement by statement. The
+# encoder reads the source ids alone (an all-ones mask is no mask: none is built), the decoder its ids alone (it
+# makes a mask of ones itself); MarianForCausalLM is given a mask of ones, as a tokenizer gives it. Every layer of a
+# stack holds the same tensors (its input is a tensor of its own, the first layer's too): one layer is each
+# stack's peak.
+# ---------------------------------------------------------------------------------------------
+
+def attention_forward(t: tr.Timeline, queries: sympy.Expr, keys: sympy.Expr, cached: bool, folds: tuple,
+                      copied: sympy.Expr, masked: bool, weights: str) -> tuple[str, str]:
+    """MarianAttention.forward: q, k and v (k and v from the encoder's states in cross-attention), each with its
+    bias; with a cache (``cached``) k and v are copied into it and read from there; eager attention:
+    ``matmul(q, k^T) * scaling (+ mask)``, the softmax in the activation dtype, ``matmul(weights, v)``,
+    ``transpose(1, 2).contiguous()`` (a copy where ``copied``); out_proj. ``folds``: where torch.matmul copies the
+    head-split views of the query, and of the keys and values, to fold batch and heads (0 for the cache's, which
+    are contiguous). Returns the output and the attention weights, which the layer holds (``hidden_states, _``)."""
+    scores, context = b * H * queries * keys, b * H * queries * d_h
+    for name, rows in (("q", queries), ("k", keys), ("v", keys)):
+        tr.linear(t, name, b * rows, D)
+    if cached:
+        t.drop("k", "v")  # key_states, value_states = cache.update(...): the cache's copies now
+    fold_query, fold_keys = folds
+    t.new("query_folded", tr.activation(fold_query * context))
+    t.new("keys_folded", tr.activation(fold_keys * b * H * keys * d_h))
+    t.new("scores", tr.activation(scores))
+    t.drop("query_folded", "keys_folded")
+    t.new("scaled", tr.activation(scores))
+    t.drop("scores")
+    last = "scaled"
+    if masked:
+        t.new("masked", tr.activation(scores))
+        t.drop("scaled")
+        last = "masked"
+    t.new(weights, tr.activation(scores))  # softmax(dim=-1) in the activation dtype
+    t.drop(last)
+    t.new("values_folded", tr.activation(fold_keys * b * H * keys * d_h))
+    t.new("context_copied", tr.activation(copied * context))
+    t.new("context", tr.activation((1 - copied) * context))
+    t.drop("values_folded")
+    t.new("context_contiguous", tr.activation(copied * context))
+    t.drop("context_copied")
+    tr.linear(t, "attention_out", b * queries, D)
+    t.drop("context", "context_contiguous")
+    t.drop("q", *(() if cached else ("k", "v")))  # the function returns
+    return "attention_out", weights
+
+
+def add_norm(t: tr.Timeline, out: str, x: str, rows: sympy.Expr) -> str:
+    """``residual + x``, then its LayerNorm; the sum dies, and ``x`` with it."""
+    t.new(f"{out}.sum", tr.activation(rows * D))
+    t.drop(x)
+    tr.layer_norm(t, out, D, rows)
+    t.drop(f"{out}.sum")
+    return out
+
+
+def layer_forward(t: tr.Timeline, x: str, out: str, queries: sympy.Expr, width: sympy.Expr, self_attention: dict,
+                  cross: dict | None) -> str:
+    """MarianEncoderLayer (or MarianDecoderLayer).forward on ``x``, its caller's: self-attention, its residual and
+    norm; a decoder's cross-attention over the encoder's s states (``_`` bound again: the self-attention's weights
+    die), its residual and norm; fc1, the activation (one tensor), fc2, the residual and the final norm. Each
+    norm's output is the next residual, held until the next one is bound."""
+    rows = b * queries
+    attended, weights = attention_forward(t, queries, queries, weights="self_weights", **self_attention)
+    residual = add_norm(t, "self_norm", attended, rows)
+    if cross is not None:
+        attended, cross_weights = attention_forward(t, queries, s, weights="cross_weights", **cross)
+        t.drop(weights)
+        weights = cross_weights
+        add_norm(t, "cross_norm", attended, rows)
+        t.drop(residual)
+        residual = "cross_norm"
+    tr.linear(t, "fc1", rows, width)
+    t.new("act", tr.activation(rows * width))
+    t.drop("fc1")
+    tr.linear(t, "fc2", rows, D)
+    t.drop("act")
+    add_norm(t, out, "fc2", rows)
+    t.drop(residual, weights)
+    return out
+
+
+def embed(t: tr.Timeline, queries: sympy.Expr, positions: str) -> str:
+    """The stacks' embeddings: ``embed_tokens(ids) * embed_scale`` (a product, 1.0 or not), the sinusoidal
+    positions' rows (``positions``: the name of the 64-bit positions that die when their rows are bound), their
+    sum, the first layer's input."""
+    t.new("tokens", tr.activation(b * queries * D))
+    t.new("inputs_embeds", tr.activation(b * queries * D))
+    t.drop("tokens")
+    return "inputs_embeds"
+
+
+def encoder_forward(t: tr.Timeline) -> str:
+    """MarianEncoder.forward on s tokens: the embeddings (the scaled tokens and the positions' rows, held until it
+    returns) and their sum, no mask, its layers."""
+    embed(t, s, "")
+    t.new("encoder_arange", tr.INT64 * s)  # embed_positions: torch.arange(s), its rows
+    t.new("embed_pos", tr.activation(s * D))
+    t.drop("encoder_arange")
+    t.new("hidden", tr.activation(b * s * D))
+    layer_forward(t, "hidden", "encoder_out", s, F,
+                  dict(cached=False, folds=(c_bt, c_bt), copied=c_t, masked=False), None)
+    t.drop("hidden", "inputs_embeds", "embed_pos")
+    return "encoder_out"
+
+
+def decoder_forward(t: tr.Timeline, generate: bool, alone: bool) -> str:
+    """MarianDecoder.forward on s_d tokens (generate: one start token, with a cache; ``alone``: MarianForCausalLM's
+    decoder on s tokens, given a mask, without cross-attention): the scaled embeddings, the positions (64-bit
+    integers), a mask of ones where none is given (fp32), the causal mask from it, the positions' rows and the
+    sum, its layers. It holds the embeddings, the masks and the rows until it returns."""
+    queries = s if alone else (1 if generate else s_d)
+    embed(t, queries, "position_ids")
+    t.new("position_arange", tr.INT64 * queries)
+    t.new("position_ids", tr.INT64 * queries)
+    t.drop("position_arange")
+    if not alone:
+        t.new("ones", tr.FP32 * b * queries)  # torch.ones(batch, length): fp32, the default dtype
+    tr.causal_mask(tr.Retimed(t, {s: queries}))
+    t.new("positions", tr.activation(queries * D))
+    t.drop("position_ids")
+    t.new("hidden", tr.activation(b * queries * D))
+    if alone:  # queries s, keys s: the query a view of q_proj's product, the keys and values the cache's in generate
+        self_attention = dict(cached=generate, folds=(c_bt, 0 if generate else c_bt), copied=c_t)
+        cross = None
+    elif generate:  # one query: nothing folds, nothing is transposed by a copy
+        self_attention = dict(cached=True, folds=(0, 0), copied=0)
+        cross = dict(cached=True, folds=(0, 0), copied=0, masked=False)
+    else:
+        self_attention = dict(cached=False, folds=(c_btd, c_btd), copied=c_td)
+        cross = dict(cached=False, folds=(c_btd, c_bt), copied=c_td, masked=False)
+    layer_forward(t, "hidden", "decoder_out", queries, F_d, self_attention | dict(masked=True), cross)
+    t.drop("hidden", "inputs_embeds", "positions", "mask", *(() if alone else ("ones",)))
+    return "decoder_out"
+
+
+def seq2seq_forward(t: tr.Timeline, generate: bool, vocabulary: sympy.Expr | None) -> None:
+    """MarianMTModel.forward (MarianModel.forward: ``vocabulary`` None): the encoder, whose output is held to the
+    end; the decoder on s_d tokens, or on generate's start token with a cache; ``lm_head(...) +
+    final_logits_bias``, over the ``vocabulary`` (V where the two stacks share a table, else V_d)."""
+    encoder_forward(t)
+    decoder_forward(t, generate, alone=False)
+    if vocabulary is not None:
+        logits = b * (1 if generate else s_d) * vocabulary
+        t.new("product", tr.activation(logits))
+        t.new("logits", tr.activation(logits))
+        t.drop("product")
+
+
+def causal_lm_forward(t: tr.Timeline, generate: bool, vocabulary: sympy.Expr) -> None:
+    """MarianForCausalLM.forward: the decoder alone on s tokens; the logits of every token, or of the last one."""
+    decoder_forward(t, generate, alone=True)
+    t.new("logits", tr.activation(b * (1 if generate else s) * vocabulary))
+
+
+def _transient(layout: str) -> dict[str, tr.Transient]:
+    """The classes whose forward is derived in a layout (the logits over V where the stacks share a table, else
+    V_d; MarianForCausalLM's over its decoder's table where tied, else its own V)."""
+    shared, tied = "unshared" not in layout, "untied" not in layout
+    assumes = dict(requires=(("activation_function", "gelu", tr.ONE_OP_ACTIVATIONS),
+                             # An alias of the encoder's heads, which the reader reads as H.
+                             ("num_attention_heads", None, (None,))),
+                   matches=(("decoder_attention_heads", 16, "H"),),
+                   fp16="each encoder layer tests its output for infinities, and clamps it where it finds one")
+    # MarianForCausalLM's generate builds its cache with a layer for each of the encoder's layers
+    # (num_hidden_layers, the config's is_encoder_decoder false): a deeper decoder fails. Where the stacks share a table of V rows, the decoder's padding index is of its own V_d rows: transformers'
+    # forward fails where it is V or more (a negative pad_token_id counts back from V_d); V >= V_d keeps clear.
+    seq2seq = dict(assumes, at_least=(("V", "V_d"),) if shared else ())
+    alone = dict(assumes, at_least=(("L", "L_d"),))
+    return {"MarianModel": tr.transient(lambda t, generate: seq2seq_forward(t, False, None), generates=False,
+                                        **seq2seq),
+            "MarianMTModel": tr.transient(lambda t, generate: seq2seq_forward(t, generate, V if shared else V_d),
+                                          **seq2seq),
+            "MarianForCausalLM": tr.transient(lambda t, generate: causal_lm_forward(t, generate, V_d if tied else V),
+                                              **alone)}
+
+
+TRANSIENT = {layout: _transient(layout) for layout in VARIANTS}
+
+
 FAMILY = Family(
     name="transformer",
     reader=reader.READER,
@@ -330,4 +511,5 @@ FAMILY = Family(
     miscounts=(stackexchange_60m,),
     rounded=TABLE_3,
     hypotheses=(vocabulary_37000, base_rows, base_rows_without_biases),
+    transient=TRANSIENT,
 )

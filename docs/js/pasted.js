@@ -1,5 +1,5 @@
 // The page for a config of one's own (config.html): a pasted or chosen config.json, counted by the package's
-// own Python (derivations/pasted.py: the command line's readers, compiled derivations and its flops and memory
+// own Python (derivations/pasted.py: the command line's readers, compiled derivations and its fit, flops and memory
 // commands) run by Pyodide, both shipped with the site (hooks/pasted.py). Nothing is read or counted here: this script moves text
 // between the form and Python, and shows what Python answers. Pyodide (about 13 MB) loads on the first
 // count only. Runs on every page Material shows, instant navigation included; acts where the form is.
@@ -82,9 +82,11 @@
   function show(form, answer) {
     const message = form.querySelector(".dv-paste-message");
     const result = form.querySelector(".dv-paste-result");
-    // FLOPs and memory were another config's, or another class's: computed again when asked.
-    form.querySelector(".dv-paste-outputs").hidden = true;
-    form.querySelector(".dv-paste-compute-message").hidden = true;
+    // FLOPs and memory were another config's, or another class's: computed again when asked; what fits, after
+    // this count.
+    for (const name of ["outputs", "compute-message", "fits-output", "fits-message"]) {
+      form.querySelector(`.dv-paste-${name}`).hidden = true;
+    }
     if (answer.error) {
       message.textContent = answer.error;
       message.hidden = false;
@@ -135,6 +137,31 @@
       return undefined;
     }
     return text;
+  }
+
+  // The command line's fit on every accelerator of its table (the longest context at batch 1, the largest batch at
+  // the config's context), for the class counted, shown as a table of the cells it prints under the command it
+  // equals, with its lines on stderr; or, where it answers none (a class without an inference total), its line.
+  function fits(form, loaded, text) {
+    const message = form.querySelector(".dv-paste-fits-message");
+    const output = form.querySelector(".dv-paste-fits-output");
+    let shown = "";
+    try {
+      const architecture = form.dataset.architecture ? ["--arch", form.dataset.architecture] : [];
+      const argv = ["fit", "config.json", ...architecture];
+      const answer = JSON.parse(loaded.command(argv, text));
+      if (answer.status === 0) {
+        form.querySelector(".dv-paste-fits-command").textContent = `$ derivations ${argv.join(" ")}`;
+        fill(form.querySelector(".dv-paste-fits-table"), answer.table, false);
+      }
+      shown = answer.status === 0 ? answer.notes.join("\n") : answer.output;
+      output.hidden = answer.status !== 0;
+    } catch (error) {
+      shown = unexpected(error, "fit");
+      output.hidden = true;
+    }
+    message.textContent = shown;
+    message.hidden = !shown;
   }
 
   // The command line's memory, then its flops over the same tokens (memory's, where none are given: the
@@ -211,7 +238,13 @@
     try {
       const text = source(form, loaded);
       const architecture = form.dataset.architecture; // none: the command line without --arch
-      show(form, JSON.parse(architecture ? counter(text, architecture) : counter(text)));
+      const answer = JSON.parse(architecture ? counter(text, architecture) : counter(text));
+      show(form, answer);
+      if (!answer.error) {
+        status.textContent = "finding what fits…";
+        await new Promise((resolve) => setTimeout(resolve)); // the count shown before fit runs
+        fits(form, loaded, text);
+      }
       status.textContent = "";
     } catch (error) {
       show(form, { error: unexpected(error, "count") }); // and no earlier count
