@@ -522,6 +522,15 @@ class Retimed:
     def __init__(self, timeline: Timeline, lengths: dict) -> None:
         self.timeline, self.lengths = timeline, lengths
 
+    @property
+    def attention(self) -> str:
+        """The timeline's attention (the building blocks read it): the same at any length."""
+        return self.timeline.attention
+
+    @property
+    def masked(self) -> Expr:
+        return self.timeline.masked
+
     def new(self, name: str, size) -> str:
         return self.timeline.new(name, sympy.sympify(size).subs(self.lengths))
 
