@@ -320,8 +320,8 @@ def memory_use(model: str | Path | Mapping, seq: int | None = None, architecture
         - `device_memory_bytes` (with `memory` or `gpu`).
 
     Raises:
-        configs.ConfigError: As for [`count`][derivations.api.count]; an unknown `dtype`; and `seq`, `target` or
-            `batch` out of range.
+        configs.ConfigError: As for [`count`][derivations.api.count]; an unknown `dtype` or `attention`; and `seq`,
+            `target` or `batch` out of range.
 
     Examples:
         >>> import derivations

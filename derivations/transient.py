@@ -523,6 +523,15 @@ class Retimed:
         self.timeline, self.lengths = timeline, lengths
         self.attention = timeline.attention  # the building blocks read which attention runs (causal_mask)
 
+    @property
+    def attention(self) -> str:
+        """The timeline's attention (the building blocks read it): the same at any length."""
+        return self.timeline.attention
+
+    @property
+    def masked(self) -> Expr:
+        return self.timeline.masked
+
     def new(self, name: str, size) -> str:
         return self.timeline.new(name, sympy.sympify(size).subs(self.lengths))
 

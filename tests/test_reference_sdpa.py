@@ -70,7 +70,8 @@ def generates(architecture: str) -> tuple[bool, ...]:
 
 def small(checkpoint: str) -> dict:
     """A bundled checkpoint made small: :data:`DEPTH` layers, a head of :data:`HEAD` (the width H of them), a narrow
-    feed-forward and vocabulary; everything else (heads, key/value heads, windows, softcaps, activations, rotary part) as published."""
+    feed-forward and vocabulary; everything else (heads, key/value heads, windows, softcaps, activations, rotary
+    part) as published."""
     config = reference.shallow(configs.load(checkpoint), DEPTH)
     heads = registry.resolve(config, None).values[H]  # as the reader reads it (a default where unsaid)
     # The heads cover the width (LlamaConfig checks it); GPT-2, BERT and Phi-3 have no head_dim: the width sets it.
