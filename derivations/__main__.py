@@ -256,13 +256,19 @@ def run(argv: list[str]) -> Ran:
     return Ran(0, answers.table(*cells), cells, notes)
 
 
+def shown(note: str) -> str:
+    """A note as the terminal shows it: within the tables' 100 columns, a longer note's lines indented under its
+    first (the config page shows it as a paragraph)."""
+    return textwrap.fill(note, answers.COLUMNS, subsequent_indent="  ", break_on_hyphens=False)
+
+
 def main(argv: list[str] | None = None) -> int:
     status, output, _, notes = run(sys.argv[1:] if argv is None else argv)
     if status != 0:
         print(output, file=sys.stderr)
         return status
-    for note in notes:  # within the 100 columns of the tables, a longer note's lines indented under its first
-        print(textwrap.fill(note, answers.COLUMNS, subsequent_indent="  ", break_on_hyphens=False), file=sys.stderr)
+    for note in notes:
+        print(shown(note), file=sys.stderr)
     try:
         print(output)
         sys.stdout.flush()

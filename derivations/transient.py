@@ -521,7 +521,6 @@ class Retimed:
 
     def __init__(self, timeline: Timeline, lengths: dict) -> None:
         self.timeline, self.lengths = timeline, lengths
-        self.attention = timeline.attention  # the building blocks read which attention runs (causal_mask)
 
     @property
     def attention(self) -> str:
@@ -537,11 +536,6 @@ class Retimed:
 
     def drop(self, *names: str) -> None:
         self.timeline.drop(*names)
-
-    @property
-    def attention(self) -> str:
-        """The implementation the timeline follows (the building blocks read it)."""
-        return self.timeline.attention
 
 
 # ---------------------------------------------------------------------------------------------
