@@ -55,7 +55,7 @@ MISTAKES_PAGES = "mistakes-*.md"  # a family's entries of the common mistakes (d
 CODE_CELL = re.compile(r'<div class="[^"]*\bjp-CodeCell\b[^"]*"')
 # An inline formula's opening tags (expanders.py, katex_render.py), its TeX in the label.
 INLINE_FORMULA = re.compile(r'(<span class="dv-math"[^>]*>)(<span class="katex" role="math" aria-label="([^"]*)">)')
-SUBSCRIPT = re.compile(r"_\{\\mathrm\{(\w+)\}\}")  # d_{\mathrm{h}}: d_h
+SUBSCRIPT = re.compile(r"_\{\\mathrm\{(\w+)\}\}|_\{(\w+)\}")  # d_{\mathrm{h}}: d_h; l_{2}: l_2
 READS_AS_TEXT = re.compile(r"[\w +\-=]+")  # no braces, powers or commands left
 # A closing cell, caption, row, list item, paragraph or block with a tag right after it, or a line break with
 # anything but a space after it (text follows one as often as a tag does: "“40 GB”<br>40,000,000,000").
@@ -91,7 +91,7 @@ def _headings(name: str) -> set[str]:
 
 
 def _formula_text(match: re.Match) -> str:
-    text = SUBSCRIPT.sub(r"_\1", html.unescape(match[3]))
+    text = SUBSCRIPT.sub(lambda m: "_" + (m[1] or m[2]), html.unescape(match[3]))
     return match[1] + (html.escape(text) if READS_AS_TEXT.fullmatch(text) else "") + match[2]
 
 

@@ -1256,12 +1256,12 @@ def test_the_fits_on_table_fits_a_desktop_and_a_phone(config_page):
 
 
 def test_the_calculators_tables_fit_a_phone(served, chromium):
-    # The memory page's tables beside the calculators: at 390 px, each is whole within the page's width (none scrolls
+    # The tables beside the calculators: at 390 px, each is whole within the page's width (none scrolls
     # sideways, within itself or with the page), its figures legible.
     context = chromium.new_context(viewport=PHONE)
     page = context.new_page()
-    page.goto(served + page_url("memory"), wait_until="load")
-    tables = page.locator("xpath=//h2[@id='beside-the-calculators']/following::table")
+    page.goto(served + page_url("calculators"), wait_until="load")
+    tables = page.locator("xpath=//article//table")
     assert tables.count() == 3
     for i in range(tables.count()):
         table = tables.nth(i)
