@@ -48,7 +48,7 @@ class _Parser(argparse.ArgumentParser):
 
 
 def count(args: argparse.Namespace) -> tuple[dict, answers.Table]:
-    result, rows = answers.count(configs.load(args.config, args.revision), args.arch)
+    result, rows = answers.count(args.loaded, args.arch)
     return result, answers.count_cells(result, rows)
 
 
@@ -89,13 +89,13 @@ def accelerator(text: str) -> str:
 
 
 def flops(args: argparse.Namespace) -> tuple[dict, answers.Table]:
-    result, rows = answers.flops(configs.load(args.config, args.revision), args.arch, args.seq, args.target, args.batch,
+    result, rows = answers.flops(args.loaded, args.arch, args.seq, args.target, args.batch,
                                  getattr(args, "gpu", None))
     return result, answers.flops_cells(result, rows)
 
 
 def memory(args: argparse.Namespace) -> tuple[dict, answers.Table]:
-    config = configs.load(args.config, args.revision)
+    config = args.loaded
     result = answers.memory(config, args.arch, args.seq, args.target, args.batch, args.dtype,
                             attention=args.attention)
     # Splitting: the largest layer, and with --tp, --devices, --memory or --gpu what each device holds.
@@ -106,7 +106,7 @@ def memory(args: argparse.Namespace) -> tuple[dict, answers.Table]:
 
 
 def fit(args: argparse.Namespace) -> tuple[dict, answers.Table]:
-    result = answers.fit(configs.load(args.config, args.revision), args.arch, args.memory, args.gpu, args.seq,
+    result = answers.fit(args.loaded, args.arch, args.memory, args.gpu, args.seq,
                          args.batch, args.dtype, args.attention)
     return result, answers.fit_cells(result)
 
@@ -238,10 +238,11 @@ def run(argv: list[str]) -> Ran:
     """``derivations ARGV``, without printing."""
     try:
         args = parser(argv[0] if argv and argv[0] in COMMANDS else None).parse_args(argv)
+        args.loaded = configs.load(args.config, args.revision)  # read once (a model id's config fetched once)
         result, cells = COMMANDS[args.command][2](args)
     except configs.ConfigError as error:
         return Ran(EXIT_BAD_INPUT, f"error: {error}", None)
-    config = configs.load(args.config, args.revision)  # read again: a config's notes are said beside its answer
+    config = args.loaded  # its notes are said beside its answer
     # What transformers would refuse in the fields that set no size (derivations.validation): said, answered anyway.
     notes = (configs.note(config, result.get("architecture")),)
     if getattr(args, "seq", None) is not None:

@@ -483,13 +483,14 @@ def _transient(config: Mapping, held: dict, values: dict, tokens: int, batch: in
                windows, target: int | None = None, attention: str | None = None) -> dict:
     """The forward's transient peak at inference under ``attention`` (None: sdpa, transformers' default, where its
     forward is derived and runs; else eager), with ``"attention"`` saying which, and ``"attention_note"`` why where
-    sdpa was meant and eager is answered; or why there is none."""
+    sdpa was asked for and eager is answered (by default the tables' label and ``"attention"`` say which, no note);
+    or why there is none."""
     if _attention(attention) != "eager":
         sdpa = _peak(config, held["transient_sdpa"], values, tokens, batch, fmt, windows, target)
         if "transient_bytes" in sdpa:
             return sdpa | {"attention": "sdpa"}
     eager = _peak(config, held["transient"], values, tokens, batch, fmt, windows, target)
-    if attention == "eager" or "transient_bytes" not in eager:
+    if attention != "sdpa" or "transient_bytes" not in eager:
         return eager | ({"attention": "eager"} if "transient_bytes" in eager else {})
     return eager | {"attention": "eager",
                     "attention_note": f"sdpa attention: {sdpa['inference_refused']}; answered with eager attention "

@@ -49,7 +49,10 @@ NOTEBOOK_BOOST = 0.5
 # below the page that explains a term.
 # The memory page explains the data types (bf16, int4) that every family's memory table and some families' notes
 # on their released files name: it outranks them, as a family's page does for its own terms.
-OTHER_BOOSTS = {"mistakes.md": 0.5, "changelog.md": 0.5, "memory.md": FAMILY_BOOST}
+# The calculators' page and the API's repeat the data types the memory page explains: below it.
+# The memory page (its words on each format fewer since the calculators have a page of their own) a half more.
+OTHER_BOOSTS = {"mistakes.md": 0.5, "changelog.md": 0.5, "memory.md": 1.5 * FAMILY_BOOST, "calculators.md": 0.5,
+                "api.md": 0.5}
 MISTAKES_PAGES = "mistakes-*.md"  # a family's entries of the common mistakes (docs/), as mistakes.md
 
 CODE_CELL = re.compile(r'<div class="[^"]*\bjp-CodeCell\b[^"]*"')

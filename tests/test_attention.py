@@ -47,10 +47,12 @@ def test_where_sdpa_is_not_derived_eager_answers_and_says_so(name: str, change: 
     config = configs.load(name) | change
     eager = answers.memory(config, None, 512, attention="eager")
     assert eager["attention"] == "eager" and "attention_note" not in eager
-    for attention in (None, "sdpa"):
-        out = answers.memory(config, None, 512, attention=attention)
-        assert out["attention"] == "eager" and words in out["attention_note"], out.get("attention_note")
-        assert out["transient_bytes"] == eager["transient_bytes"]
+    out = answers.memory(config, None, 512, attention="sdpa")  # asked for: a note says why eager answers
+    assert out["attention"] == "eager" and words in out["attention_note"], out.get("attention_note")
+    assert out["transient_bytes"] == eager["transient_bytes"]
+    default = answers.memory(config, None, 512)  # by default: eager, said by "attention" and the tables, no note
+    assert default["attention"] == "eager" and "attention_note" not in default
+    assert default["transient_bytes"] == eager["transient_bytes"]
 
 
 def test_a_class_without_a_transient_says_no_attention() -> None:
@@ -90,7 +92,7 @@ def test_the_command_line_takes_and_says_the_attention() -> None:
 
 
 def test_the_command_line_notes_eager_where_sdpa_is_not_derived() -> None:
-    status, out, err = in_process.derivations("memory", "gemma-2-2b", "--seq", "1k", "--json")
+    status, out, err = in_process.derivations("memory", "gemma-2-2b", "--seq", "1k", "--attention", "sdpa", "--json")
     assert status == 0 and json.loads(out)["attention"] == "eager"
     assert err.startswith("note: sdpa attention: transformers runs Gemma 2 with eager attention only")
     # One note, within the tables' 100 columns: its further lines indented under its first.
@@ -110,8 +112,8 @@ def test_the_api_takes_the_attention() -> None:
     fit = derivations.fit("qwen2.5-7b", gpu="A100", attention="eager")
     assert (fit.attention, fit.max_tokens) == ("eager", answers.fit(configs.load("qwen2.5-7b"), None, None,
                                                                      "A100-SXM4-40GB", attention="eager")["max_tokens"])
-    with pytest.warns(ConfigWarning, match="eager attention only"):
-        assert derivations.memory_use("gemma-2-2b", seq=1024).attention == "eager"
+    with pytest.warns(ConfigWarning, match="eager attention only"):  # sdpa asked for: why eager answers
+        assert derivations.memory_use("gemma-2-2b", seq=1024, attention="sdpa").attention == "eager"
     with pytest.raises(configs.ConfigError, match="attention"):
         derivations.memory_use("qwen2.5-7b", attention="flash")
 

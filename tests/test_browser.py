@@ -645,9 +645,10 @@ def test_search_lists_a_family_page_before_its_notebook_and_the_mistakes_page(se
         assert page_url(name) in listed[:3] and page_url(f"notebooks/{name}") in listed, (title, listed)
         assert listed.index(page_url(name)) < listed.index(page_url(f"notebooks/{name}")), (title, listed)
     listed = search(watched.page, "router")  # every mixture's page writes it: Mixtral's before its own others
-    assert {"notebooks/mixtral.html", "mistakes-mixtral.html"} <= set(listed), listed
-    assert listed.index("mixtral.html") < min(listed.index("notebooks/mixtral.html"),
-                                              listed.index("mistakes-mixtral.html")), listed
+    # (its mistakes page, where the results listed reach it: the memory pages write "router" too since 0.12.0)
+    assert "notebooks/mixtral.html" in listed, listed
+    assert all(listed.index("mixtral.html") < listed.index(other)
+               for other in ("notebooks/mixtral.html", "mistakes-mixtral.html") if other in listed), listed
     assert not watched.errors and not watched.foreign()
 
 
