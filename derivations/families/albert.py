@@ -23,7 +23,7 @@ from ..components import (AttentionLayout, Part, as_kind, attention, classifier,
                           tied_tensor)
 from ..readers import albert as reader
 from ..sources import Citation
-from ..symbols import C, D, E, F, G, H, L, L_g, P, T, V, b, c_bt, c_t, d_h, l_2, s
+from ..symbols import C, D, E, F, G, H, L, L_g, P, T, V, b, d_h, l_2, s
 from .. import transient as tr
 
 
@@ -254,17 +254,7 @@ bert_vocabulary = Hypothesis("bert_vocabulary",
 
 def embeddings_forward(t: tr.Timeline) -> str:
     """AlbertEmbeddings.forward: BERT's, E wide (the factorized embedding)."""
-    stream = tr.activation(b * s * E)
-    t.new("token_type_ids", tr.INT64 * s)
-    t.new("inputs_embeds", stream)
-    t.new("token_type_embeddings", stream)
-    t.new("sum1", stream)
-    t.new("position_embeddings", tr.activation(s * E))
-    t.new("sum2", stream)
-    t.drop("sum1")
-    tr.layer_norm(t, "embedding_output", E)
-    t.drop("sum2", "inputs_embeds", "token_type_ids", "token_type_embeddings", "position_embeddings")
-    return "embedding_output"
+    return bert.embeddings_forward(t, E)
 
 
 def layer_forward(t: tr.Timeline, out: str) -> str:
@@ -274,22 +264,9 @@ def layer_forward(t: tr.Timeline, out: str) -> str:
     rows, heads = b * s, b * H * s
     for name in ("query", "key", "value"):
         tr.linear(t, name, rows, D)
-    t.new("query_folded", tr.activation(c_bt * heads * d_h))
-    t.new("keys_folded", tr.activation(c_bt * heads * d_h))
-    t.new("scores", tr.activation(heads * s))
-    t.drop("query_folded", "keys_folded")
-    t.new("scaled", tr.activation(heads * s))
-    t.drop("scores")
-    t.new("weights", tr.activation(heads * s))
-    t.drop("scaled")
-    t.new("values_folded", tr.activation(c_bt * heads * d_h))
-    t.new("context", tr.activation(heads * d_h))
-    t.drop("values_folded")
-    t.split("context", **{"context.copied": c_t, "context.kept": 1 - c_t})
-    t.new("context_contiguous", tr.activation(c_t * heads * d_h))
-    t.drop("context.copied")
+    context, _ = bert.eager_attention(t, heads)  # BERT's, statement by statement
     dense = tr.linear(t, "dense", rows, D)
-    t.drop("context_contiguous", "context.kept")
+    t.drop(*context)
     t.new("sum1", tr.activation(rows * D))
     tr.layer_norm(t, "attention_output", D)
     t.drop("sum1", dense, "query", "key", "value")  # the attention returns

@@ -378,19 +378,19 @@ NOTES = {
 # an encoder runs it (is_decoder false); its input the ids alone (an all-ones mask is no mask: none is built)
 # ---------------------------------------------------------------------------------------------
 
-def embeddings_forward(t: tr.Timeline) -> str:
+def embeddings_forward(t: tr.Timeline, width=D) -> str:
     """BertEmbeddings.forward: the token type ids gathered from the buffer (one row), the word and token type
     embeddings summed, the position embeddings (one row) added, LayerNorm; everything but the result dies when it
-    returns."""
-    stream = tr.activation(b * s * D)
+    returns. ``width``: the embeddings' (ALBERT's E)."""
+    stream = tr.activation(b * s * width)
     t.new("token_type_ids", tr.INT64 * s)
     t.new("inputs_embeds", stream)
     t.new("token_type_embeddings", stream)
     t.new("sum1", stream)
-    t.new("position_embeddings", tr.activation(s * D))
+    t.new("position_embeddings", tr.activation(s * width))
     t.new("sum2", stream)
     t.drop("sum1")
-    tr.layer_norm(t, "embedding_output", D)
+    tr.layer_norm(t, "embedding_output", width)
     t.drop("sum2", "inputs_embeds", "token_type_ids", "token_type_embeddings", "position_embeddings")
     return "embedding_output"
 

@@ -23,7 +23,7 @@ from ..components import (AttentionLayout, Part, as_kind, attention, embedding, 
                           layer_norm, leaf, linear, tied_tensor)
 from ..readers import distilbert as reader
 from ..sources import Citation
-from ..symbols import D, F, H, L, T, V, b, c_bt, c_t, d_h, s
+from ..symbols import D, F, H, L, T, V, b, d_h, s
 from .. import transient as tr
 
 
@@ -180,23 +180,9 @@ def layer_forward(t: tr.Timeline, out: str) -> str:
     rows, heads = b * s, b * H * s
     for name in ("query", "key", "value"):
         tr.linear(t, name, rows, D)
-    # torch.matmul folds batch and heads of the head-split views by a copy where it cannot view them (c_bt).
-    t.new("query_folded", tr.activation(c_bt * heads * d_h))
-    t.new("keys_folded", tr.activation(c_bt * heads * d_h))
-    t.new("scores", tr.activation(heads * s))
-    t.drop("query_folded", "keys_folded")
-    t.new("scaled", tr.activation(heads * s))
-    t.drop("scores")
-    t.new("weights", tr.activation(heads * s))
-    t.drop("scaled")
-    t.new("values_folded", tr.activation(c_bt * heads * d_h))
-    t.new("context", tr.activation(heads * d_h))
-    t.drop("values_folded")
-    t.split("context", **{"context.copied": c_t, "context.kept": 1 - c_t})
-    t.new("context_contiguous", tr.activation(c_t * heads * d_h))
-    t.drop("context.copied")
+    context, _ = bert.eager_attention(t, heads)  # BERT's, statement by statement
     attended = tr.linear(t, "out_lin", rows, D)
-    t.drop("context_contiguous", "context.kept", "query", "key", "value")  # the attention returns
+    t.drop(*context, "query", "key", "value")  # the attention returns
     t.new("sum1", tr.activation(rows * D))
     tr.layer_norm(t, "attention_output", D)
     t.drop("sum1", attended)
