@@ -15,3 +15,8 @@ def draws(examples: int) -> int:
     """How many random examples a property test draws: all of them in CI, a fifth (at least 5) in `make test`."""
     return examples if under_ci() else max(5, examples // 5)
 
+
+
+def cases(every: list, light: list) -> list:
+    """The cases a costly reference test runs: every one in CI, the light table's in `make test`."""
+    return every if under_ci() else light

@@ -84,8 +84,11 @@ def layers(config: dict) -> int:
 
 # Every bundled checkpoint of the verified families, two layers deep, its widths narrowed (it runs on the CPU) and
 # its experts, picks, groups and shared experts as published.
-REAL = [(family, checkpoint, architecture) for family, (_, classes) in VERIFIED.items()
-        for checkpoint in registry.families()[family].checkpoints for architecture in classes[:1]]
+EVERY_CHECKPOINT = [(family, checkpoint, architecture) for family, (_, classes) in VERIFIED.items()
+                    for checkpoint in registry.families()[family].checkpoints for architecture in classes[:1]]
+# On CPU with real weights, seconds a checkpoint: each family's running example in `make test`, every one in CI.
+REAL = profiles.cases(EVERY_CHECKPOINT, [case for case in EVERY_CHECKPOINT
+                                         if case[1] == registry.families()[case[0]].example])
 
 
 @pytest.mark.parametrize("family, checkpoint, architecture", REAL, ids=[c for _, c, _ in REAL])
