@@ -26,6 +26,9 @@ from .rules import Rule
 from .sources import Source
 from .transient import Transient
 
+# What a family's layers are, as the navigation groups them.
+KINDS = ("encoder", "encoder-decoder", "decoder")
+
 
 @dataclass(frozen=True)
 class Headline:
@@ -74,6 +77,10 @@ class Family:
     checkpoints: tuple[str, ...]
     # The month of its first paper (or release): the site lists the families in this order.
     first_published: str
+    # What it is (its layers' kind: "encoder", "decoder", "encoder-decoder") and who published it (the organisation, as
+    # readers know it: "Google", "Meta"): the navigation groups the families by both.
+    kind: str
+    maker: str
     headlines: tuple[Headline, ...]
     # The page's running example: every table on it is evaluated on this checkpoint unless its caption says not.
     example: str
@@ -140,6 +147,8 @@ class Family:
         assert self.checkpoints and all(isinstance(c, str) for c in self.checkpoints), f"{where}: checkpoints"
         assert self.example in self.checkpoints, f"{where}: the example is not one of the checkpoints"
         assert re.fullmatch(r"\d{4}-(0[1-9]|1[0-2])", self.first_published), f"{where}: first_published is YYYY-MM"
+        assert self.kind in KINDS, f"{where}: kind is one of {KINDS}"
+        assert self.maker and self.maker.strip() == self.maker, f"{where}: maker names who published it"
         assert self.headlines, f"{where}: a family is known by at least one count"
         for headline in self.headlines:
             assert headline.label or headline.architecture in classes, f"{where}: headline {headline.name!r} names no class"

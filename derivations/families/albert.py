@@ -339,6 +339,8 @@ FAMILY = Family(
     # dropout rates, do not change a count). Version 1 has the same sizes.
     checkpoints=("albert-base-v2", "albert-large-v2", "albert-xlarge-v2", "albert-xxlarge-v2"),
     first_published="2019-09",
+    kind="encoder",
+    maker="Google",
     headlines=(Headline("AlbertModel", "albert-base-v2"),),
     example="albert-base-v2",
     table_symbols=(E, D, F, L),

@@ -520,6 +520,8 @@ FAMILY = Family(
         "bert-large-21128-vocab",
     ),
     first_published="2018-10",
+    kind="encoder",
+    maker="Google",
     headlines=(Headline("BertModel", "bert-base-uncased"),),
     example="bert-base-uncased",
     # Columns of the checkpoint table on the BERT page.

@@ -417,6 +417,8 @@ FAMILY = Family(
     # repository). DeepSeek-V2-Chat and -Lite-Chat have the same sizes.
     checkpoints=("deepseek-v2", "deepseek-v2-lite"),
     first_published="2024-05",
+    kind="decoder",
+    maker="DeepSeek",
     headlines=(
         Headline("DeepseekV2ForCausalLM", "deepseek-v2", "V2, in total"),
         Headline(

@@ -283,6 +283,8 @@ FAMILY = Family(
     # sizes.
     checkpoints=("deepseek-v3",),
     first_published="2024-12",
+    kind="decoder",
+    maker="DeepSeek",
     headlines=(
         Headline("DeepseekV3ForCausalLM", "deepseek-v3", "V3, in total"),
         Headline(

@@ -217,6 +217,8 @@ FAMILY = Family(
     # [cite: hub-distilbert], and KerasNLP's exact counts of both (below) [cite: keras-hub].
     checkpoints=("distilbert-base-uncased", "distilbert-base-cased"),
     first_published="2019-10",
+    kind="encoder",
+    maker="Hugging Face",
     headlines=(Headline("DistilBertModel", "distilbert-base-uncased"),),
     example="distilbert-base-uncased",
     table_symbols=(V, D, L),

@@ -187,6 +187,8 @@ FAMILY = Family(
     # Neither says tie_word_embeddings: GemmaConfig's default, true, ties the head.
     checkpoints=("gemma-2b", "gemma-7b"),
     first_published="2024-03",
+    kind="decoder",
+    maker="Google",
     headlines=(Headline("GemmaForCausalLM", "gemma-2b", "2B"), Headline("GemmaForCausalLM", "gemma-7b", "7B")),
     example="gemma-7b",
     table_symbols=(L, D, H, K, d_h, F, V),

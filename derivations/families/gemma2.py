@@ -128,6 +128,8 @@ FAMILY = Family(
     # set the count, with model_type, architectures and the context length (tie_word_embeddings by default).
     checkpoints=("gemma-2-2b", "gemma-2-9b", "gemma-2-27b"),
     first_published="2024-07",
+    kind="decoder",
+    maker="Google",
     headlines=(Headline("Gemma2ForCausalLM", "gemma-2-9b", "9B"), Headline("Gemma2ForCausalLM", "gemma-2-27b", "27B")),
     example="gemma-2-9b",
     table_symbols=(L, D, H, K, d_h, F, V),

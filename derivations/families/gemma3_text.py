@@ -141,6 +141,8 @@ FAMILY = Family(
     # defaults, as transformers fills them (vocab_size 262,208; 8 heads, 4 key/value heads, head_dim 256 for the 4B).
     checkpoints=("gemma-3-1b", "gemma-3-4b", "gemma-3-12b", "gemma-3-27b"),
     first_published="2025-03",
+    kind="decoder",
+    maker="Google",
     headlines=(
         Headline("Gemma3ForCausalLM", "gemma-3-1b", "1B"),
         Headline("Gemma3ForCausalLM", "gemma-3-27b", "27B, its language model"),

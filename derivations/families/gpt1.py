@@ -175,6 +175,8 @@ FAMILY = Family(
     # The one checkpoint: openai-gpt on the Hugging Face hub (openai-community/openai-gpt).
     checkpoints=("openai-gpt",),
     first_published="2018-06",
+    kind="decoder",
+    maker="OpenAI",
     headlines=(Headline("OpenAIGPTLMHeadModel", "openai-gpt"),),
     example="openai-gpt",
     table_symbols=(V, P, L, D, H),

@@ -364,6 +364,8 @@ FAMILY = Family(
     # (openai-community/gpt2, -medium, -large, -xl) [cite: hub-openai-community].
     checkpoints=("gpt2", "gpt2-medium", "gpt2-large", "gpt2-xl"),
     first_published="2019-02",
+    kind="decoder",
+    maker="OpenAI",
     headlines=(
         Headline("GPT2LMHeadModel", "gpt2", "small"),
         Headline("GPT2LMHeadModel", "gpt2-xl", "XL"),

@@ -121,6 +121,8 @@ FAMILY = Family(
         "gpt3-175b",
     ),
     first_published="2020-05",
+    kind="decoder",
+    maker="OpenAI",
     headlines=(Headline("GPT2LMHeadModel", "gpt3-175b", "175B, Table 2.1"),),
     example="gpt3-175b",
     table_symbols=(L, D, H, d_h),

@@ -350,6 +350,8 @@ FAMILY = Family(
     # config (the released weights of the experts are MXFP4) set no parameter.
     checkpoints=("gpt-oss-20b", "gpt-oss-120b"),
     first_published="2025-08",
+    kind="decoder",
+    maker="OpenAI",
     headlines=(
         Headline("GptOssForCausalLM", "gpt-oss-120b", "120b, in total"),
         Headline(

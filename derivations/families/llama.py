@@ -458,6 +458,8 @@ FAMILY = Family(
         *TIED_CHECKPOINTS,
     ),
     first_published="2023-02",
+    kind="decoder",
+    maker="Meta",
     headlines=(
         Headline("LlamaForCausalLM", "llama-2-7b", "Llama 2, 7B"),
         Headline("LlamaForCausalLM", "llama-3-8b", "Llama 3, 8B"),

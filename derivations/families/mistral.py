@@ -55,6 +55,8 @@ FAMILY = Family(
     # dim 4096, n_layers 32, head_dim 128, hidden_dim 14336, n_heads 32, n_kv_heads 8, window 4096, vocab 32000).
     checkpoints=("mistral-7b",),
     first_published="2023-10",
+    kind="decoder",
+    maker="Mistral AI",
     headlines=(Headline("MistralForCausalLM", "mistral-7b", "7B"),),
     example="mistral-7b",
     table_symbols=(L, D, H, K, F, V),

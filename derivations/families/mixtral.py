@@ -273,6 +273,8 @@ FAMILY = Family(
     # the papers' and blog posts' sizes.
     checkpoints=("mixtral-8x7b", "mixtral-8x22b"),
     first_published="2024-01",
+    kind="decoder",
+    maker="Mistral AI",
     headlines=(
         Headline("MixtralForCausalLM", "mixtral-8x7b", "8x7B, in total"),
         Headline(

@@ -155,6 +155,8 @@ FAMILY = Family(
     base="Phi3Model",
     checkpoints=CHECKPOINTS,
     first_published="2024-04",
+    kind="decoder",
+    maker="Microsoft",
     headlines=(
         Headline("Phi3ForCausalLM", "phi-3-mini-4k", "Phi-3-mini"),
         Headline("Phi3ForCausalLM", "phi-4", "Phi-4"),

@@ -186,6 +186,8 @@ FAMILY = Family(
         "qwen2.5-72b",
     ),
     first_published="2024-07",
+    kind="decoder",
+    maker="Alibaba",
     headlines=(
         Headline("Qwen2ForCausalLM", "qwen2.5-7b", "Qwen2.5, 7B"),
         Headline("Qwen2ForCausalLM", "qwen2.5-72b", "Qwen2.5, 72B"),

@@ -267,6 +267,8 @@ FAMILY = Family(
     # with model_type, architectures and the context length. Every layer holds experts in both (L_f = 0).
     checkpoints=("qwen1.5-moe-a2.7b", "qwen2-57b-a14b"),
     first_published="2024-07",
+    kind="decoder",
+    maker="Alibaba",
     headlines=(
         Headline("Qwen2MoeForCausalLM", "qwen2-57b-a14b", "Qwen2-57B-A14B, in total"),
         Headline(

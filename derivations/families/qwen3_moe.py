@@ -117,6 +117,8 @@ FAMILY = Family(
     # that set the count, with model_type, architectures and the context length.
     checkpoints=("qwen3-30b-a3b", "qwen3-235b-a22b"),
     first_published="2025-05",
+    kind="decoder",
+    maker="Alibaba",
     headlines=(
         Headline("Qwen3MoeForCausalLM", "qwen3-235b-a22b", "235B-A22B, in total"),
         Headline(

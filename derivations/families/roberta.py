@@ -240,6 +240,8 @@ FAMILY = Family(
     # of both checkpoints [cite: hub-roberta].
     checkpoints=("roberta-base", "roberta-large"),
     first_published="2019-07",
+    kind="encoder",
+    maker="Meta",
     headlines=(Headline("RobertaModel", "roberta-base"),),
     example="roberta-base",
     table_symbols=(V, D, L),

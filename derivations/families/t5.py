@@ -574,6 +574,8 @@ FAMILY = Family(
     base="T5Model",
     checkpoints=V1_0_CHECKPOINTS + V1_1_CHECKPOINTS,
     first_published="2019-10",
+    kind="encoder-decoder",
+    maker="Google",
     headlines=(
         Headline("T5ForConditionalGeneration", "t5-large", "1.0, large"),
         Headline("T5ForConditionalGeneration", "t5-v1_1-base", "1.1, base"),

@@ -504,6 +504,8 @@ FAMILY = Family(
     # released. opus-mt-en-de: a released Marian checkpoint of the base shape [cite: hub-helsinki-nlp].
     checkpoints=("transformer-base", "transformer-big", "opus-mt-en-de"),
     first_published="2017-06",
+    kind="encoder-decoder",
+    maker="Google",
     headlines=(Headline("MarianMTModel", "transformer-base", "base, Table 3"),),
     example="transformer-base",
     table_symbols=(V, D, F, L, H),
