@@ -121,7 +121,8 @@ def fit(args: argparse.Namespace) -> tuple[dict, answers.Table]:
 
 def count_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("config", metavar="CONFIG",
-                   help="a config.json (model_type " + ", ".join(sorted(configs.READERS)) + "), a bundled "
+                   help="a config.json (model_type " + ", ".join(sorted(configs.READERS)) + " derived; any other "
+                        "measured by transformers where the verify extra is installed), a bundled "
                         "checkpoint name (" + ", ".join(configs.bundled()) + "), or a Hugging Face model id "
                         "(OWNER/NAME: its config.json from the local cache, or fetched with the hub extra)")
     p.add_argument("--arch", metavar="ARCH", help="architecture class (default: architectures[0], else the base model)")
