@@ -412,16 +412,18 @@ def test_pictures_show_the_packages_numbers(site):
 
 
 def test_the_home_picture_shows_every_family(site):
-    # One series per family page, each with its own legend entry (the markers once ran out at nine, and
-    # the families after them were dropped without a word).
+    # One series a kind of model, its legend entry naming each of its families with a link (the markers once ran
+    # out at nine, and the families after them were dropped without a word); every family's points in the text.
     from derivations import registry
 
     figure = soup(built_page(site, "index")).select_one("#figure-families")
     alt = figure["data-alt"]
-    for name in registry.families():
+    legend = {a["href"]: (a.get_text(), a.find_parent("li").get_text()) for a in figure.select(".dv-legend li a")}
+    kinds = {"encoder": "Encoders: ", "encoder-decoder": "Encoder-decoders: ", "decoder": "Decoders: "}
+    for name, family in registry.families().items():
         title = (DOCS / f"{name}.md").read_text(encoding="utf-8").splitlines()[0].removeprefix("# ")
         assert f"{title}: " in alt, title
-        assert title in [li.get_text() for li in figure.select(".dv-legend li")], title
+        assert legend[f"{name}.html"][0] == title and legend[f"{name}.html"][1].startswith(kinds[family.kind]), title
 
 
 # -- (i) notebooks ---------------------------------------------------------------------
