@@ -13,8 +13,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 
-from ..claims import Rounded
-from ..components import Part, leaf, tied_tensor
+from ..claims import Miscount, Rounded
+from ..components import Part, group, leaf, linear, tied_tensor
 from ..contract import Family, Headline
 from ..readers import xlm_roberta as reader
 from ..sources import Citation, Source, declare
@@ -121,6 +121,16 @@ SOURCES = declare(
            "GitHub, facebookresearch/fairseq, examples/xlmr/README.md", 2019,
            "https://github.com/facebookresearch/fairseq/blob/main/examples/xlmr/README.md", read=_READ,
            short="fairseq's XLM-R README"),
+    Source("keras-hub-xlmr", "code", "the Keras team", "KerasHub: XLM-RoBERTa's presets and their parameter counts",
+           "GitHub, keras-team/keras-hub, keras_hub/src/models/xlm_roberta/xlm_roberta_presets.py", None,
+           "https://github.com/keras-team/keras-hub",
+           revision="https://github.com/keras-team/keras-hub/blob/0cb64f626c1ad0eef342b80ed3231d7a432a33b0/"
+                    "keras_hub/src/models/xlm_roberta/xlm_roberta_presets.py", short="KerasHub's XLM-R presets"),
+    Source("keras-nlp-xlmr", "code", "the Keras team", "KerasNLP: XLM-RoBERTa's presets and their parameter counts, "
+           "as first published", "GitHub, keras-team/keras-nlp, keras_nlp/models/xlm_roberta/xlm_roberta_presets.py",
+           2023, "https://github.com/keras-team/keras-hub",
+           revision="https://github.com/keras-team/keras-hub/blob/0709f1077666776888dd7d1305c9c2cda378893e/"
+                    "keras_nlp/models/xlm_roberta/xlm_roberta_presets.py", short="KerasNLP's first XLM-R presets"),
     Source("hub-xlm-roberta", "config", "Facebook AI; BAAI",
            "config.json of FacebookAI/xlm-roberta-base, FacebookAI/xlm-roberta-large and BAAI/bge-m3",
            "Hugging Face hub", None, "https://huggingface.co/FacebookAI/xlm-roberta-base/blob/main/config.json",
@@ -150,6 +160,49 @@ fairseq_base = _claim("fairseq_base", 250_000_000, "xlmr.base: XLM-R using the B
 fairseq_large = _claim("fairseq_large", 560_000_000, "xlmr.large: XLM-R using the BERT-large architecture, 560M",
                        _FAIRSEQ, "xlm-roberta-large")
 PUBLISHED = (paper_base, paper_large, fairseq_base, fairseq_large)
+
+
+# KerasHub lists exact counts for its XLM-R backbones, converted from the fairseq checkpoints: RoBERTa's Keras layout
+# (the word table, 512 position rows, the embedding LayerNorm, the encoder; no token types, no pooler). Right for that
+# layout; against XLMRobertaModel, the two offset rows, the token-type row and the pooler.
+_KERAS = Citation("keras-hub-xlmr", "<code>\"params\"</code>")
+
+
+def _keras(name: str, claim: int, preset: str, checkpoint: str) -> Miscount:
+    # Not a mistake (so not in the record's miscounts): an exact count of another layout, decomposed.
+    return Miscount(name, claim, f"{preset}: KerasHub's XLMRobertaBackbone", _KERAS, checkpoint,
+                    ARCHITECTURES["XLMRobertaModel"], terms=(offset_rows, token_types, pooler),
+                    reconstruction=roberta.keras_backbone)
+
+
+keras_base = _keras("keras_base", 277_450_752, "xlm_roberta_base_multi", "xlm-roberta-base")
+keras_large = _keras("keras_large", 558_837_760, "xlm_roberta_large_multi", "xlm-roberta-large")
+KERAS = (keras_base, keras_large)
+
+# The same presets as KerasNLP first published them gave 278,042,882 and 559,889,410: each the backbone above plus
+# a classification head of two labels (XLMRobertaClassifier's: a dense D x D map and a two-logit output, both with
+# bias), which the backbone preset does not hold. A later version of the file corrected both.
+# $$N_\mathrm{claimed} = N_\mathrm{keras} + (D^2 + D) + (2D + 2)$$
+two_label_head = group("classifier", "a two-label classification head (dense D x D, then two logits)",
+                       linear("dense", "dense", D, D, True), linear("out_proj", "output (two labels)", D, 2, True))
+_FIRST_KERAS = Citation("keras-nlp-xlmr", "<code>\"params\"</code>")
+
+
+def _first_keras(name: str, claim: int, preset: str, checkpoint: str, model: str) -> Miscount:
+    return Miscount(
+        name, claim, f"{preset}: the backbone's parameters", _FIRST_KERAS, checkpoint, roberta.keras_backbone,
+        terms=(leaf("head", "the two-label classification head, counted in", -two_label_head.total),),
+        reconstruction=group("claimed", "the backbone and a two-label classifier", roberta.keras_backbone,
+                             two_label_head),
+        model=model, cause="the figure adds a two-label classification head (a dense map and a two-logit output) "
+                           "that the backbone does not hold")
+
+
+first_keras_base = _first_keras("first_keras_base", 278_042_882, "xlm_roberta_base_multi", "xlm-roberta-base",
+                                "KerasNLP's XLM-R base backbone (<code>xlm_roberta_base_multi</code>)")
+first_keras_large = _first_keras("first_keras_large", 559_889_410, "xlm_roberta_large_multi", "xlm-roberta-large",
+                                 "KerasNLP's XLM-R large backbone (<code>xlm_roberta_large_multi</code>)")
+MISCOUNTS = (first_keras_base, first_keras_large)
 
 
 def truncated(claim: Rounded, candidate: int = 0) -> bool:
@@ -188,6 +241,7 @@ FAMILY = Family(
         "XLMRobertaForMaskedLM": "ForMaskedLM",
         "word_share | percent": "word table",
     },
+    miscounts=MISCOUNTS,
     rounded=PUBLISHED,
     ratios={d_h: (D, H)},
     sources=SOURCES,
