@@ -17,7 +17,8 @@ from ..components import (AttentionLayout, Part, attention, encoder_task_heads, 
 from ..contract import Family, Headline
 from ..readers import mpnet as reader
 from ..sources import Source, declare
-from ..symbols import B, D, F, H, L, P, V, d_h
+from ..symbols import B, D, F, H, L, P, V, b, b_2, c_bt, c_t, d_h, l_2, s
+from .. import transient as tr
 from . import bert, roberta
 
 # BERT-base's shapes: F = 4D, and heads partition the width (MPNetSelfAttention requires it).
@@ -141,6 +142,155 @@ MPNetModel_standard = ARCHITECTURES["MPNetModel"].subs(STANDARD)
 versus_bert = ARCHITECTURES["MPNetModel"].total - bert.ARCHITECTURES["BertModel"].total
 
 # ---------------------------------------------------------------------------------------------
+# The forward at inference (derivations.transient): transformers' modeling_mpnet.py, statement by statement, on the
+# ids alone (no mask is built), eager attention (MPNet has no other)
+# ---------------------------------------------------------------------------------------------
+
+def embeddings_forward(t: tr.Timeline) -> str:
+    """MPNetEmbeddings.forward: create_position_ids_from_input_ids (``ne(1).int()``, a cumulative sum in 64 bits cast
+    back to 32, times the mask, ``.long() + 1``: b x T each), the word and position embeddings summed, LayerNorm."""
+    stream, rows = tr.activation(b * s * D), b * s
+    t.new("not_padding", tr.BOOL * rows)
+    t.new("mask", 4 * rows)  # .int()
+    t.drop("not_padding")
+    t.new("cumsum", tr.INT64 * rows)
+    t.new("cumsum32", 4 * rows)  # .type_as(mask)
+    t.drop("cumsum")
+    t.new("incremental", 4 * rows)  # * mask
+    t.drop("cumsum32")
+    t.new("long", tr.INT64 * rows)
+    t.new("position_ids", tr.INT64 * rows)  # + padding_idx
+    t.drop("long", "mask", "incremental")  # the function returns
+    t.new("inputs_embeds", stream)
+    t.new("position_embeddings", stream)
+    t.new("sum", stream)
+    tr.layer_norm(t, "embedding_output", D)
+    t.drop("sum", "inputs_embeds", "position_embeddings", "position_ids")
+    return "embedding_output"
+
+
+def position_bias_forward(t: tr.Timeline) -> str:
+    """MPNetEncoder.compute_position_bias: the positions (64-bit, a view of each arange) and their differences,
+    relative_position_bucket (each step a tensor of T x T integers, booleans or fp32), the bias rows looked up
+    (T x T x H, the activation dtype), then expanded over the batch and made contiguous: a copy of b x H x T x T
+    unless that view is contiguous already (one sequence, and one head or one token), the encoder's for every
+    layer."""
+    qk = s * s
+    t.new("context_position", tr.INT64 * s)
+    t.new("memory_position", tr.INT64 * s)
+    t.new("relative_position", tr.INT64 * qk)
+    t.new("negated", tr.INT64 * qk)  # n = -relative_position
+    t.new("negative", tr.BOOL * qk)  # ret += (n < 0).to(long) * num_buckets: ret = 0 + ..., a new tensor
+    t.new("negative_long", tr.INT64 * qk)
+    t.drop("negative")
+    t.new("negative_buckets", tr.INT64 * qk)
+    t.drop("negative_long")
+    t.new("buckets", tr.INT64 * qk)
+    t.drop("negative_buckets")
+    t.new("distance", tr.INT64 * qk)  # n = torch.abs(n)
+    t.drop("negated")
+    t.new("is_small", tr.BOOL * qk)
+    previous = None  # max_exact + (log(n.float() / max_exact) / log(...) * (num_buckets - max_exact)).to(long)
+    for step in ("float", "ratio", "log", "scaled", "times"):
+        t.new(f"large.{step}", tr.FP32 * qk)
+        if previous is not None:
+            t.drop(previous)
+        previous = f"large.{step}"
+    t.new("large.long", tr.INT64 * qk)
+    t.drop(previous)
+    t.new("large", tr.INT64 * qk)
+    t.drop("large.long")
+    t.new("large.full", tr.INT64 * qk)  # torch.min(large, full_like(large, num_buckets - 1))
+    t.new("large.min", tr.INT64 * qk)
+    t.drop("large.full", "large")
+    t.new("chosen", tr.INT64 * qk)  # ret += torch.where(is_small, n, large): in place
+    t.drop("chosen")
+    t.drop("distance", "is_small", "large.min")  # relative_position_bucket returns
+    t.new("bias_rows", tr.activation(H * qk))  # the embedding of the buckets, T x T x H
+    # expand(b, ...).contiguous(): a copy unless one sequence and a contiguous permute (one head or one token).
+    copied = c_t + b_2 - c_t * b_2
+    t.new("position_bias", tr.activation(copied * b * H * qk))
+    t.split("bias_rows", bias_dropped=copied, bias_kept=1 - copied)
+    t.drop("context_position", "memory_position", "relative_position", "buckets", "bias_dropped")
+    return "position_bias"
+
+
+def layer_forward(t: tr.Timeline, out: str) -> str:
+    """MPNetLayer.forward on its caller's input: MPNetSelfAttention (q, k and v; the scores, scaled, the position bias
+    added in place, softmaxed while the scaled scores stay named; times the values, the heads merged; o), which
+    returns o alone; LayerNorm of o plus the input; then BERT's intermediate and output."""
+    rows, heads = b * s, b * H * s
+    for name in ("q", "k", "v"):
+        tr.linear(t, name, rows, D)
+    t.new("query_folded", tr.activation(c_bt * heads * d_h))  # torch.matmul folds batch and heads (BERT's)
+    t.new("keys_folded", tr.activation(c_bt * heads * d_h))
+    t.new("scores", tr.activation(heads * s))
+    t.drop("query_folded", "keys_folded")
+    t.new("scaled", tr.activation(heads * s))  # / sqrt(d_h); then += position_bias, in place
+    t.drop("scores")
+    t.new("probs", tr.activation(heads * s))  # softmax: attention_scores still names the scaled scores
+    t.new("values_folded", tr.activation(c_bt * heads * d_h))
+    t.new("context_copied", tr.activation(c_t * heads * d_h))
+    t.new("context", tr.activation((1 - c_t) * heads * d_h))
+    t.drop("values_folded")
+    t.new("context_contiguous", tr.activation(c_t * heads * d_h))  # c.permute(0, 2, 1, 3).contiguous()
+    t.drop("context_copied")
+    tr.linear(t, "o", rows, D)
+    t.drop("q", "k", "v", "scaled", "probs", "context", "context_contiguous")  # MPNetSelfAttention returns
+    t.new("attention_sum", tr.activation(rows * D))
+    tr.layer_norm(t, "attention_output", D)
+    t.drop("attention_sum", "o")  # MPNetAttention returns
+    intermediate = tr.linear(t, "intermediate_dense", rows, F)
+    t.new("intermediate", tr.activation(rows * F))  # GELU
+    t.drop(intermediate)
+    tr.linear(t, "output_dense", rows, D)
+    t.new("output_sum", tr.activation(rows * D))
+    tr.layer_norm(t, out, D)
+    t.drop("output_sum", "output_dense", "intermediate", "attention_output")  # the layer returns
+    return out
+
+
+def encoder_forward(t: tr.Timeline, head: str) -> None:
+    """MPNetModel.forward and its heads: the embeddings (held until it returns), the position bias (the encoder's),
+    the layers (the first reads the embeddings, a later one its predecessor's output, which dies when it returns);
+    then ``pooler`` (the first token's dense and tanh) or ``mlm`` (dense, GELU, layer_norm, the decoder's logits)."""
+    stream = tr.activation(b * s * D)
+    embeddings_forward(t)
+    position_bias_forward(t)
+    layer_forward(t, "hidden")
+    with t.only(l_2):
+        t.drop("hidden")
+        t.new("previous", stream)
+        layer_forward(t, "hidden")
+        t.drop("previous")
+    t.drop("position_bias", "bias_kept")  # MPNetEncoder returns
+    if head == "pooler":
+        t.new("pooler_dense", tr.activation(b * D))
+        t.new("pooled", tr.activation(b * D))
+        t.drop("pooler_dense")
+    t.drop("embedding_output")  # MPNetModel's forward returns
+    if head == "mlm":
+        t.new("transform_dense", stream)
+        t.new("transform_act", stream)
+        t.drop("transform_dense")
+        tr.layer_norm(t, "transform", D)
+        t.drop("transform_act")
+        t.new("logits", tr.activation(b * s * V))
+
+
+def classes() -> dict:
+    """MPNet's derived classes in every layout, eager (MPNet has no other attention)."""
+    def forward(head: str) -> tr.Transient:
+        # GELU in torch; heads that cover the width (o maps D); the buckets looked up for 32, whatever the table.
+        return tr.transient(lambda t, generate: encoder_forward(t, head), generates=False,
+                            requires=(("hidden_act", "gelu", ("gelu",)),), products=(("H", "d_h", "D"),),
+                            at_least=(("B", 32),))
+    return {layout: {"MPNetModel": forward("pooler"), "MPNetForMaskedLM": forward("mlm")} for layout in VARIANTS}
+
+
+TRANSIENT = classes()
+
+# ---------------------------------------------------------------------------------------------
 # Published figures, reconciled
 # ---------------------------------------------------------------------------------------------
 
@@ -180,4 +330,6 @@ FAMILY = Family(
     },
     ratios={d_h: (D, H)},
     sources=SOURCES,
+    transient=TRANSIENT,
+    no_sdpa="transformers runs MPNet with its own eager attention only (no sdpa)",
 )
