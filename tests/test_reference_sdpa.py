@@ -31,7 +31,9 @@ VERIFIED = {"llama": ("LlamaForCausalLM", "LlamaModel"), "mistral": ("MistralFor
             "phi3": ("Phi3ForCausalLM", "Phi3Model"), "gemma": ("GemmaForCausalLM", "GemmaModel"),
             "gemma3_text": ("Gemma3ForCausalLM", "Gemma3TextModel"), "gpt2": ("GPT2LMHeadModel", "GPT2Model"),
             "bert": ("BertForMaskedLM", "BertModel", "BertModelWithoutPooler"),
-            "roberta": ("RobertaForMaskedLM", "RobertaModel")}
+            "roberta": ("RobertaForMaskedLM", "RobertaModel"),
+            "xlm_roberta": ("XLMRobertaForMaskedLM", "XLMRobertaModel"),
+            "camembert": ("CamembertForMaskedLM", "CamembertModel")}
 
 # What a small copy of a checkpoint keeps narrow: its head size (and the width, the heads' sizes), its feed-forward
 # and its vocabulary.
@@ -80,7 +82,7 @@ def small(checkpoint: str) -> dict:
         return config | {"n_embd": heads * HEAD, "n_inner": FEED_FORWARD, "vocab_size": VOCABULARY}
     narrow = {"intermediate_size": FEED_FORWARD, "vocab_size": VOCABULARY, "hidden_size": heads * HEAD,
               "pad_token_id": 0}
-    return config | narrow | ({} if config["model_type"] in ("phi3", "bert", "roberta") else {"head_dim": HEAD})
+    return config | narrow | ({} if config["model_type"] in ("phi3", "bert", "roberta", "xlm-roberta", "camembert") else {"head_dim": HEAD})
 
 
 REAL = [(checkpoint, classes[0]) for family, classes in VERIFIED.items()
