@@ -78,7 +78,8 @@ def small(checkpoint: str) -> dict:
         return config | {"n_embd": heads * HEAD, "n_inner": FEED_FORWARD, "vocab_size": VOCABULARY}
     narrow = {"intermediate_size": FEED_FORWARD, "vocab_size": VOCABULARY, "hidden_size": heads * HEAD,
               "pad_token_id": 0}
-    return config | narrow | ({} if config["model_type"] in ("phi3", "bert", "roberta") else {"head_dim": HEAD})
+    without_head_dim = ("phi3", "bert", "roberta", "xlm-roberta", "camembert")
+    return config | narrow | ({} if config["model_type"] in without_head_dim else {"head_dim": HEAD})
 
 
 REAL = [(checkpoint, classes[0]) for family, classes in VERIFIED.items()
