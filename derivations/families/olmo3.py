@@ -41,6 +41,7 @@ SOURCES = declare(
 # The name the release goes by: a name, not a rounding.
 NAME = Rounded("name_7b", 7 * 10**9, "OLMo 3 7B", Citation("hub-allenai-olmo3"), "olmo-3-7b",
                (ARCHITECTURES["Olmo3ForCausalLM"],), precision=10**9, printed="7B")
+ROUNDED = (NAME,)  # the page's table
 
 
 FAMILY = Family(
@@ -60,7 +61,7 @@ FAMILY = Family(
     example="olmo-3-7b",
     table_symbols=(L, D, H, K, F, V),
     table_columns={"Olmo3ForCausalLM": "Olmo3ForCausalLM", "Olmo3ForCausalLM.Olmo3Model.layer": "all layers"},
-    rounded=(NAME,),
+    rounded=ROUNDED,
     layout_free=("non_embedding",),
     sources=SOURCES,
 )

@@ -45,6 +45,7 @@ SOURCES = declare(
 # The blog's “3B model”: a name (3.08 billion, exactly).
 NAME = Rounded("name_3b", 3 * 10**9, "SmolLM3-3B", Citation("smollm3-blog", "“3B model trained on 11T tokens”"),
                "smollm3-3b", (SmolLM3ForCausalLM_tied,), precision=10**9, printed="3B")
+ROUNDED = (NAME,)  # the page's table
 
 
 FAMILY = Family(
@@ -65,7 +66,7 @@ FAMILY = Family(
     example="smollm3-3b",
     table_symbols=(L, D, H, K, F, V),
     table_columns={"SmolLM3ForCausalLM": "SmolLM3ForCausalLM", "SmolLM3ForCausalLM.SmolLM3Model.layer": "all layers"},
-    rounded=(NAME,),
+    rounded=ROUNDED,
     layout_free=("non_embedding",),
     sources=SOURCES,
 )
