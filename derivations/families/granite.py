@@ -17,21 +17,24 @@ from ..components import Part, group
 from ..contract import Family, Headline
 from ..readers import granite as reader
 from ..sources import Citation, Source, declare
-from ..symbols import D, F, H, K, L, V
+from ..symbols import D, F, H, K, L, V, b, s
+from .. import transient as tr
 from . import llama
 
 CLASSES = ("GraniteModel", "GraniteForCausalLM")
 
 
-def architectures(attention_bias: bool = False, mlp_bias: bool = False, tied: bool = False) -> dict[str, Part]:
-    """Every Granite class of transformers: LLaMA's body and causal LM, renamed (Granite has no task classes)."""
-    every = llama.architectures("Granite", attention_bias=attention_bias, mlp_bias=mlp_bias, tied=tied)
+def architectures(attention_bias: bool = False, mlp_bias: bool = False, untied: bool = False) -> dict[str, Part]:
+    """Every Granite class of transformers: LLaMA's body and causal LM, renamed (Granite has no task classes); the
+    head tied to the embeddings unless ``untied``."""
+    every = llama.architectures("Granite", attention_bias=attention_bias, mlp_bias=mlp_bias, tied=not untied)
     return {name: every[name] for name in CLASSES}
 
 
 ARCHITECTURES = architectures()
 VARIANTS = reader.READER.layout.variants(architectures)
-GraniteForCausalLM_tied = VARIANTS["tied"]["GraniteForCausalLM"]
+GraniteForCausalLM_tied = ARCHITECTURES["GraniteForCausalLM"]  # the released models tie the head
+GraniteForCausalLM_untied = VARIANTS["untied"]["GraniteForCausalLM"]
 
 layer = llama.layer  # GraniteDecoderLayer: the same tensors as LlamaDecoderLayer
 non_embedding = group("non_embedding", "layers and final RMSNorm (no embeddings, no head)",
@@ -56,6 +59,54 @@ CARD = (Rounded("card_2b", 25 * 10**8, "Granite 3.0 2B, the card's “# Paramete
                 (GraniteForCausalLM_tied,), precision=10**8, printed="8.1B"))
 
 
+
+# ---------------------------------------------------------------------------------------------
+# The forward at inference (derivations.transient): LLaMA's, and a tensor for each multiplication by a multiplier
+# ---------------------------------------------------------------------------------------------
+
+def embed(t: tr.Timeline) -> str:
+    """GraniteModel.forward: ``inputs_embeds = self.embed_tokens(input_ids)``, then ``inputs_embeds = inputs_embeds *
+    self.embedding_multiplier``, a new tensor (the looked-up one dies as the name is bound again), held by the model's
+    forward until it returns."""
+    t.new("looked_up", tr.activation(b * s * D))
+    t.new("embeddings", tr.activation(b * s * D))
+    t.drop("looked_up")
+    return "embeddings"
+
+
+def layer_forward(t: tr.Timeline, x: str, out: str, generate: bool, kin: llama.Kin) -> str:
+    """GraniteDecoderLayer.forward on ``x`` (its caller's): LLaMA's, but each residual add is ``residual +
+    hidden_states * self.residual_multiplier``: the product a temporary beside the sum. The attention weights (``_``)
+    live until the layer returns."""
+    stream = tr.activation(b * s * D)
+    normed = kin.norm(t, "input_norm", D)
+    attended, weights = kin.attention(t, normed, generate)
+    t.drop(normed)
+    t.new("scaled_attention", stream)
+    t.new("residual", stream)
+    t.drop(attended, "scaled_attention")
+    normed = kin.norm(t, "post_norm", D)
+    mlp = kin.mlp(t, normed)
+    t.drop(normed)
+    t.new("scaled_mlp", stream)
+    t.new(out, stream)
+    t.drop(mlp, "scaled_mlp", "residual", *weights)
+    return out
+
+
+def logits(t: tr.Timeline, rows) -> str:
+    """GraniteForCausalLM.forward: ``logits = self.lm_head(hidden_states)``, then ``logits = logits /
+    self.config.logits_scaling``, a new tensor (the first dies as the name is bound again)."""
+    t.new("logits", tr.activation(rows * V))
+    t.new("scaled_logits", tr.activation(rows * V))
+    t.drop("logits")
+    return "scaled_logits"
+
+
+KIN = llama.Kin(embed=embed, layer=layer_forward, logits=logits)
+TRANSIENT = llama.transient("Granite", KIN, layouts=VARIANTS)
+
+
 FAMILY = Family(
     name="granite",
     reader=reader.READER,
@@ -77,4 +128,5 @@ FAMILY = Family(
     rounded=CARD,
     layout_free=("non_embedding",),
     sources=SOURCES,
+    transient=TRANSIENT,
 )

@@ -17,7 +17,8 @@ from ..components import Part, group, rms_norm
 from ..contract import Family, Headline
 from ..readers import olmo2 as reader
 from ..sources import Citation, Source, declare
-from ..symbols import D, F, H, K, L, V, d_h
+from ..symbols import D, F, H, K, L, V, b, d_h, g_kv, s, u
+from .. import transient as tr
 from . import llama
 
 
@@ -97,6 +98,116 @@ NAMES = tuple(Rounded(f"name_{size}", billions * 10**9, f"OLMo 2 {size.upper()}"
               for size, billions, checkpoint in (("7b", 7, "olmo-2-7b"), ("13b", 13, "olmo-2-13b"),
                                                  ("32b", 32, "olmo-2-32b")))
 
+
+# ---------------------------------------------------------------------------------------------
+# The forward at inference (derivations.transient): transformers' modeling_olmo2.py, statement by statement
+# ---------------------------------------------------------------------------------------------
+
+def forward_rms_norm(t: tr.Timeline, name: str, width, rows=None) -> str:
+    """Olmo2RMSNorm.forward: LLaMA's RMSNorm (derivations.transient.rms_norm) but for its last statement,
+    ``(self.weight * hidden_states).to(input_dtype)``: the weight multiplies the fp32 normed tensor (a product in
+    fp32), which is then cast (in fp32 the product is the result itself)."""
+    rows = b * s if rows is None else rows
+    n = rows * width
+    t.new(f"{name}.x32", tr.upcast(n))
+    t.new(f"{name}.pow", tr.FP32 * n)
+    t.new(f"{name}.variance", tr.FP32 * rows)
+    t.drop(f"{name}.pow")
+    t.new(f"{name}.eps", tr.FP32 * rows)
+    t.new(f"{name}.rsqrt", tr.FP32 * rows)
+    t.drop(f"{name}.eps")
+    t.new(f"{name}.normed", tr.FP32 * n)
+    t.drop(f"{name}.rsqrt", f"{name}.x32")
+    t.new(f"{name}.weighted", tr.upcast(n))  # below fp32 a product of its own, as big as an upcast
+    t.new(name, tr.activation(n))  # the cast below fp32; in fp32, the product itself
+    t.drop(f"{name}.weighted")
+    t.drop(f"{name}.normed", f"{name}.variance")  # the function returns
+    return name
+
+
+def rotary(t: tr.Timeline) -> tuple[str, ...]:
+    """Olmo2RotaryEmbedding.forward: LLaMA's angles, cosine and sine (derivations.transient.rotary), not cast to the
+    activation dtype: the layers are given them in fp32."""
+    t.new("positions_f", tr.FP32 * s)
+    t.new("freqs", tr.FP32 * s * d_h / 2)
+    t.drop("positions_f")
+    t.new("emb", tr.FP32 * s * d_h)
+    for name in ("cos", "sin"):
+        t.new(f"{name}_raw", tr.FP32 * s * d_h)
+        t.new(name, tr.FP32 * s * d_h)  # emb.cos() * attention_scaling
+        t.drop(f"{name}_raw")
+    t.drop("freqs", "emb")
+    return ("cos", "sin")
+
+
+def rotate(t: tr.Timeline, name: str, elements) -> str:
+    """``(x * cos) + (rotate_half(x) * sin)`` with the fp32 cosine and sine: both products, and their sum, in fp32
+    (rotate_half, ``torch.cat((-x2, x1))``, in the activation dtype)."""
+    t.new(f"{name}.cos", tr.FP32 * elements)
+    t.new(f"{name}.neg", tr.activation(elements / 2))
+    t.new(f"{name}.half", tr.activation(elements))
+    t.drop(f"{name}.neg")
+    t.new(f"{name}.sin", tr.FP32 * elements)
+    t.drop(f"{name}.half")
+    t.new(name, tr.FP32 * elements)
+    t.drop(f"{name}.cos", f"{name}.sin")
+    return name
+
+
+def attention_forward(t: tr.Timeline, x: str, generate: bool) -> tuple[str, tuple[str, str]]:
+    """Olmo2Attention.forward on ``x``: ``q_norm(q_proj(x))`` and ``k_norm(k_proj(x))`` over the whole width (the
+    product dying with its norm), ``v_proj(x)``; apply_rotary_pos_emb in fp32, then ``q_embed.to(q_type)`` and
+    ``k_embed.to(k_type)`` (copies below fp32, the fp32 sums dying as it returns; in fp32 the sums themselves); with a
+    cache, k and v go into it; eager attention; o_proj. As llama.attention_forward otherwise."""
+    rows = b * s
+
+    def projected(name: str, heads) -> str:
+        product = tr.linear(t, name, rows, heads * d_h)
+        normed = forward_rms_norm(t, f"{name}_normed", heads * d_h)
+        t.drop(product)
+        return normed
+
+    q, k, v = projected("q", H), projected("k", K), tr.linear(t, "v", rows, K * d_h)
+    for name, heads in (("q", H), ("k", K)):
+        rotate(t, f"{name}_embed", rows * heads * d_h)
+    for name, heads in (("q", H), ("k", K)):
+        t.new(f"{name}_cast", tr.downcast(rows * heads * d_h))
+    for name in ("q", "k"):
+        t.split(f"{name}_embed", **{f"{name}_embed_fp32": u, f"{name}_rot_fp32": 1 - u})
+    t.drop("q_embed_fp32", "k_embed_fp32")  # apply_rotary_pos_emb returns
+    q_rot, k_rot = t.join("q_rot", "q_cast", "q_rot_fp32"), t.join("k_rot", "k_cast", "k_rot_fp32")
+    t.drop(q, k)
+    if generate:
+        t.drop(k_rot, v)  # past_key_values.update(...): the cache's tensors now
+    context, weights = tr.attend(t, q_rot, k_rot, v, "mask", H, d_h, g_kv, None)
+    out = tr.linear(t, "o", rows, D)
+    t.drop(*context)
+    t.drop(q_rot, *(() if generate else (k_rot, v)))  # the function returns
+    return out, weights
+
+
+def layer_forward(t: tr.Timeline, x: str, out: str, generate: bool, kin: llama.Kin) -> str:
+    """Olmo2DecoderLayer.forward on ``x`` (its caller's): the attention on ``x`` itself, its output normed, residual
+    add; the feed-forward, its output normed, residual add. The attention weights (``_``) live until the layer
+    returns."""
+    stream = tr.activation(b * s * D)
+    attended, weights = kin.attention(t, x, generate)
+    normed = kin.norm(t, "post_attention_norm", D)
+    t.drop(attended)
+    t.new("residual", stream)
+    t.drop(normed)
+    mlp = kin.mlp(t, "residual")
+    normed = kin.norm(t, "post_feedforward_norm", D)
+    t.drop(mlp)
+    t.new(out, stream)
+    t.drop(normed, "residual", *weights)
+    return out
+
+
+KIN = llama.Kin(layer=layer_forward, norm=forward_rms_norm, attention=attention_forward, rotary=rotary)
+TRANSIENT = llama.transient("Olmo2", KIN, layouts=VARIANTS)
+
+
 FAMILY = Family(
     name="olmo2",
     reader=reader.READER,
@@ -118,4 +229,5 @@ FAMILY = Family(
     rounded=NAMES,
     layout_free=("non_embedding", "qk_norms"),
     sources=SOURCES,
+    transient=TRANSIENT,
 )

@@ -20,17 +20,17 @@ from ..symbols import D, F, H, K, L, V
 from . import llama
 
 
-def architectures(attention_bias: bool = False, mlp_bias: bool = False, tied: bool = False,
+def architectures(attention_bias: bool = False, mlp_bias: bool = False, untied: bool = False,
                   no_token_bias: bool = False) -> dict[str, Part]:
     """Every SmolLM3 class of transformers: LLaMA's five, renamed (SmolLM3ForQuestionAnswering keeps its body under
-    ``transformer``, as LLaMA's does)."""
-    return llama.architectures("SmolLM3", attention_bias=attention_bias, mlp_bias=mlp_bias, tied=tied,
+    ``transformer``, as LLaMA's does); the head tied to the embeddings unless ``untied``."""
+    return llama.architectures("SmolLM3", attention_bias=attention_bias, mlp_bias=mlp_bias, tied=not untied,
                                no_token_bias=no_token_bias, qa_prefix="transformer")
 
 
 ARCHITECTURES = architectures()
 VARIANTS = reader.READER.layout.variants(architectures)
-SmolLM3ForCausalLM_tied = VARIANTS["tied"]["SmolLM3ForCausalLM"]
+SmolLM3ForCausalLM_tied = ARCHITECTURES["SmolLM3ForCausalLM"]  # tied by default
 
 layer = llama.layer  # SmolLM3DecoderLayer: the same tensors as LlamaDecoderLayer, with or without rotary embeddings
 non_embedding = group("non_embedding", "layers and final RMSNorm (no embeddings; the head is tied)",

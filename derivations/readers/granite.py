@@ -11,7 +11,7 @@ from collections.abc import Mapping
 
 from ..reading import Fields, Layout, Reader, switch
 from .. import validation
-from .llama import DECODER_CHECKS, EVEN_HEAD, KV_HEADS_DIVIDE_HEADS, SYMBOL_FIELDS, TIED
+from .llama import DECODER_CHECKS, EVEN_HEAD, KV_HEADS_DIVIDE_HEADS, SYMBOL_FIELDS
 from . import olmo2
 
 # transformers' GraniteConfig defaults (configuration_granite.py, 5.23): LLaMA's. num_key_value_heads defaults to
@@ -24,8 +24,10 @@ def read(config: Mapping) -> dict[str, int]:
     return olmo2.read_getattr_head(config, FIELDS, None, "GraniteAttention")
 
 
-# LLaMA's switches but the token classifier's: Granite has no task classes.
-LAYOUT = Layout((switch("attention_bias", "attention_bias"), switch("mlp_bias", "mlp_bias"), TIED))
+# LLaMA's switches but the token classifier's (Granite has no task classes); the head untied where
+# tie_word_embeddings is false (GraniteConfig's default), so that the released models, tied, are the plain layout.
+LAYOUT = Layout((switch("attention_bias", "attention_bias"), switch("mlp_bias", "mlp_bias"),
+                 switch("untied", "tie_word_embeddings", on=False)))
 
 _MULTIPLIER = validation.Field("float | int")
 # GraniteConfig's fields that set no size (configuration_granite.py, 5.23): LLaMA's and the four multipliers.

@@ -51,9 +51,9 @@ def windows(config: Mapping, layers: int) -> tuple[int | None, ...]:
     return layer_windows(config, layers, window, lambda i: not rotary[i])
 
 
-# LLaMA's switches, the head tied by default (SmolLM3Config: tie_word_embeddings true).
+# LLaMA's switches, the head untied where tie_word_embeddings is false (SmolLM3Config ties it by default).
 LAYOUT = Layout((switch("attention_bias", "attention_bias"), switch("mlp_bias", "mlp_bias"),
-                 switch("tied", "tie_word_embeddings", default=True), NO_TOKEN_BIAS))
+                 switch("untied", "tie_word_embeddings", default=True, on=False), NO_TOKEN_BIAS))
 
 # SmolLM3Config's fields that set no size (configuration_smollm3.py, 5.23): LLaMA's and the windows and rotary layers.
 CHECKS = validation.fields(DECODER_CHECKS, attention_dropout=validation.dropout("float | int"),
