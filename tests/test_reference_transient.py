@@ -38,6 +38,7 @@ VERIFIED = {"llama": ("LlamaForCausalLM", "LlamaModel"), "gpt2": ("GPT2LMHeadMod
             "transformer": ("MarianMTModel", "MarianModel", "MarianForCausalLM"),
             "granite": ("GraniteForCausalLM", "GraniteModel"),
             "olmo2": ("Olmo2ForCausalLM", "Olmo2Model"),
+            "olmo3": ("Olmo3ForCausalLM", "Olmo3Model"),
             }
 
 

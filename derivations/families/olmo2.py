@@ -125,19 +125,20 @@ def forward_rms_norm(t: tr.Timeline, name: str, width, rows=None) -> str:
     return name
 
 
-def rotary(t: tr.Timeline) -> tuple[str, ...]:
+def rotary(t: tr.Timeline, prefix: str = "", exists=1) -> tuple[str, ...]:
     """Olmo2RotaryEmbedding.forward: LLaMA's angles, cosine and sine (derivations.transient.rotary), not cast to the
-    activation dtype: the layers are given them in fp32."""
-    t.new("positions_f", tr.FP32 * s)
-    t.new("freqs", tr.FP32 * s * d_h / 2)
-    t.drop("positions_f")
-    t.new("emb", tr.FP32 * s * d_h)
+    activation dtype: the layers are given them in fp32. ``exists``: 0 where the call is not made (OLMo 3's second
+    kind of layer, absent)."""
+    t.new(f"{prefix}positions_f", exists * tr.FP32 * s)
+    t.new(f"{prefix}freqs", exists * tr.FP32 * s * d_h / 2)
+    t.drop(f"{prefix}positions_f")
+    t.new(f"{prefix}emb", exists * tr.FP32 * s * d_h)
     for name in ("cos", "sin"):
-        t.new(f"{name}_raw", tr.FP32 * s * d_h)
-        t.new(name, tr.FP32 * s * d_h)  # emb.cos() * attention_scaling
-        t.drop(f"{name}_raw")
-    t.drop("freqs", "emb")
-    return ("cos", "sin")
+        t.new(f"{prefix}{name}_raw", exists * tr.FP32 * s * d_h)
+        t.new(f"{prefix}{name}", exists * tr.FP32 * s * d_h)  # emb.cos() * attention_scaling
+        t.drop(f"{prefix}{name}_raw")
+    t.drop(f"{prefix}freqs", f"{prefix}emb")
+    return (f"{prefix}cos", f"{prefix}sin")
 
 
 def rotate(t: tr.Timeline, name: str, elements) -> str:

@@ -16,7 +16,8 @@ from ..components import Part, group
 from ..contract import Family, Headline
 from ..readers import olmo3 as reader
 from ..sources import Citation, Source, declare
-from ..symbols import D, F, H, K, L, V
+from ..symbols import D, F, H, K, L, V, f_m
+from .. import transient as tr
 from . import llama, olmo2
 
 
@@ -44,6 +45,20 @@ NAME = Rounded("name_7b", 7 * 10**9, "OLMo 3 7B", Citation("hub-allenai-olmo3"),
 ROUNDED = (NAME,)  # the page's table
 
 
+
+# The forward at inference (derivations.transient): OLMo 2's layers; Olmo3Model.forward builds both masks (the causal
+# one and the sliding-window one) whatever its layers are, and one pair of fp32 rotary embeddings for each kind of
+# layer its layer_types hold (a second pair where both kinds are: f_m 1).
+def rotary(t: tr.Timeline) -> tuple[str, ...]:
+    """Olmo3Model.forward: ``self.rotary_emb(hidden_states, position_ids, layer_type)`` for each kind of layer."""
+    return (*olmo2.rotary(t), *olmo2.rotary(t, "second_", exists=f_m))
+
+
+KIN = replace(olmo2.KIN, rotary=rotary,
+              masks=lambda t, sliding: (tr.causal_mask(t), tr.causal_mask(t, True, "sliding_mask")))
+TRANSIENT = llama.transient("Olmo3", KIN, layouts=VARIANTS)
+
+
 FAMILY = Family(
     name="olmo3",
     reader=reader.READER,
@@ -64,4 +79,5 @@ FAMILY = Family(
     rounded=ROUNDED,
     layout_free=("non_embedding",),
     sources=SOURCES,
+    transient=TRANSIENT,
 )
