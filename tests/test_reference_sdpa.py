@@ -31,7 +31,11 @@ VERIFIED = {"llama": ("LlamaForCausalLM", "LlamaModel"), "mistral": ("MistralFor
             "phi3": ("Phi3ForCausalLM", "Phi3Model"), "gemma": ("GemmaForCausalLM", "GemmaModel"),
             "gemma3_text": ("Gemma3ForCausalLM", "Gemma3TextModel"), "gpt2": ("GPT2LMHeadModel", "GPT2Model"),
             "bert": ("BertForMaskedLM", "BertModel", "BertModelWithoutPooler"),
-            "roberta": ("RobertaForMaskedLM", "RobertaModel")}
+            "roberta": ("RobertaForMaskedLM", "RobertaModel"),
+            "granite": ("GraniteForCausalLM", "GraniteModel"),
+            "olmo2": ("Olmo2ForCausalLM", "Olmo2Model"),
+            "olmo3": ("Olmo3ForCausalLM", "Olmo3Model"),
+            }
 
 # What a small copy of a checkpoint keeps narrow: its head size (and the width, the heads' sizes), its feed-forward
 # and its vocabulary.

@@ -105,6 +105,8 @@ def logits(t: tr.Timeline, rows) -> str:
 
 KIN = llama.Kin(embed=embed, layer=layer_forward, logits=logits)
 TRANSIENT = llama.transient("Granite", KIN, layouts=VARIANTS)
+# ... under sdpa attention (transformers' default).
+TRANSIENT_SDPA = llama.transient("Granite", KIN, layouts=VARIANTS, attention="sdpa")
 
 
 FAMILY = Family(
@@ -129,4 +131,5 @@ FAMILY = Family(
     layout_free=("non_embedding",),
     sources=SOURCES,
     transient=TRANSIENT,
+    transient_sdpa=TRANSIENT_SDPA,
 )

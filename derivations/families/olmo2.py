@@ -207,6 +207,8 @@ def layer_forward(t: tr.Timeline, x: str, out: str, generate: bool, kin: llama.K
 
 KIN = llama.Kin(layer=layer_forward, norm=forward_rms_norm, attention=attention_forward, rotary=rotary)
 TRANSIENT = llama.transient("Olmo2", KIN, layouts=VARIANTS)
+# ... under sdpa attention (transformers' default).
+TRANSIENT_SDPA = llama.transient("Olmo2", KIN, layouts=VARIANTS, attention="sdpa")
 
 
 FAMILY = Family(
@@ -231,4 +233,5 @@ FAMILY = Family(
     layout_free=("non_embedding", "qk_norms"),
     sources=SOURCES,
     transient=TRANSIENT,
+    transient_sdpa=TRANSIENT_SDPA,
 )

@@ -57,6 +57,9 @@ def rotary(t: tr.Timeline) -> tuple[str, ...]:
 KIN = replace(olmo2.KIN, rotary=rotary,
               masks=lambda t, sliding: (tr.causal_mask(t), tr.causal_mask(t, True, "sliding_mask")))
 TRANSIENT = llama.transient("Olmo3", KIN, layouts=VARIANTS)
+# ... under sdpa attention (transformers' default): the sliding-window mask is built whatever the layers are, with
+# sliding_window (4096 by default), where the tokens reach it.
+TRANSIENT_SDPA = llama.transient("Olmo3", KIN, layouts=VARIANTS, attention="sdpa", window=("sliding_window", 4096))
 
 
 FAMILY = Family(
@@ -80,4 +83,5 @@ FAMILY = Family(
     layout_free=("non_embedding",),
     sources=SOURCES,
     transient=TRANSIENT,
+    transient_sdpa=TRANSIENT_SDPA,
 )
