@@ -13,6 +13,12 @@ def test_the_name_rounds_from_the_exact_count():
     assert smollm3.NAME.rounds()
 
 
+def test_the_reported_3_08b_is_the_exact_count_rounded():
+    # [cite: aibase-smollm3]: "SmolLM3 has 3.08B parameters, a depth structure of 36 layers".
+    assert smollm3.REPORTED.rounds()
+    assert round(registry.checkpoint("smollm3-3b").total / 10**7) == 308
+
+
 def test_no_rope_layers_change_no_count():
     config = configs.load("smollm3-3b")
     # Every fourth of the 36 layers turns no rotary embedding (the blog: NoPE "every 4th layer").

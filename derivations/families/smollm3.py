@@ -40,12 +40,18 @@ SOURCES = declare(
     Source("smollm3-blog", "card", "Hugging Face (Bakouch et al.)", "SmolLM3: smol, multilingual, long-context "
            "reasoner", "Hugging Face blog (huggingface/blog, smollm3.md)", 2025, "https://huggingface.co/blog/smollm3",
            read="2026-11-26", short="Hugging Face 2025"),
+    Source("aibase-smollm3", "card", "AIbase", "Hugging Face Releases SmolLM3 (news, 9 July 2025)", "aibase.com", 2025,
+           "https://www.aibase.com/news/19552", read="2026-11-26", short="AIbase 2025"),
 )
 
 # The blog's “3B model”: a name (3.08 billion, exactly).
 NAME = Rounded("name_3b", 3 * 10**9, "SmolLM3-3B", Citation("smollm3-blog", "“3B model trained on 11T tokens”"),
                "smollm3-3b", (SmolLM3ForCausalLM_tied,), precision=10**9, printed="3B")
-ROUNDED = (NAME,)  # the page's table
+# The training configuration as AIbase reports it: "SmolLM3 has 3.08B parameters, a depth structure of 36 layers".
+REPORTED = Rounded("reported_3_08b", 308 * 10**7, "SmolLM3-3B as AIbase reports its training configuration",
+                   Citation("aibase-smollm3", "“3.08B parameters, a depth structure of 36 layers”"), "smollm3-3b",
+                   (SmolLM3ForCausalLM_tied,), precision=10**7, printed="3.08B")
+ROUNDED = (NAME, REPORTED)  # the page's table
 
 
 FAMILY = Family(
