@@ -105,8 +105,11 @@ def logits(t: tr.Timeline, rows) -> str:
 
 KIN = llama.Kin(embed=embed, layer=layer_forward, logits=logits)
 TRANSIENT = llama.transient("Granite", KIN, layouts=VARIANTS)
-# ... under sdpa attention (transformers' default).
-TRANSIENT_SDPA = llama.transient("Granite", KIN, layouts=VARIANTS, attention="sdpa")
+# ... under sdpa attention (transformers' default). A sliding_window in config.json (not a field of the config class)
+# makes transformers' cache keep a window though the attention never slides (the reader's windows, which the cache
+# follows); under sdpa the derived masks would follow that window: such a config is refused here.
+TRANSIENT_SDPA = llama.transient("Granite", KIN, layouts=VARIANTS, attention="sdpa",
+                                 requires=(("sliding_window", None, (None,)),))
 
 
 FAMILY = Family(

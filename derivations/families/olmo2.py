@@ -207,8 +207,11 @@ def layer_forward(t: tr.Timeline, x: str, out: str, generate: bool, kin: llama.K
 
 KIN = llama.Kin(layer=layer_forward, norm=forward_rms_norm, attention=attention_forward, rotary=rotary)
 TRANSIENT = llama.transient("Olmo2", KIN, layouts=VARIANTS)
-# ... under sdpa attention (transformers' default).
-TRANSIENT_SDPA = llama.transient("Olmo2", KIN, layouts=VARIANTS, attention="sdpa")
+# ... under sdpa attention (transformers' default). A sliding_window in config.json (not a field of the config class)
+# makes transformers' cache keep a window though the attention never slides (the reader's windows, which the cache
+# follows); under sdpa the derived masks would follow that window: such a config is refused here.
+TRANSIENT_SDPA = llama.transient("Olmo2", KIN, layouts=VARIANTS, attention="sdpa",
+                                 requires=(("sliding_window", None, (None,)),))
 
 
 FAMILY = Family(
