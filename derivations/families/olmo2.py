@@ -222,7 +222,9 @@ FAMILY = Family(
     # config.json of allenai/OLMo-2-1124-7B, OLMo-2-1124-13B and OLMo-2-0325-32B on the Hugging Face hub
     # [cite: hub-allenai-olmo2]: 13B as committed beside its weights' index in mauer4/Attention-From-Scratch
     # (weights/allenai/OLMo-2-1124-13B/config.json); 7B as NVIDIA's Megatron-Bridge tests mirror it
-    # ("Mirror of allenai/OLMo-2-1124-7B/config.json"); 32B: see olmo-2-32b.json.
+    # ("Mirror of allenai/OLMo-2-1124-7B/config.json"); 32B as MLC LLM's model presets copy it (mlc-ai/mlc-llm,
+    # python/mlc_llm/model/model_preset.py, "olmo2_32b", written by transformers 4.49.0), whose sizes OLMo-core's
+    # olmo2_32B also gives.
     checkpoints=("olmo-2-7b", "olmo-2-13b", "olmo-2-32b"),
     first_published="2024-11",
     kind="decoder",
