@@ -163,6 +163,8 @@ base_149m = Rounded("base_149m", 149_000_000, "ModernBERT-base: “22 layers, 14
 large_395m = Rounded("large_395m", 395_000_000, "ModernBERT-large: “28 layers, 395 million parameters”", _CARD,
                      "modernbert-large", _CONVENTIONS, printed="395M")
 
+ROUNDED = (base_149m, large_395m)
+
 
 FAMILY = Family(
     name="modernbert",
@@ -183,6 +185,6 @@ FAMILY = Family(
     table_symbols=(L, D, H, F),
     table_columns={"ModernBertForMaskedLM": "ModernBertForMaskedLM", "ModernBertModel": "ModernBertModel",
                    "non_embedding": "non-embedding"},
-    rounded=(base_149m, large_395m),
+    rounded=ROUNDED,
     sources=SOURCES,
 )

@@ -146,7 +146,7 @@ TABLE_1 = tuple(Rounded(f"table_{name.removeprefix('opt-').replace('.', '_')}", 
 
 # Table 1's 350M row: OPT-350m as released holds 331M. The paper took GPT-3's size classes (its Table 1's rows are
 # GPT-3's 350M "Medium": 24 layers, 1024 wide, 16 heads); OPT-350m's token table is 512 wide, projected.
-_GPT3_MEDIUM_LAYOUT = group("claimed", "OPT-350m's layers with a token table as wide as they are (no projections)",
+full_width_table = group("claimed", "OPT-350m's layers with a token table as wide as they are (no projections)",
                             leaf("token", "token embeddings, D wide", V * D),
                             leaf("position", "position embeddings (P + 2 rows)", (P + OFFSET) * D),
                             replace(layer(True, True, True), path=None))
@@ -157,8 +157,8 @@ table_350m = Miscount(
                 -narrow_table_saving),
            # Unevaluated, so that the full-width table and the 350M stay two terms.
            leaf("rounding", "the layout with a D-wide table, rounded to GPT-3's “350M” size class",
-                sympy.Add(_GPT3_MEDIUM_LAYOUT.total, -350_000_000, evaluate=False))),
-    reconstruction=_GPT3_MEDIUM_LAYOUT,
+                sympy.Add(full_width_table.total, -350_000_000, evaluate=False))),
+    reconstruction=full_width_table,
     printed="350M",
     model="OPT-350M (<code>facebook/opt-350m</code>)",
     cause="the name is GPT-3's size class (24 layers, 1024 wide); the released model's token table is 512 wide "
