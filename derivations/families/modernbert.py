@@ -163,7 +163,13 @@ base_149m = Rounded("base_149m", 149_000_000, "ModernBERT-base: “22 layers, 14
 large_395m = Rounded("large_395m", 395_000_000, "ModernBERT-large: “28 layers, 395 million parameters”", _CARD,
                      "modernbert-large", _CONVENTIONS, printed="395M")
 
-ROUNDED = (base_149m, large_395m)
+# The paper: "a total parameter count of 149 and 395 million, respectively".
+_PAPER = Citation("warner2024", "its model design section")
+paper_149m = Rounded("paper_149m", 149_000_000, "ModernBERT base: “a total parameter count of 149 … million”", _PAPER,
+                     "modernbert-base", _CONVENTIONS, printed="149M")
+paper_395m = Rounded("paper_395m", 395_000_000, "ModernBERT large: “… and 395 million”", _PAPER, "modernbert-large",
+                     _CONVENTIONS, printed="395M")
+ROUNDED = (base_149m, large_395m, paper_149m, paper_395m)
 
 
 FAMILY = Family(
@@ -173,8 +179,10 @@ FAMILY = Family(
     base="ModernBertModel",
     # config.json of answerdotai/ModernBERT-base and answerdotai/ModernBERT-large on the Hugging Face hub
     # [cite: hub-answerdotai], as published (architectures ModernBertForMaskedLM, transformers 4.47's field names:
-    # global_attn_every_n_layers, global_rope_theta, local_rope_theta, which 5.23 still reads); their sizes are those
-    # the ModernBERT repository's conversion script (AnswerDotAI/ModernBERT, convert_to_hf.py) writes.
+    # global_attn_every_n_layers, global_rope_theta, local_rope_theta, which 5.23 still reads). Read in the copies and
+    # conversion scripts others committed (the hub format's field set, update_config in a FlexBERT-to-hub converter);
+    # the sizes are those the paper states [cite: warner2024]: 22 layers 768 wide with a GLU expansion of 2,304
+    # (2F), 28 layers 1,024 wide with 5,248.
     checkpoints=("modernbert-base", "modernbert-large"),
     first_published="2024-12",
     kind="encoder",

@@ -21,7 +21,8 @@ from ..components import (AttentionLayout, Part, as_kind, attention, embedding, 
                           linear, score, tied_tensor)
 from ..readers import opt as reader
 from ..sources import Citation, Source, declare
-from ..symbols import C, D, E, F, H, L, P, V, d_h
+from ..symbols import C, D, E, F, H, L, P, V, b, c_bt, c_t, d_h, s
+from .. import transient as tr
 
 # OPTLearnedPositionalEmbedding: num_embeddings + 2 rows (positions are looked up at position + 2).
 OFFSET = 2
@@ -110,6 +111,134 @@ ARCHITECTURES = architectures()
 # Every layout a config.json can ask for (readers.opt.READER.layout).
 VARIANTS = reader.READER.layout.variants(architectures)
 
+
+# ---------------------------------------------------------------------------------------------
+# The forward at inference (derivations.transient): transformers' modeling_opt.py, statement by statement
+# ---------------------------------------------------------------------------------------------
+
+def attention_forward(t: tr.Timeline, generate: bool) -> tuple[str, str]:
+    """OPTAttention.forward on the LayerNorm's output: q_proj times the scaling (the product, then the scaled copy),
+    k_proj and v_proj, split into heads by views; with a cache (generate) the keys and values are copied into it
+    (torch.cat) and read from there, the projections dying; eager attention (scores, scaled by 1.0, masked, the
+    softmax in fp32, times the values, transposed by a copy); out_proj. Returns the output and the weights."""
+    rows, heads = b * s, b * H * s
+    tr.linear(t, "q_proj", rows, D)
+    t.new("query", tr.activation(rows * D))
+    t.drop("q_proj")
+    tr.linear(t, "key", rows, D)
+    tr.linear(t, "value", rows, D)
+    if generate:  # the cache's copies are the cache's (not counted); the projections die as update returns
+        t.drop("key", "value")
+    # torch.matmul folds batch and heads of a head-split view by a copy (c_bt; the cache's keys are contiguous).
+    t.new("query_folded", tr.activation(c_bt * heads * d_h))
+    t.new("keys_folded", tr.activation((0 if generate else c_bt) * heads * d_h))
+    t.new("scores", tr.activation(heads * s))
+    t.drop("query_folded", "keys_folded")
+    t.new("scaled", tr.activation(heads * s))
+    t.drop("scores")
+    t.new("masked", tr.activation(heads * s))
+    t.drop("scaled")
+    weights = tr.softmax_fp32(t, "masked", heads * s)
+    t.new("values_folded", tr.activation((0 if generate else c_bt) * heads * d_h))
+    t.new("context_copied", tr.activation(c_t * heads * d_h))
+    t.new("context", tr.activation((1 - c_t) * heads * d_h))
+    t.drop("values_folded")
+    t.new("context_contiguous", tr.activation(c_t * heads * d_h))
+    t.drop("context_copied")
+    out = tr.linear(t, "out_proj", rows, D)
+    t.drop("context", "context_contiguous", "query", *(() if generate else ("key", "value")))
+    return out, weights
+
+
+def layer_forward(t: tr.Timeline, out: str, generate: bool, post: bool) -> str:
+    """OPTDecoderLayer.forward on its caller's input: (pre-LN) self_attn_layer_norm, attention, residual add;
+    final_layer_norm, fc1, ReLU, fc2, residual add; post-LN (``post``): each LayerNorm after its residual add. The
+    attention's weights (``_``) live until the layer returns."""
+    rows = b * s
+    if post:
+        attended, weights = attention_forward(t, generate)
+        t.new("attention_sum", tr.activation(rows * D))
+        t.drop(attended)
+        tr.layer_norm(t, "attention_output", D)
+        t.drop("attention_sum")
+    else:
+        normed = tr.layer_norm(t, "self_attn_layer_norm", D)
+        attended, weights = attention_forward(t, generate)
+        t.drop(normed)
+        t.new("attention_output", tr.activation(rows * D))
+        t.drop(attended)
+    if not post:
+        normed = tr.layer_norm(t, "final_layer_norm", D)
+    fc1 = tr.linear(t, "fc1", rows, F)
+    if not post:  # hidden_states = fc1(hidden_states): the LayerNorm's output dies as fc1's is bound
+        t.drop(normed)
+    t.new("relu", tr.activation(rows * F))
+    t.drop(fc1)
+    fc2 = tr.linear(t, "fc2", rows, D)
+    t.drop("relu")
+    if post:
+        t.new("ffn_sum", tr.activation(rows * D))
+        t.drop(fc2)
+        tr.layer_norm(t, out, D)
+        t.drop("ffn_sum")
+    else:
+        t.new(out, tr.activation(rows * D))
+        t.drop(fc2)
+    t.drop(*weights, "attention_output")
+    return out
+
+
+def lm_forward(t: tr.Timeline, generate: bool, projected: bool, norms: str, lm_head: bool = True) -> None:
+    """OPTForCausalLM.forward (OPTModel's without the head): the token embeddings (and project_in's), the positions
+    from the mask's cumulative sum, the causal mask, the position embeddings (looked up at position + 2), their sum
+    with the tokens', the layers (each one's input dies when the next is bound), the final LayerNorm and project_out
+    where they are; then the logits of every token, or of the last one."""
+    rows = b * s
+    t.new("inputs_embeds", tr.activation(rows * (E if projected else D)))
+    # position_ids = (cumsum(mask) * mask - 1).long(): the sum, the product, the difference
+    t.new("cumsum", tr.INT64 * rows)
+    t.new("product", tr.INT64 * rows)
+    t.new("position_ids", tr.INT64 * rows)
+    t.drop("product", "cumsum")
+    mask = tr.causal_mask(t)
+    t.new("offset_ids", tr.INT64 * rows)
+    t.new("pos_embeds", tr.activation(rows * D))
+    t.drop("offset_ids")
+    if projected:
+        t.new("projected_embeds", tr.activation(rows * D))
+        t.drop("inputs_embeds")
+    t.new("hidden", tr.activation(rows * D))
+    post = norms == "post_norm"
+    # The first layer's input dies when its output is bound; a later layer's the same way (the same sizes).
+    layer_forward(t, "output", generate, post)
+    t.drop("hidden")
+    last = "output"
+    if not norms:
+        last = tr.layer_norm(t, "final", D)
+        t.drop("output")
+    if projected:
+        t.new("project_out", tr.activation(rows * E))
+        t.drop(last)
+        last = "project_out"
+    t.drop("position_ids", mask, "pos_embeds", "projected_embeds" if projected else "inputs_embeds")
+    if lm_head:
+        t.new("logits", tr.activation(b * (1 if generate else s) * V))
+
+
+def _transients(projected: bool, norms: str) -> dict[str, tr.Transient]:
+    # The code paths the program follows: ReLU (one tensor), LayerNorms with parameters (their absence changes no
+    # tensor of the forward).
+    requires = (("activation_function", "relu", ("relu",)),)
+    return {"OPTModel": tr.transient(lambda t, generate: lm_forward(t, False, projected, norms, lm_head=False),
+                                     generates=False, requires=requires),
+            "OPTForCausalLM": tr.transient(lambda t, generate: lm_forward(t, generate, projected, norms),
+                                           requires=requires)}
+
+
+TRANSIENT = {layout: _transients("projected" in layout, next((n for n in ("post_norm", "final_norm_removed")
+                                                               if n in layout), ""))
+             for layout in VARIANTS}
+
 layer_plain = replace(layer(True, True, False), repeat=1)
 OPT_350M = VARIANTS["projected+post_norm"]["OPTForCausalLM"]
 # What OPT-350m's narrower token table saves against a table as wide as its layers, the two projections included.
@@ -158,7 +287,6 @@ table_350m = Miscount(
            # Unevaluated, so that the full-width table and the 350M stay two terms.
            leaf("rounding", "the layout with a D-wide table, rounded to GPT-3's “350M” size class",
                 sympy.Add(full_width_table.total, -350_000_000, evaluate=False))),
-    reconstruction=full_width_table,
     printed="350M",
     model="OPT-350M (<code>facebook/opt-350m</code>)",
     cause="the name is GPT-3's size class (24 layers, 1024 wide); the released model's token table is 512 wide "
@@ -192,4 +320,5 @@ FAMILY = Family(
     rounded=TABLE_1,
     sources=SOURCES,
     layout_free=("layer_plain",),
+    transient=TRANSIENT,
 )
