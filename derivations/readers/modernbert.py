@@ -68,6 +68,9 @@ CHECKS = validation.fields(
     classifier_activation=validation.Field("str", among=validation.ACTIVATIONS, classes=_HEADED,
                                            what="must name an activation it knows"),
     classifier_dropout=validation.dropout("float | int", *_HEADED[1:]), deterministic_flash_attn="bool",
-    sparse_prediction="bool", sparse_pred_ignore_index="int")
+    sparse_prediction="bool", sparse_pred_ignore_index="int", rope_parameters="dict | None",
+    # The rotary bases of the global and the local layers, under the names 4.x's configs give them (the published
+    # checkpoints'): the rotary embedding raises each to a power as the model is built.
+    global_rope_theta=validation.ROPE_THETA, local_rope_theta=validation.ROPE_THETA)
 
 READER = Reader("modernbert", read, LAYOUT, FIELD_OF, (HEADS_DIVIDE_WIDTH, EVEN_HEAD), checks=CHECKS)
