@@ -319,6 +319,6 @@ FAMILY = Family(
     miscounts=(table_350m,),
     rounded=TABLE_1,
     sources=SOURCES,
-    layout_free=("layer_plain",),
+    layout_free=("layer_plain", "OPT_350M", "full_width_table", "narrow_table_saving"),
     transient=TRANSIENT,
 )
