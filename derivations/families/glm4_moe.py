@@ -65,6 +65,9 @@ ARCHITECTURES = architectures()
 VARIANTS = reader.READER.layout.variants(architectures)
 ACTIVE_VARIANTS = reader.READER.layout.variants(
     lambda **layout: deepseek_v2.with_active_symbols(architectures(stored=X_a, **layout)))
+layer = ARCHITECTURES["Glm4MoeModel"].child("layer")  # an expert layer, in the plain layout (GLM-4.5-Air's)
+attention_block = layer.child("attention")
+attention_qk_norm = self_attention(True, True)  # GLM-4.5's
 # The released configs: attention_bias in both, use_qk_norm in GLM-4.5 alone.
 GLM45 = VARIANTS["qk_norm"]["Glm4MoeForCausalLM"]
 GLM45_ACTIVE = ACTIVE_VARIANTS["qk_norm"]["Glm4MoeForCausalLM"]
