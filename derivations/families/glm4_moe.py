@@ -20,16 +20,18 @@ What the released checkpoints hold beyond transformers' model, as for DeepSeek-V
 from __future__ import annotations
 
 from dataclasses import replace
+from functools import partial
 
 import sympy
 
 from ..claims import Rounded
 from ..contract import Family, Headline
-from . import deepseek_v2, qwen3
+from . import deepseek_v2, deepseek_v3, qwen3
 from ..components import AttentionLayout, Part, attention, group, leaf, linear, rms_norm
 from ..readers import glm4_moe as reader
 from ..sources import Citation, Source, declare
-from ..symbols import D, F, F_e, H, K, L, L_f, V, X, X_a, X_s, d_h
+from ..symbols import D, F, F_e, H, K, L, L_f, V, X, X_a, X_s, b, d_h, d_r, f_c, g_kv, s
+from .. import transient as tr
 
 
 # ---------------------------------------------------------------------------------------------
@@ -207,6 +209,72 @@ TOTALS = (
 )
 
 
+# ---------------------------------------------------------------------------------------------
+# The forward at inference (derivations.transient): DeepSeek-V3's layers and mixture (derivations.deepseek_v2,
+# derivations.deepseek_v3: the same router and experts' loop), LLaMA's attention with GPT-NeoX's partial rotation
+# (the first d_r = int(d_h partial_rotary_factor) coordinates of each head, by halves)
+# ---------------------------------------------------------------------------------------------
+
+def attention_forward(t: tr.Timeline, x: str, generate: bool, qk_norm: bool = False) -> tuple[str, tuple[str, str]]:
+    """Glm4MoeAttention.forward on the normed ``x``: q, k and v projected (views); with ``use_qk_norm`` q and k
+    normed per head (Glm4MoeRMSNorm, LLaMA's; each projection dying as its name is bound again);
+    apply_rotary_pos_emb: the rotary parts of q, then of k, rotated by halves (views of them; LLaMA's rotation), then
+    ``torch.cat([rotated, rest])`` for q, then for k, each rotated part dying as its name is bound again; with a
+    cache (generate) k and v go into it; eager attention; o_proj."""
+    rows = b * s
+
+    def projected(name: str, heads) -> str:
+        product = tr.linear(t, name, rows, heads * d_h)
+        if not qk_norm:
+            return product
+        normed = tr.rms_norm(t, f"{name}_normed", d_h, rows=rows * heads)
+        t.drop(product)
+        return normed
+
+    q, k, v = projected("q", H), projected("k", K), tr.linear(t, "v", rows, K * d_h)
+    q_part = tr.rotate(t, "q_rot.part", q, rows * H * d_r)
+    k_part = tr.rotate(t, "k_rot.part", k, rows * K * d_r)
+    q_rot = t.new("q_rot", tr.activation(rows * H * d_h))
+    t.drop(q_part)
+    k_rot = t.new("k_rot", tr.activation(rows * K * d_h))
+    t.drop(k_part)
+    t.drop(q, k)  # query_states, key_states = apply_rotary_pos_emb(...)
+    if generate:
+        t.drop(k_rot, v)  # past_key_values.update(...): the cache's tensors now
+    context, weights = tr.attend(t, q_rot, k_rot, v, "mask", H, d_h, g_kv)
+    out = tr.linear(t, "o", rows, D)
+    t.drop(*context)
+    t.drop(q_rot, *(() if generate else (k_rot, v)))  # the function returns
+    return out, weights
+
+
+# What the program reads beyond the sizes: the rotary part of a head (d_r = int(d_h partial_rotary_factor), even:
+# its halves are rotated), the router's groups (Glm4MoeConfig's defaults, 1 and 1), norm_topk_prob (f_b), a
+# token's experts from one group (f_c).
+ASSUMES = dict(even=("d_r",), derived=(("d_r", "partial_rotary_factor", 0.5, "d_h"),),
+               counts=(("G_x", "n_group", 1), ("G_k", "topk_group", 1)),
+               flags=(("f_b", "norm_topk_prob", True, True), ("f_c", "topk_group", 1, 1)))
+
+
+def transient(routing: tr.Routing = deepseek_v2.routed(f_c)) -> dict[str, dict[str, tr.Transient]]:
+    """The classes whose forward is derived, in every layout, the experts at ``routing``."""
+    def classes(no_attention_bias: bool = False, qk_norm: bool = False, **layout) -> dict[str, tr.Transient]:
+        attention = partial(attention_forward, qk_norm=qk_norm)
+        moe = partial(deepseek_v2.moe_forward, router=deepseek_v3.router_forward, routing=routing)
+
+        def run(t, generate, lm_head=True):
+            deepseek_v2.causal_lm_forward(t, generate, lm_head, attention, moe, lambda t: tr.rotary(t, d_r))
+
+        return {"Glm4MoeModel": tr.transient(lambda t, generate: run(t, False, False), generates=False,
+                                             bound=tr.ROUTED_BOUND, **ASSUMES),
+                "Glm4MoeForCausalLM": tr.transient(run, bound=tr.ROUTED_BOUND, **ASSUMES)}
+
+    return reader.READER.layout.variants(classes)
+
+
+TRANSIENT = transient()
+
+
 FAMILY = Family(
     name="glm4_moe",
     reader=reader.READER,
@@ -245,4 +313,5 @@ FAMILY = Family(
                  "report_active", "report_total_air", "report_active_air", "non_embedding", "non_embedding_air",
                  "active_non_embedding", "active_non_embedding_air"),
     sources=SOURCES,
+    transient=TRANSIENT,
 )
