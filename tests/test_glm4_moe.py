@@ -45,3 +45,12 @@ def test_the_released_files_hold_358_34b():
     values = registry.checkpoint("glm-4.5").values
     assert round(g.checkpoint_count.count(values) / 10**7) == 35834
     assert round((g.checkpoint_count.count(values) - 2 * 151_552 * 5_120) / 10**7) == 35679
+
+
+def test_a_listing_prints_the_total_as_the_active_count():
+    # ApX's GLM-4.5 page: "Active Parameters 355B", "Total Expert Parameters 32.0B" [cite: apxml-glm45]; Table 1
+    # gives 355B total and 32B activated [cite: glm2025].
+    values = registry.checkpoint("glm-4.5").values
+    g.active_as_total.check()
+    assert _billions(g.active_as_total.claim) == 355
+    assert _billions(g.active_as_total.correct.count(values)) == 32

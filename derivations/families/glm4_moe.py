@@ -24,7 +24,7 @@ from functools import partial
 
 import sympy
 
-from ..claims import Rounded
+from ..claims import Miscount, Rounded
 from ..contract import Family, Headline
 from . import deepseek_v2, deepseek_v3, qwen3
 from ..components import AttentionLayout, Part, attention, group, leaf, linear, rms_norm
@@ -179,6 +179,9 @@ SOURCES = declare(
     Source("glm45-listing", "card", "free2aitools", "zai-org/glm-4.5: Engineering Specs (“Parameters 358.34B”, the "
            "Hugging Face hub's count of the safetensors files)", "free2aitools.com", 2025,
            "https://free2aitools.com/model/zai-org/glm-4.5", read="2026-11-26", short="a model listing of GLM-4.5"),
+    Source("apxml-glm45", "card", "ApX Machine Learning", "GLM-4.5: its model page (“Active Parameters 355B”; "
+           "“Total Expert Parameters 32.0B”)", "apxml.com", 2025, "https://apxml.com/models/glm-45", read="2026-11-26",
+           short="ApX's GLM-4.5 page"),
 )
 
 # ---------------------------------------------------------------------------------------------
@@ -188,24 +191,51 @@ SOURCES = declare(
 _TABLE = Citation("glm2025", "Table 1 (“we include the parameters of MTP layers but not word embeddings and the "
                              "output layer”)")
 _README = Citation("glm45-readme", "Model Introduction")
+# Table 1's totals, each against the report's convention, the count without the MTP layer (nor the embeddings and
+# head), transformers' count and the checkpoint's.
 TOTALS = (
     Rounded("report_total", 355 * 10**9, "GLM-4.5, total (Table 1)", _TABLE, "glm-4.5",
             (report_total, non_embedding, GLM45, checkpoint_count), precision=10**9, printed="355B"),
-    Rounded("report_active", 32 * 10**9, "GLM-4.5, activated (Table 1)", _TABLE, "glm-4.5",
-            (report_active, active_non_embedding, GLM45_ACTIVE), precision=10**9, printed="32B"),
     # The Air's 106B is not what the caption says it counts: with the MTP layer it is 108B; 106B is the count
     # without it (the page says so).
     Rounded("report_total_air", 106 * 10**9, "GLM-4.5-Air, total (Table 1)", _TABLE, "glm-4.5-air",
             (report_total_air, non_embedding_air, AIR, checkpoint_count_air), precision=10**9, printed="106B"),
+)
+ACTIVE_CLAIMS = (
+    Rounded("report_active", 32 * 10**9, "GLM-4.5, activated (Table 1)", _TABLE, "glm-4.5",
+            (report_active, active_non_embedding, GLM45_ACTIVE), precision=10**9, printed="32B"),
     Rounded("report_active_air", 12 * 10**9, "GLM-4.5-Air, activated (Table 1)", _TABLE, "glm-4.5-air",
             (report_active_air, active_non_embedding_air, AIR_ACTIVE), precision=10**9, printed="12B"),
+)
+README = (
     Rounded("readme_total", 355 * 10**9, "GLM-4.5, total (README)", _README, "glm-4.5",
-            (report_total,), precision=10**9, printed="355 billion"),
+            (report_total, non_embedding), precision=10**9, printed="355 billion"),
     Rounded("readme_total_air", 106 * 10**9, "GLM-4.5-Air, total (README)", _README, "glm-4.5-air",
-            (non_embedding_air, report_total_air), precision=10**9, printed="106 billion"),
+            (report_total_air, non_embedding_air), precision=10**9, printed="106 billion"),
+)
+LISTING = (
     Rounded("listing_files", 35834 * 10**7, "GLM-4.5, the safetensors files (a model listing)",
             Citation("glm45-listing", "“358.34B Params”"), "glm-4.5", (checkpoint_count, GLM45),
             precision=10**7, printed="358.34B"),
+)
+
+
+# A model listing swaps the two figures: “Active Parameters 355B” and “Total Expert Parameters 32.0B”
+# [cite: apxml-glm45]. Its 355B is the report's total; the report's active count leaves out, in every expert layer
+# and in the MTP layer's, the routed experts a token does not use.
+_idle_mtp = leaf("idle_experts_mtp", "less the routed experts a token does not use in the MTP layer",
+                 -(X - X_a) * expert.total)
+active_as_total = Miscount(
+    # The claim: the report's total, exactly (its 355B is that count rounded; the page shows no working).
+    "active_as_total", 355_233_992_096,
+    "GLM-4.5, “Active Parameters 355B”", Citation("apxml-glm45", "“Active Parameters 355B”"), "glm-4.5",
+    report_active,
+    terms=(replace(idle_experts, name="idle_experts_layers", label="less the routed experts a token does not use, "
+                   "in every expert layer", expr=-idle_experts.expr), _idle_mtp),
+    reconstruction=group("claimed", "the report's total (Table 1)", report_total),
+    printed="355B", model="GLM-4.5 (<code>glm-4.5</code>)",
+    cause="the page prints the report's total as the parameters active per token (and the report's active count "
+          "as “Total Expert Parameters”)",
 )
 
 
@@ -304,7 +334,8 @@ FAMILY = Family(
         "Glm4MoeForCausalLM": "Glm4MoeForCausalLM",
         "ACTIVE.Glm4MoeForCausalLM": "active per token",
     },
-    rounded=TOTALS,
+    rounded=TOTALS + ACTIVE_CLAIMS + README + LISTING,
+    miscounts=(active_as_total,),
     minimum={X_a: 0, L_f: 0, X_s: 0},
     active=ACTIVE_VARIANTS,
     # Each built from its checkpoint's layout by name (the plain one is GLM-4.5-Air's), or the same in every layout.
