@@ -226,6 +226,10 @@ def _kin(qk_norm: bool) -> llama.Kin:
 
 TRANSIENT = {layout: llama.transient("Cohere", _kin(settings["qk_norm"]), layouts=(layout,))[layout]
              for layout, settings in reader.READER.layout.settings().items()}
+# ... under sdpa attention (transformers' default).
+TRANSIENT_SDPA = {layout: llama.transient("Cohere", _kin(settings["qk_norm"]), layouts=(layout,),
+                                          attention="sdpa")[layout]
+                  for layout, settings in reader.READER.layout.settings().items()}
 
 
 FAMILY = Family(
@@ -251,4 +255,5 @@ FAMILY = Family(
     rounded=CARDS,
     sources=SOURCES,
     transient=TRANSIENT,
+    transient_sdpa=TRANSIENT_SDPA,
 )
