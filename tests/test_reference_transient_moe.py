@@ -27,7 +27,7 @@ import routed_bytes
 from derivations import answers, configs, registry, storage
 from derivations import transient as tr
 from derivations.components import evaluate
-from derivations.families import deepseek_v2, deepseek_v3, gpt_oss, mixtral, qwen2_moe, qwen3_moe
+from derivations.families import deepseek_v2, deepseek_v3, glm4_moe, gpt_oss, mixtral, qwen2_moe, qwen3_moe
 from derivations.symbols import X, X_a, valued
 from spec import specs
 
@@ -38,7 +38,8 @@ VERIFIED = {"mixtral": (mixtral, ("MixtralForCausalLM", "MixtralModel")),
             "qwen3_moe": (qwen3_moe, ("Qwen3MoeForCausalLM", "Qwen3MoeModel")),
             "gpt_oss": (gpt_oss, ("GptOssForCausalLM", "GptOssModel")),
             "deepseek_v2": (deepseek_v2, ("DeepseekV2ForCausalLM", "DeepseekV2Model")),
-            "deepseek_v3": (deepseek_v3, ("DeepseekV3ForCausalLM", "DeepseekV3Model"))}
+            "deepseek_v3": (deepseek_v3, ("DeepseekV3ForCausalLM", "DeepseekV3Model")),
+            "glm4_moe": (glm4_moe, ("Glm4MoeForCausalLM", "Glm4MoeModel"))}
 
 # One layer's routing as symbols: the program at any routing.
 CURRENT, PREVIOUS, HIT = sympy.symbols("routed_now routed_before experts_hit", integer=True, nonnegative=True)
