@@ -15,6 +15,7 @@ The expected numbers are torch's, never the derivation's.
 from __future__ import annotations
 
 import functools
+import importlib
 
 import pytest
 import sympy
@@ -27,19 +28,15 @@ import routed_bytes
 from derivations import answers, configs, registry, storage
 from derivations import transient as tr
 from derivations.components import evaluate
-from derivations.families import deepseek_v2, deepseek_v3, glm4_moe, gpt_oss, mixtral, qwen2_moe, qwen3_moe
 from derivations.symbols import X, X_a, valued
 from spec import specs
 
-# The mixtures whose forward at inference is derived and checked here: the family's module (its transient(routing))
-# and classes.
-VERIFIED = {"mixtral": (mixtral, ("MixtralForCausalLM", "MixtralModel")),
-            "qwen2_moe": (qwen2_moe, ("Qwen2MoeForCausalLM", "Qwen2MoeModel")),
-            "qwen3_moe": (qwen3_moe, ("Qwen3MoeForCausalLM", "Qwen3MoeModel")),
-            "gpt_oss": (gpt_oss, ("GptOssForCausalLM", "GptOssModel")),
-            "deepseek_v2": (deepseek_v2, ("DeepseekV2ForCausalLM", "DeepseekV2Model")),
-            "deepseek_v3": (deepseek_v3, ("DeepseekV3ForCausalLM", "DeepseekV3Model")),
-            "glm4_moe": (glm4_moe, ("Glm4MoeForCausalLM", "Glm4MoeModel"))}
+# The mixtures whose forward at inference is derived (their records declare transient and active counts): the
+# family's module (its transient(routing)) and classes, those with a head first. Declaring a forward is claiming it.
+VERIFIED = {name: (importlib.import_module(f"derivations.families.{name}"),
+                   tuple(sorted(dict.fromkeys(c for by_class in record.transient.values() for c in by_class),
+                                key=lambda c: not c.endswith("ForCausalLM"))))
+            for name, record in registry.families().items() if record.transient and record.active}
 
 # One layer's routing as symbols: the program at any routing.
 CURRENT, PREVIOUS, HIT = sympy.symbols("routed_now routed_before experts_hit", integer=True, nonnegative=True)
