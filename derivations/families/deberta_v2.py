@@ -25,7 +25,9 @@ import sympy
 
 from ..components import (AttentionLayout, Op, Part, as_kind, attention, attention_products, classifier, embedding,
                           feed_forward, group, layer_norm, leaf, linear, pooler as _pooler, tied_tensor)
+from ..claims import Rounded
 from ..contract import Family, Headline
+from ..sources import Citation, Source, declare
 from ..readers import deberta_v2 as reader
 from ..symbols import (C, D, D_g, E, F, H, L, P, P_r, T, V, d_h, k_c, n_abs, n_c2p, n_p2c, n_sh)
 
@@ -204,12 +206,109 @@ ARCHITECTURES = architectures()
 VARIANTS = reader.READER.layout.variants(architectures)
 
 
+# ---------------------------------------------------------------------------------------------
+# Published counts, reconciled
+# ---------------------------------------------------------------------------------------------
+
+SOURCES = declare(
+    Source("he2023", "paper", "He, Gao, Chen", "DeBERTaV3: Improving DeBERTa using ELECTRA-Style Pre-Training with "
+           "Gradient-Disentangled Embedding Sharing", "ICLR 2023", 2023, "https://arxiv.org/abs/2111.09543"),
+    Source("hub-deberta-v3", "card", "Microsoft", "DeBERTa-v3 model cards (deberta-v3-xsmall, -small, -base, -large, "
+           "mdeberta-v3-base): “It has 86M backbone parameters with a vocabulary containing 128K tokens which "
+           "introduces 98M parameters in the Embedding layer” and the like", "Hugging Face, microsoft", 2021,
+           "https://huggingface.co/microsoft/deberta-v3-base", read="2026-11-26", short="DeBERTa-v3's model cards"),
+    Source("hub-deberta-v3-large-2021", "card", "Microsoft", "deberta-v3-large's first model card: “Total parameters "
+           "is 418M while Embedding layer takes about 131M”", "Hugging Face, microsoft/deberta-v3-large", 2021,
+           "https://huggingface.co/microsoft/deberta-v3-large",
+           revision="https://huggingface.co/microsoft/deberta-v3-large/blob/ff3ef10cf56e05d0735684990e75d59c57004955/"
+                    "README.md", short="deberta-v3-large's first card"),
+    Source("hub-deberta-v3-small-2021", "card", "Microsoft", "deberta-v3-small's first model card: “Total parameters is "
+           "143M while Embedding layer take about 98M”", "Hugging Face, microsoft/deberta-v3-small", 2021,
+           "https://huggingface.co/microsoft/deberta-v3-small",
+           revision="https://huggingface.co/microsoft/deberta-v3-small/blob/bfb08ac2d7ceaf3d3ec6b824c328b753b913fc24/"
+                    "README.md", short="deberta-v3-small's first card"),
+    Source("hub-deberta-v2", "card", "Microsoft", "deberta-v2-xlarge and deberta-v2-xxlarge model cards: “The total "
+           "parameters are 900M”, “Total parameters 1.5B”", "Hugging Face, microsoft", 2021,
+           "https://huggingface.co/microsoft/deberta-v2-xlarge", read="2026-11-26", short="DeBERTa-v2's model cards"),
+    Source("deberta-experiments", "config", "Microsoft", "DeBERTa: experiments/language_model/*.json, the model "
+           "configs of the released checkpoints (rtd_xsmall, rtd_small, rtd_base, rtd_large: DeBERTa-v3's "
+           "discriminators; deberta_xlarge, xxlarge: DeBERTa-v2's)", "GitHub, microsoft/DeBERTa", 2021,
+           "https://github.com/microsoft/DeBERTa",
+           revision="https://github.com/microsoft/DeBERTa/tree/c794b711ed10633251dd049babefb7c2a5435565/experiments/"
+                    "language_model", short="DeBERTa's experiment configs"),
+)
+
+# What the cards call the backbone: everything but the word table, and the same with one D-by-D map with bias more
+# (the classifiers' ContextPooler, or the replaced-token-detection head's dense: the cards do not say which).
+word_table = embeddings(False).child("word")
+backbone = group("backbone", "DebertaV2Model without its word table",
+                 *[c for c in embeddings(False).children if c.name != "word"], encoder(False, True),
+                 symbol=r"N_{\mathrm{backbone}}")
+backbone_and_pooler = group("backbone_and_pooler", "the backbone and one D-by-D map with bias", backbone,
+                            context_pooler, symbol=r"N_{\mathrm{backbone}} + D^2 + D")
+BACKBONE = (backbone, backbone_and_pooler)
+EMBEDDING = (word_table,)
+_CARD = Citation("hub-deberta-v3")
+
+
+def _card(name: str, claim: int, what: str, checkpoint: str, candidates: tuple, precision: int = 10**6) -> Rounded:
+    return Rounded(name, claim, what, _CARD, checkpoint, candidates, precision=precision,
+                   printed=f"{claim // 10**6}M")
+
+
+base_86m = _card("base_86m", 86_000_000, "deberta-v3-base: 86M backbone parameters", "deberta-v3-base", BACKBONE)
+base_98m = _card("base_98m", 98_000_000, "deberta-v3-base: 98M parameters in the Embedding layer", "deberta-v3-base",
+                 EMBEDDING)
+large_304m = _card("large_304m", 304_000_000, "deberta-v3-large: 304M backbone parameters", "deberta-v3-large",
+                   BACKBONE)
+large_131m = _card("large_131m", 131_000_000, "deberta-v3-large: 131M parameters in the Embedding layer",
+                   "deberta-v3-large", EMBEDDING)
+small_44m = _card("small_44m", 44_000_000, "deberta-v3-small: 44M backbone parameters", "deberta-v3-small", BACKBONE)
+small_98m = _card("small_98m", 98_000_000, "deberta-v3-small: 98M parameters in the Embedding layer",
+                  "deberta-v3-small", EMBEDDING)
+xsmall_22m = _card("xsmall_22m", 22_000_000, "deberta-v3-xsmall: 22M backbone parameters", "deberta-v3-xsmall",
+                   BACKBONE)
+# 49,190,400 is 49M: no convention gives 48M.
+xsmall_48m = _card("xsmall_48m", 48_000_000, "deberta-v3-xsmall: 48M parameters in the Embedding layer",
+                   "deberta-v3-xsmall", EMBEDDING)
+multilingual_86m = _card("multilingual_86m", 86_000_000, "mdeberta-v3-base: 86M backbone parameters",
+                         "mdeberta-v3-base", BACKBONE)
+# 251,000 rows of 768: 192,768,000, which rounds to 190M only to the nearest ten million.
+multilingual_190m = _card("multilingual_190m", 190_000_000, "mdeberta-v3-base: a vocabulary of 250K tokens which "
+                          "introduces 190M parameters in the Embedding layer", "mdeberta-v3-base", EMBEDDING,
+                          precision=10**7)
+CARDS = (base_86m, base_98m, large_304m, large_131m, small_44m, small_98m, xsmall_22m, xsmall_48m, multilingual_86m,
+         multilingual_190m)
+
+# The first cards' totals, and DeBERTa-v2's.
+TOTALS = (ARCHITECTURES["DebertaV2Model"], ARCHITECTURES["DebertaV2ForMaskedLM"])
+CONV_TOTALS = (VARIANTS["conv+rel_norm"]["DebertaV2Model"], VARIANTS["conv+rel_norm"]["DebertaV2ForMaskedLM"])
+REL_NORM_TOTALS = (VARIANTS["rel_norm"]["DebertaV2Model"], VARIANTS["rel_norm"]["DebertaV2ForMaskedLM"])
+large_418m = Rounded("large_418m", 418_000_000, "deberta-v3-large: total parameters is 418M",
+                     Citation("hub-deberta-v3-large-2021"), "deberta-v3-large", REL_NORM_TOTALS, printed="418M")
+small_143m = Rounded("small_143m", 143_000_000, "deberta-v3-small: total parameters is 143M",
+                     Citation("hub-deberta-v3-small-2021"), "deberta-v3-small", REL_NORM_TOTALS, printed="143M")
+xlarge_900m = Rounded("xlarge_900m", 900_000_000, "deberta-v2-xlarge: the total parameters are 900M",
+                      Citation("hub-deberta-v2"), "deberta-v2-xlarge", CONV_TOTALS, precision=10**8, printed="900M")
+xxlarge_1_5b = Rounded("xxlarge_1_5b", 1_500_000_000, "deberta-v2-xxlarge: total parameters 1.5B",
+                       Citation("hub-deberta-v2"), "deberta-v2-xxlarge", CONV_TOTALS, precision=10**8, printed="1.5B")
+FIRST_CARDS = (large_418m, small_143m, xlarge_900m, xxlarge_1_5b)
+
+
 FAMILY = Family(
     name="deberta_v2",
     reader=reader.READER,
     variants=VARIANTS,
     base="DebertaV2Model",
-    checkpoints=("deberta-v3-base",),
+    # The released configs as their config.json files on the Hugging Face hub (microsoft/deberta-v3-base and so on).
+    # deberta-v3-base's is copied whole as a public copy of it prints it (candle-transformers' test of DeBERTa-v2's
+    # config parsing); the other sizes are those of Microsoft's own experiment configs for the same models
+    # [cite: deberta-experiments] (rtd_xsmall/small/large's discriminators, deberta_xlarge, xxlarge), written in the
+    # base's layout; mdeberta-v3-base is the base with its 251,000-token vocabulary (as a public loader of its
+    # config.json requires it). Each total is KerasHub's exact figure for the same checkpoint [cite: keras-hub]
+    # (tests/test_deberta_v2.py).
+    checkpoints=("deberta-v3-xsmall", "deberta-v3-small", "deberta-v3-base", "deberta-v3-large", "mdeberta-v3-base",
+                 "deberta-v2-xlarge", "deberta-v2-xxlarge"),
     first_published="2020-06",
     kind="encoder",
     maker="Microsoft",
@@ -217,5 +316,7 @@ FAMILY = Family(
     example="deberta-v3-base",
     table_symbols=(V, D, L),
     table_columns={"DebertaV2Model": "DebertaV2Model", "DebertaV2ForMaskedLM": "ForMaskedLM"},
+    rounded=CARDS + FIRST_CARDS,
+    sources=SOURCES,
     minimum={T: 0, P_r: 0, k_c: 0, n_abs: 0, n_c2p: 0, n_p2c: 0, n_sh: 0},
 )
