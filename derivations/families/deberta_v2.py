@@ -52,6 +52,9 @@ def embeddings(projected: bool) -> Part:
     return group("embeddings", "embeddings", *parts, path="embeddings", symbol=r"N_{\mathrm{emb}}")
 
 
+# The embeddings of every released checkpoint: no projection (E = D).
+token_embeddings = embeddings(False)
+
 # ---------------------------------------------------------------------------------------------
 # One layer: disentangled self-attention, Add & LayerNorm, feed-forward, Add & LayerNorm
 # $$N_\mathrm{layer} = (3 D H d_h + 3 H d_h + D^2 + D) + (n_\mathrm{c2p} + n_\mathrm{p2c})(1 - n_\mathrm{sh})
@@ -317,6 +320,11 @@ FAMILY = Family(
     table_symbols=(V, D, L),
     table_columns={"DebertaV2Model": "DebertaV2Model", "DebertaV2ForMaskedLM": "ForMaskedLM"},
     rounded=CARDS + FIRST_CARDS,
+    # The names the page evaluates on checkpoints of the layouts rel_norm and conv+rel_norm: the same in every layout
+    # (token_embeddings: in every layout but the projected one, which no released checkpoint has), or built from the
+    # layout of DeBERTa-v3's checkpoints (backbone, backbone_and_pooler).
+    layout_free=("token_embeddings", "layer", "relative_table", "relative_norm", "conv", "word_table", "backbone",
+                 "backbone_and_pooler", "context_pooler"),
     sources=SOURCES,
     minimum={T: 0, P_r: 0, k_c: 0, n_abs: 0, n_c2p: 0, n_p2c: 0, n_sh: 0},
 )
