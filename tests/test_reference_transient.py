@@ -34,6 +34,7 @@ VERIFIED = {"llama": ("LlamaForCausalLM", "LlamaModel"), "gpt2": ("GPT2LMHeadMod
             "gpt1": ("OpenAIGPTLMHeadModel", "OpenAIGPTModel"),
             "distilbert": ("DistilBertForMaskedLM", "DistilBertModel"),
             "albert": ("AlbertForMaskedLM", "AlbertModel"),
+            "electra": ("ElectraForPreTraining", "ElectraForMaskedLM", "ElectraModel"),
             "t5": ("T5ForConditionalGeneration", "T5Model", "T5EncoderModel", "T5WithLMHeadModel"),
             "transformer": ("MarianMTModel", "MarianModel", "MarianForCausalLM")}
 

@@ -22,7 +22,8 @@ from ..components import Part, as_kind, classifier, group, layer_norm, leaf, lin
 from ..readers import electra as reader
 from ..claims import Rounded
 from ..sources import Citation, Source, declare
-from ..symbols import C, D, E, F, H, L, V, d_h
+from ..symbols import C, D, E, F, H, L, V, b, d_h, l_2, s
+from .. import transient as tr
 
 # The paper's shapes: F = 4D, heads partition the width.
 STANDARD = bert.STANDARD
@@ -180,6 +181,58 @@ README = (small_14m, base_110m, large_335m)
 discriminator_head_total = discriminator_head.total
 
 
+# ---------------------------------------------------------------------------------------------
+# The forward at inference (derivations.transient): transformers' modeling_electra.py, statement by statement, as an
+# encoder runs it (is_decoder false), its input the ids alone: BERT's embeddings E wide, the projection, BERT's layers
+# ---------------------------------------------------------------------------------------------
+
+def encoder_forward(t: tr.Timeline, head: str, projected: bool) -> None:
+    """ElectraModel.forward and its heads: the embeddings (BertEmbeddings' statements, E wide); where E differs from D,
+    ``embeddings_project`` (the E-wide output dies as the name is bound again); the layers (BERT's: the first reads the
+    embeddings, a later one its predecessor's output); the embeddings die as ElectraModel's forward returns. Then the
+    head: ``none``; ``discriminator`` (dense, the activation, one logit a token); ``generator`` (dense to E, gelu,
+    LayerNorm, then the logits of every token)."""
+    rows = b * s
+    held = bert.embeddings_forward(t, E)
+    if projected:
+        embedded, held = held, tr.linear(t, "projected", rows, D)
+        t.drop(embedded)
+    bert.layer_forward(t, "hidden")
+    with t.only(l_2):
+        t.drop("hidden")
+        t.new("previous", tr.activation(rows * D))
+        bert.layer_forward(t, "hidden")
+        t.drop("previous")
+    t.drop(held)  # ElectraModel's forward returns
+    if head == "discriminator":
+        dense = tr.linear(t, "discriminator_dense", rows, D)
+        act = t.new("discriminator_act", tr.activation(rows * D))  # GELUActivation: nn.functional.gelu, one tensor
+        t.drop(dense)
+        tr.linear(t, "logits", rows, 1)
+        t.drop(act)
+    if head == "generator":
+        dense = tr.linear(t, "generator_dense", rows, E)
+        act = t.new("generator_act", tr.activation(rows * E))
+        t.drop(dense)
+        tr.layer_norm(t, "generator_norm", E)
+        t.drop(act)
+        tr.linear(t, "logits", rows, V)
+
+
+HEADS = {"ElectraModel": "none", "ElectraForPreTraining": "discriminator", "ElectraForMaskedLM": "generator"}
+
+
+def _transient(head: str, projected: bool) -> tr.Transient:
+    return tr.transient(lambda t, generate: encoder_forward(t, head, projected), generates=False,
+                        requires=bert.REQUIRES, products=(("H", "d_h", "D"),))
+
+
+# Every layout but a decoder's (cross_attention): the classes whose forward is derived.
+TRANSIENT = {layout: ({} if "cross_attention" in layout else
+                      {name: _transient(head, "projected" in layout.split("+")) for name, head in HEADS.items()})
+             for layout in VARIANTS}
+
+
 FAMILY = Family(
     name="electra",
     reader=reader.READER,
@@ -205,4 +258,5 @@ FAMILY = Family(
     layout_free=("embeddings", "projection", "layer", "encoder", "discriminator_head", "classification_head"),
     sources=SOURCES,
     ratios={d_h: (D, H)},
+    transient=TRANSIENT,
 )
