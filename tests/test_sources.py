@@ -6,11 +6,13 @@ from pathlib import Path
 
 import pytest
 
-from derivations import sources
+from derivations import registry, sources
 from derivations.site import shortcodes
 from derivations.sources import CITATION, Citation, UnknownSource
 from derivations.site.syntax import SHORTCODE
 
+# The families declare their own sources as they are imported (sources.declare): import them all first.
+registry.families()
 ROOT = Path(__file__).resolve().parents[1]
 FILES = sorted(p for folder in ("derivations", "tests", "hooks", "benchmarks", "docs") for p in (ROOT / folder).rglob("*")
                if p.suffix in (".py", ".md", ".js", ".yml") and "__pycache__" not in p.parts)

@@ -175,9 +175,10 @@ def mlm_head(kind: str) -> Part:
 context_pooler = _pooler(D)
 
 
-def architectures(conv: bool = False, rel_norm: bool = False, projected: bool = False,
+def architectures(conv: bool = False, no_rel_norm: bool = False, projected: bool = False,
                   head: str = "") -> dict[str, Part]:
     """Every DeBERTa-v2 class of transformers in one layout, named as transformers names it."""
+    rel_norm = not no_rel_norm
 
     def model(name: str, label: str, *heads: Part) -> Part:
         inner = body("deberta", "DebertaV2Model", "deberta", conv, rel_norm, projected)
@@ -285,12 +286,11 @@ CARDS = (base_86m, base_98m, large_304m, large_131m, small_44m, small_98m, xsmal
 
 # The first cards' totals, and DeBERTa-v2's.
 TOTALS = (ARCHITECTURES["DebertaV2Model"], ARCHITECTURES["DebertaV2ForMaskedLM"])
-CONV_TOTALS = (VARIANTS["conv+rel_norm"]["DebertaV2Model"], VARIANTS["conv+rel_norm"]["DebertaV2ForMaskedLM"])
-REL_NORM_TOTALS = (VARIANTS["rel_norm"]["DebertaV2Model"], VARIANTS["rel_norm"]["DebertaV2ForMaskedLM"])
+CONV_TOTALS = (VARIANTS["conv"]["DebertaV2Model"], VARIANTS["conv"]["DebertaV2ForMaskedLM"])
 large_418m = Rounded("large_418m", 418_000_000, "deberta-v3-large: total parameters is 418M",
-                     Citation("hub-deberta-v3-large-2021"), "deberta-v3-large", REL_NORM_TOTALS, printed="418M")
+                     Citation("hub-deberta-v3-large-2021"), "deberta-v3-large", TOTALS, printed="418M")
 small_143m = Rounded("small_143m", 143_000_000, "deberta-v3-small: total parameters is 143M",
-                     Citation("hub-deberta-v3-small-2021"), "deberta-v3-small", REL_NORM_TOTALS, printed="143M")
+                     Citation("hub-deberta-v3-small-2021"), "deberta-v3-small", TOTALS, printed="143M")
 xlarge_900m = Rounded("xlarge_900m", 900_000_000, "deberta-v2-xlarge: the total parameters are 900M",
                       Citation("hub-deberta-v2"), "deberta-v2-xlarge", CONV_TOTALS, precision=10**8, printed="900M")
 xxlarge_1_5b = Rounded("xxlarge_1_5b", 1_500_000_000, "deberta-v2-xxlarge: total parameters 1.5B",
@@ -320,9 +320,9 @@ FAMILY = Family(
     table_symbols=(V, D, L),
     table_columns={"DebertaV2Model": "DebertaV2Model", "DebertaV2ForMaskedLM": "ForMaskedLM"},
     rounded=CARDS + FIRST_CARDS,
-    # The names the page evaluates on checkpoints of the layouts rel_norm and conv+rel_norm: the same in every layout
+    # The names the page evaluates on DeBERTa-v2's checkpoints (the layout conv): the same in every layout
     # (token_embeddings: in every layout but the projected one, which no released checkpoint has), or built from the
-    # layout of DeBERTa-v3's checkpoints (backbone, backbone_and_pooler).
+    # layout of DeBERTa-v3's checkpoints, the plain one (backbone, backbone_and_pooler).
     layout_free=("token_embeddings", "layer", "relative_table", "relative_norm", "conv", "word_table", "backbone",
                  "backbone_and_pooler", "context_pooler"),
     sources=SOURCES,

@@ -109,11 +109,12 @@ def head(config: Mapping) -> str:
     return "" if flag(config, "tie_word_embeddings", default=True) else "untied"
 
 
-# Which of deberta_v2.VARIANTS a config builds: the convolution beside the first layer, the relative table's
-# LayerNorm, the projection from E to D, and the masked-LM head. (What else a config switches, the absolute position
+# Which of deberta_v2.VARIANTS a config builds: the convolution beside the first layer, the relative table without
+# its LayerNorm, the projection from E to D, and the masked-LM head. (What else a config switches, the absolute position
 # table, the relative scores and their maps, is counted by the sizes n_abs, n_c2p, n_p2c, n_sh and P_r.)
 LAYOUT = Layout((Switch("conv", lambda config: _integer(config, "conv_kernel_size", 0) > 0),
-                 Switch("rel_norm", norms_relative),
+                 # Inverted, so that the plain layout is the released checkpoints' (the table's LayerNorm in each).
+                 Switch("no_rel_norm", lambda config: not norms_relative(config)),
                  Switch("projected", lambda config: embedding_size(config) != FIELDS.size(config, "hidden_size")),
                  Switch("head", head, ("", "untied", "lm_predictions"))))
 
