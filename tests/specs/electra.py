@@ -12,15 +12,16 @@ SMALL = {"model_type": "electra", "vocab_size": 100, "embedding_size": 8, "hidde
 @st.composite
 def configs(draw: st.DrawFn) -> dict:
     heads = draw(st.integers(1, 8))
-    # The width need not be a multiple of the heads (each head has the floor: ElectraConfig has embedding_size).
-    hidden = draw(st.integers(heads, 96))
+    # The width need not be a multiple of the heads (each head has the floor: ElectraConfig has embedding_size), but
+    # mostly is: a forward runs only where the heads cover the width (the inference forward's check draws these too).
+    hidden = heads * draw(st.integers(1, 12)) + draw(st.one_of(st.just(0), st.just(0), st.integers(0, heads - 1)))
     config = {"model_type": "electra", "vocab_size": draw(st.integers(1, 5000)),
               # E equal to D half the time: no projection then.
               "embedding_size": draw(st.one_of(st.just(hidden), st.integers(1, 64))), "hidden_size": hidden,
               "num_attention_heads": heads, "intermediate_size": draw(st.integers(1, 128)),
               "num_hidden_layers": draw(st.integers(1, 3)), "max_position_embeddings": draw(st.integers(1, 600)),
               "type_vocab_size": draw(st.integers(1, 4))}
-    if draw(st.booleans()):
+    if draw(st.integers(0, 3)) == 0:  # a decoder (whose forward is not derived) a quarter of the time
         config["is_decoder"] = True
         config["add_cross_attention"] = draw(st.booleans())
     maybe_flags(draw, config, "tie_word_embeddings", "summary_use_proj", "summary_proj_to_labels")
