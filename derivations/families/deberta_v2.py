@@ -284,7 +284,6 @@ multilingual_190m = _card("multilingual_190m", 190_000_000, "mdeberta-v3-base: a
 # The backbone figures (each against two candidates), then the embedding figures (against the word table).
 CARDS_BACKBONE = (xsmall_22m, small_44m, base_86m, large_304m, multilingual_86m)
 CARDS_EMBEDDING = (xsmall_48m, small_98m, base_98m, large_131m, multilingual_190m)
-CARDS = CARDS_BACKBONE + CARDS_EMBEDDING
 
 # The first cards' totals, and DeBERTa-v2's.
 TOTALS = (ARCHITECTURES["DebertaV2Model"], ARCHITECTURES["DebertaV2ForMaskedLM"])
@@ -321,7 +320,7 @@ FAMILY = Family(
     example="deberta-v3-base",
     table_symbols=(V, D, L),
     table_columns={"DebertaV2Model": "DebertaV2Model", "DebertaV2ForMaskedLM": "ForMaskedLM"},
-    rounded=CARDS + FIRST_CARDS,
+    rounded=CARDS_BACKBONE + CARDS_EMBEDDING + FIRST_CARDS,
     # The names the page evaluates on DeBERTa-v2's checkpoints (the layout conv): the same in every layout
     # (token_embeddings: in every layout but the projected one, which no released checkpoint has), or built from the
     # layout of DeBERTa-v3's checkpoints, the plain one (backbone, backbone_and_pooler).
