@@ -19,7 +19,7 @@ import sys
 import textwrap
 from typing import NamedTuple
 
-from . import answers, configs, parallel, storage
+from . import answers, configs, measured, parallel, storage
 
 EXIT_BAD_INPUT = 2
 
@@ -48,7 +48,15 @@ class _Parser(argparse.ArgumentParser):
 
 
 def count(args: argparse.Namespace) -> tuple[dict, answers.Table]:
-    result, rows = answers.count(args.loaded, args.arch)
+    try:
+        result, rows = answers.count(args.loaded, args.arch)
+    except configs.UnknownModelType as unknown:
+        if not (isinstance(unknown.model_type, str) and measured.available()):
+            raise
+        # Never a dead end: what transformers builds, measured on the meta device and labelled so.
+        result, body = measured.count(args.loaded, args.arch)
+        return result, answers.Table(f"{result['architecture']}, measured (not derived)",
+                                     ("module", "tensors", "parameters"), body, [("total", "", f"{result['total']:,}")])
     return result, answers.count_cells(result, rows)
 
 
@@ -113,7 +121,8 @@ def fit(args: argparse.Namespace) -> tuple[dict, answers.Table]:
 
 def count_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("config", metavar="CONFIG",
-                   help="a config.json (model_type " + ", ".join(sorted(configs.READERS)) + "), a bundled "
+                   help="a config.json (model_type " + ", ".join(sorted(configs.READERS)) + " derived; any other "
+                        "measured by transformers where the verify extra is installed), a bundled "
                         "checkpoint name (" + ", ".join(configs.bundled()) + "), or a Hugging Face model id "
                         "(OWNER/NAME: its config.json from the local cache, or fetched with the hub extra)")
     p.add_argument("--arch", metavar="ARCH", help="architecture class (default: architectures[0], else the base model)")
@@ -244,7 +253,8 @@ def run(argv: list[str]) -> Ran:
         return Ran(EXIT_BAD_INPUT, f"error: {error}", None)
     config = args.loaded  # its notes are said beside its answer
     # What transformers would refuse in the fields that set no size (derivations.validation): said, answered anyway.
-    notes = (configs.note(config, result.get("architecture")),)
+    notes = ((measured.note(config["model_type"]) if "measured" in result
+              else configs.note(config, result.get("architecture"))),)
     if getattr(args, "seq", None) is not None:
         notes += (answers.beyond_context(config, args.seq),)
     if args.command in ("memory", "fit"):

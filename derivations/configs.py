@@ -159,12 +159,28 @@ def load(source: str, revision: str | None = None) -> dict:
     return config
 
 
+# Where the derived model_types are listed, and what measures the others (derivations.measured).
+LISTED = "derivations count --help, or the site's page 'What is derived' (coverage.html)"
+INSTALL = 'pip install "derivations[verify]"'
+
+
+class UnknownModelType(ConfigError):
+    """A model_type no family derives: ``count`` measures it where transformers is installed
+    (derivations.measured); every other answer is refused with this line."""
+
+    def __init__(self, model_type: object) -> None:
+        super().__init__(f"unknown model_type {shown(model_type)}: not derived (the derived ones: {LISTED}); "
+                         f"count measures its parameters with transformers on the meta device where torch and transformers are installed: "
+                         f"{INSTALL}")
+        self.model_type = model_type
+
+
 def read_model_type(config: Mapping) -> str:
     value = config.get("model_type")
     if value is None:
         raise ConfigError("the config has no model_type")
     if not isinstance(value, str) or value not in READERS:
-        raise ConfigError(f"unknown model_type {shown(value)} (known: {', '.join(sorted(READERS))})")
+        raise UnknownModelType(value)
     return value
 
 

@@ -305,6 +305,7 @@ def transient_values(values: dict[str, int], tokens: int, batch: int, fmt: Forma
     out["c_t"] = int(tokens > 1 and (heads or 1) > 1)
     out["c_b"] = int(batch > 1 and (heads or 1) > 1)
     out["c_bt"] = int(batch > 1 and (heads or 1) > 1 and tokens > 1)
+    out["b_2"] = int(batch > 1)  # a second sequence
     # An encoder-decoder's decoder reads s_d tokens (``target``, else ``tokens``), in L_d layers.
     out["s_d"] = target or tokens
     out["l_2d"] = int(values.get("L_d", values.get("L", 1)) >= 2)

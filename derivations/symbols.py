@@ -79,6 +79,7 @@ g_kv = sympy.Symbol("g_kv", integer=True, nonnegative=True)
 c_t = sympy.Symbol("c_t", integer=True, nonnegative=True)
 c_b = sympy.Symbol("c_b", integer=True, nonnegative=True)
 c_bt = sympy.Symbol("c_bt", integer=True, nonnegative=True)
+b_2 = sympy.Symbol("b_2", integer=True, nonnegative=True)
 f_w = sympy.Symbol("f_w", integer=True, nonnegative=True)
 f_m = sympy.Symbol("f_m", integer=True, nonnegative=True)
 f_a = sympy.Symbol("f_a", integer=True, nonnegative=True)
@@ -241,6 +242,8 @@ NOTATION: tuple[Notation, ...] = (
                   "together (b > 1 and H > 1), else 0", (), "torch.matmul's reshape of GPT-2's split c_attn"),
     Notation(c_bt, "1 where a matrix product over heads copies a head-split view of a projection to fold batch and "
                    "heads together (b > 1, H > 1 and s > 1), else 0", (), "torch.matmul's reshape in BERT's attention"),
+    Notation(b_2, "1 where the batch holds a second sequence (b > 1), else 0: a tensor expanded over the batch is "
+                  "then copied by contiguous()", (), "MPNet's position bias, expand(b, ...).contiguous()"),
     Notation(f_w, "1 where some layer attends to a sliding window (the model builds a sliding-window mask), else 0",
              (), "sliding_window, use_sliding_window, layer_types"),
     Notation(f_m, "1 where layers of both kinds exist, sliding and full, else 0 (Gemma 3 makes rotary "

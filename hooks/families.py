@@ -2,7 +2,7 @@
 
 A family is a record of ``derivations.registry`` with a page ``docs/<name>.md`` (its title is the page's first
 heading) and a notebook ``docs/notebooks/<name>.py``. This hook fills the navigation's "Families" and "Notebooks"
-sections with them (mkdocs.yml leaves both empty), in the order of the families' first papers, and opens every
+sections with them (mkdocs.yml leaves both empty), grouped by kind and maker (``listing.grouped``), and opens every
 family page with its answer: the at-a-glance box (``<!-- glance:NAME -->``, derivations/site/glance.py). The list
 is ``listing.py``'s, which the other hooks share.
 """
@@ -15,7 +15,7 @@ import listing  # sibling module: MkDocs puts this folder on sys.path while load
 
 
 def on_config(config):
-    listed = listing.refresh()
+    listing.refresh()
     for item in config.nav or ():
         if not (isinstance(item, dict) and len(item) == 1):
             continue
@@ -24,7 +24,7 @@ def on_config(config):
             if entries:
                 raise PluginError(f"nav: {section!r} lists the families of derivations/families/ itself (see "
                                   "hooks/families.py); leave it empty in mkdocs.yml")
-            item[section] = [{family["title"]: listing.NAV_SECTIONS[section].format(**family)} for family in listed]
+            item[section] = listing.grouped(listing.NAV_SECTIONS[section])
     return config
 
 

@@ -34,14 +34,34 @@ def refresh() -> list[dict[str, str]]:
         from derivations.site.families import page_title
 
         try:
-            return [{"name": name, "title": page_title(name), "example": family.example}
-                    for name, family in registry.families().items()]
+            return [{"name": name, "title": page_title(name), "example": family.example, "kind": family.kind,
+                     "maker": family.maker} for name, family in registry.families().items()]
         except LookupError as error:  # a page without its title
             raise PluginError(str(error)) from None
 
     _listed[:] = memo.get("families", listed)
     memo.save()
     return _listed
+
+
+# The navigation's groups of families: what their layers are, in this order; within each, who published them.
+KINDS = {"encoder": "Encoders", "encoder-decoder": "Encoder-decoders", "decoder": "Decoders"}
+
+
+def grouped(entry: str) -> list[dict]:
+    """A navigation section of the families (``entry`` formats each family's file): by kind, then by maker, each
+    group in the order of its first family (the families are listed in the order of their first papers); a maker
+    with one family in a kind is listed under the kind itself, not in a group of one."""
+    sections = []
+    for kind, label in KINDS.items():
+        makers: dict[str, list[dict]] = {}
+        for family in families():
+            if family["kind"] == kind:
+                makers.setdefault(family["maker"], []).append({family["title"]: entry.format(**family)})
+        items = [pages[0] if len(pages) == 1 else {maker: pages} for maker, pages in makers.items()]
+        if items:
+            sections.append({label: items})
+    return sections
 
 
 def families() -> list[dict[str, str]]:

@@ -945,6 +945,11 @@ def test_a_chosen_class_a_chosen_file_and_a_refused_config_on_the_config_page(co
             prefix = "error: config.json: invalid JSON ("
             assert shown["message"].startswith(prefix) and error.startswith(prefix), (shown["message"], error)
     assert form.locator(".dv-paste-result").is_hidden()
+    # A model_type not derived: the command line's line, and this page (which runs no torch) links the list.
+    form.locator("textarea").fill('{"model_type": "whisper"}')
+    form.locator(".dv-paste-count").click()
+    assert "not derived" in counted(form)["message"]
+    assert form.locator(".dv-paste-message a").get_attribute("href") == "coverage.html"
     assert not watched.errors and not watched.foreign() and not watched.failures
 
 

@@ -26,7 +26,7 @@ FLOORS = (
     ("contract", ("contract",)),  # the record every family declares
     ("families", ("families", "families.*")),  # one module a family
     ("registry", ("registry",)),  # the families, found; a config joined to its tree
-    ("library", ("memory", "sharding", "compiled", "fits", "roofline", "answers", "parallel")),  # what a tree holds
+    ("library", ("memory", "sharding", "compiled", "fits", "roofline", "answers", "parallel", "measured")),  # what a tree holds
     # and where it splits; the compiled polynomials; what fits a memory and how fast at best (plain Python); the answers
     ("doors", ("__init__", "__main__", "api", "pasted")),  # the command line, the Python API, the config page
     ("site", ("site", "site.*")),  # what the pages show: references, shortcodes, exhibits, pictures, calculators

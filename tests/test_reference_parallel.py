@@ -80,11 +80,11 @@ def built(name: str):
 # Where accelerate's layers are not ours, by the class names transformers gives its modules:
 # - BERT and RoBERTa list their embeddings among _no_split_modules: the word, position and token-type tables and
 #   their LayerNorm are one layer for accelerate; here each table is one.
-EMBEDDING_GROUPS = {"BertEmbeddings", "RobertaEmbeddings"}
+EMBEDDING_GROUPS = {"BertEmbeddings", "RobertaEmbeddings", "XLMRobertaEmbeddings", "CamembertEmbeddings"}
 # - ALBERT, DistilBERT, GPT-1 and Marian list no _no_split_modules: accelerate may cut a layer into its modules;
 #   here a layer (ALBERT's shared group) is kept whole, as the others' are.
 BLOCKS = {"albert": {"AlbertLayerGroup"}, "distilbert": {"TransformerBlock"}, "gpt1": {"Block"},
-          "transformer": {"MarianEncoderLayer", "MarianDecoderLayer"}}
+          "transformer": {"MarianEncoderLayer", "MarianDecoderLayer"}, "mpnet": {"MPNetLayer"}}
 # - T5 keeps a stack's relative position bias in its first block (T5Block 0): one table a stack, a layer of its
 #   own here.
 HOISTED = "relative_attention_bias"
@@ -131,7 +131,8 @@ def test_largest_layer_of_checkpoints(name: str) -> None:
 # (calculate_maximum_sizes, what `accelerate estimate-memory` prints) is the derivation's. Gemma scales its
 # embeddings by a buffer (embed_scale), DeepSeek-V3's routers keep a correction bias as a buffer, BERT and RoBERTa
 # keep position and token-type ids as buffers in their embeddings.
-AS_PRINTED = set(FAMILIES) - {"bert", "roberta", "albert", "gemma", "gemma2", "gemma3_text", "deepseek_v3"} \
+AS_PRINTED = set(FAMILIES) - {"bert", "roberta", "albert", "gemma", "gemma2", "gemma3_text", "deepseek_v3",
+                              "xlm_roberta", "camembert"} \
     - set(BLOCKS)
 
 
@@ -206,7 +207,10 @@ COMPLETED = {
                 "layers.*.mlp.experts.gate_up_proj_bias": "packed_rowwise",
                 "layers.*.mlp.experts.down_proj": "colwise"},
 }
-COMPLETED["roberta"] = COMPLETED["electra"] = COMPLETED["bert"]
+COMPLETED["roberta"] = COMPLETED["xlm_roberta"] = COMPLETED["camembert"] = COMPLETED["electra"] = COMPLETED["bert"]
+COMPLETED["mpnet"] = {f"encoder.layer.*.{m}": s for m, s in {
+    "attention.attn.q": "colwise", "attention.attn.k": "colwise", "attention.attn.v": "colwise",
+    "attention.attn.o": "rowwise", "intermediate.dense": "colwise", "output.dense": "rowwise"}.items()}
 # DeBERTa-v2's layers under their own names; the position maps a config without share_att_key has are not cut (the
 # derivation keeps them whole, as the relative table they read).
 COMPLETED["deberta_v2"] = {f"encoder.layer.*.{m}": s for m, s in {

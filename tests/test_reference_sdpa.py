@@ -25,13 +25,11 @@ from derivations import answers, configs, registry
 from derivations.symbols import H, P
 from spec import specs
 
-# The families whose forward under sdpa is derived and checked here, each with its classes.
-VERIFIED = {"llama": ("LlamaForCausalLM", "LlamaModel"), "mistral": ("MistralForCausalLM", "MistralModel"),
-            "qwen2": ("Qwen2ForCausalLM", "Qwen2Model"), "qwen3": ("Qwen3ForCausalLM", "Qwen3Model"),
-            "phi3": ("Phi3ForCausalLM", "Phi3Model"), "gemma": ("GemmaForCausalLM", "GemmaModel"),
-            "gemma3_text": ("Gemma3ForCausalLM", "Gemma3TextModel"), "gpt2": ("GPT2LMHeadModel", "GPT2Model"),
-            "bert": ("BertForMaskedLM", "BertModel", "BertModelWithoutPooler"),
-            "roberta": ("RobertaForMaskedLM", "RobertaModel")}
+# The families whose forward under sdpa is derived (their records' transient_sdpa), each with its classes, those
+# with a language-model head first: every one is checked here, so that declaring a forward is claiming it.
+VERIFIED = {name: tuple(sorted(dict.fromkeys(c for by_class in record.transient_sdpa.values() for c in by_class),
+                               key=lambda c: not c.endswith(("ForCausalLM", "LMHeadModel", "ForMaskedLM"))))
+            for name, record in registry.families().items() if record.transient_sdpa}
 
 # What a small copy of a checkpoint keeps narrow: its head size (and the width, the heads' sizes), its feed-forward
 # and its vocabulary.
@@ -80,7 +78,8 @@ def small(checkpoint: str) -> dict:
         return config | {"n_embd": heads * HEAD, "n_inner": FEED_FORWARD, "vocab_size": VOCABULARY}
     narrow = {"intermediate_size": FEED_FORWARD, "vocab_size": VOCABULARY, "hidden_size": heads * HEAD,
               "pad_token_id": 0}
-    return config | narrow | ({} if config["model_type"] in ("phi3", "bert", "roberta") else {"head_dim": HEAD})
+    without_head_dim = ("phi3", "bert", "roberta", "xlm-roberta", "camembert")
+    return config | narrow | ({} if config["model_type"] in without_head_dim else {"head_dim": HEAD})
 
 
 REAL = [(checkpoint, classes[0]) for family, classes in VERIFIED.items()

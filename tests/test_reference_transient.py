@@ -22,21 +22,6 @@ from derivations import answers, configs, registry
 from derivations.symbols import P
 from spec import specs
 
-# The families whose forward at inference is derived and checked here, each with its classes.
-VERIFIED = {"llama": ("LlamaForCausalLM", "LlamaModel"), "gpt2": ("GPT2LMHeadModel", "GPT2Model"),
-            "bert": ("BertForMaskedLM", "BertModel", "BertModelWithoutPooler"),
-            "mistral": ("MistralForCausalLM", "MistralModel"), "qwen2": ("Qwen2ForCausalLM", "Qwen2Model"),
-            "qwen3": ("Qwen3ForCausalLM", "Qwen3Model"), "phi3": ("Phi3ForCausalLM", "Phi3Model"),
-            "roberta": ("RobertaForMaskedLM", "RobertaModel"),
-            "gpt_neox": ("GPTNeoXForCausalLM", "GPTNeoXModel"), "gemma": ("GemmaForCausalLM", "GemmaModel"),
-            "gemma2": ("Gemma2ForCausalLM", "Gemma2Model"),
-            "gemma3_text": ("Gemma3ForCausalLM", "Gemma3TextModel"),
-            "gpt1": ("OpenAIGPTLMHeadModel", "OpenAIGPTModel"),
-            "distilbert": ("DistilBertForMaskedLM", "DistilBertModel"),
-            "albert": ("AlbertForMaskedLM", "AlbertModel"),
-            "electra": ("ElectraForPreTraining", "ElectraForMaskedLM", "ElectraModel"),
-            "t5": ("T5ForConditionalGeneration", "T5Model", "T5EncoderModel", "T5WithLMHeadModel"),
-            "transformer": ("MarianMTModel", "MarianModel", "MarianForCausalLM")}
 
 
 def derived(config: dict, architecture: str, tokens: int, batch: int, dtype: str, generate: bool,
@@ -68,6 +53,21 @@ def check(config: dict, architecture: str, tokens: int, batch: int, dtype: str, 
 def generates(architecture: str) -> tuple[bool, ...]:
     return (False, True) if architecture.endswith(("ForCausalLM", "LMHeadModel", "ForConditionalGeneration",
                                                     "MTModel")) else (False,)
+
+
+def verified() -> dict[str, tuple[str, ...]]:
+    """The families whose forward at inference is derived (their records' ``transient``), each with its classes,
+    those that generate first: every one is checked here, so that declaring a forward is claiming it. The mixtures'
+    routings are tests/test_reference_transient_moe.py's."""
+    found = {}
+    for name, record in registry.families().items():
+        if record.transient and not record.active:
+            classes = dict.fromkeys(c for by_class in record.transient.values() for c in by_class)
+            found[name] = tuple(sorted(classes, key=lambda c: len(generates(c)) == 1))
+    return found
+
+
+VERIFIED = verified()
 
 
 # Every bundled checkpoint of the verified families, two layers deep and every width as published (the meta device

@@ -412,16 +412,18 @@ def test_pictures_show_the_packages_numbers(site):
 
 
 def test_the_home_picture_shows_every_family(site):
-    # One series per family page, each with its own legend entry (the markers once ran out at nine, and
-    # the families after them were dropped without a word).
+    # One series a kind of model, its legend entry naming each of its families with a link (the markers once ran
+    # out at nine, and the families after them were dropped without a word); every family's points in the text.
     from derivations import registry
 
     figure = soup(built_page(site, "index")).select_one("#figure-families")
     alt = figure["data-alt"]
-    for name in registry.families():
+    legend = {a["href"]: (a.get_text(), a.find_parent("li").get_text()) for a in figure.select(".dv-legend li a")}
+    kinds = {"encoder": "Encoders: ", "encoder-decoder": "Encoder-decoders: ", "decoder": "Decoders: "}
+    for name, family in registry.families().items():
         title = (DOCS / f"{name}.md").read_text(encoding="utf-8").splitlines()[0].removeprefix("# ")
         assert f"{title}: " in alt, title
-        assert title in [li.get_text() for li in figure.select(".dv-legend li")], title
+        assert legend[f"{name}.html"][0] == title and legend[f"{name}.html"][1].startswith(kinds[family.kind]), title
 
 
 # -- (i) notebooks ---------------------------------------------------------------------
@@ -431,10 +433,20 @@ def test_every_family_has_an_executed_notebook_with_typeset_formulas(site):
 
     from derivations import registry
 
-    # The navigation lists every family's page and notebook (hooks/families.py fills it from the package).
-    nav = {a["href"] for a in soup(built_page(site, "index")).select("nav.md-nav--primary a.md-nav__link[href]")}
-    for name in registry.families():
-        assert {f"{name}.html", f"notebooks/{name}.html"} <= nav, f"{name}: not in the navigation"
+    # The navigation lists every family's page and notebook (hooks/families.py fills it from the package), grouped
+    # by kind and maker; each page carries its own part of it (navigation.prune): a family's page and notebook their
+    # group's, the home page one link a group.
+    def nav(page: str) -> list[str]:
+        return [a["href"] for a in soup(built_page(site, page)).select("nav.md-nav--primary a.md-nav__link[href]")]
+
+    groups = set(nav("index"))
+    families = registry.families()
+    for kind, label in (("encoder", "Encoders"), ("encoder-decoder", "Encoder-decoders"), ("decoder", "Decoders")):
+        first = next(name for name, family in families.items() if family.kind == kind)
+        assert {f"{first}.html", f"notebooks/{first}.html"} <= groups, f"{label}: no link from the home page"
+    for name in families:
+        # Links within notebooks/ are relative to it.
+        assert f"{name}.html" in nav(name) and f"{name}.html" in nav(f"notebooks/{name}"), f"{name}: not in the navigation"
         page = soup(built_page(site, f"notebooks/{name}"))
         outputs = page.select(".jp-OutputArea-output")
         assert outputs, f"{name}: the notebook shows no output (was it executed?)"
@@ -815,6 +827,24 @@ def test_the_coverage_page_lists_the_model_types_derived_and_those_not(site):
     nav = [a["href"] for a in soup(built_page(site, "index")).select("nav.md-nav--primary a.md-nav__link[href]")]
     assert "coverage.html" in nav
     assert all(model_type in indexed_text(site)["coverage.html"] for model_type in listed)
+    # Then every other model_type of the pinned transformers, which search finds by name.
+    from derivations.site.families import transformers_types
+
+    others = page.select_one("p.dv-model-types").get_text()
+    for model_type in transformers_types()[1]:
+        if model_type not in configs.READERS and model_type not in NOT_DERIVED:
+            assert f" {model_type}," in others or f" {model_type}." in others, model_type
+    assert all(name in indexed_text(site)["coverage.html"] for name in ("mamba", "sam", "llava_next", "wav2vec2"))
+
+
+def test_the_list_of_model_types_is_the_pinned_transformers():
+    # derivations/site/model_types.json, which the coverage page lists, is what transformers knows.
+    import transformers
+    from transformers.models.auto.configuration_auto import CONFIG_MAPPING_NAMES
+
+    from derivations.site.families import transformers_types
+
+    assert transformers_types() == (transformers.__version__, sorted(CONFIG_MAPPING_NAMES))
 
 
 def test_only_the_pages_with_a_calculator_load_its_arithmetic(site):

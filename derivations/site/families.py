@@ -114,6 +114,30 @@ def not_derived() -> str:
     return f"<ul>\n{items}\n</ul>"
 
 
+# Every model_type transformers knows (CONFIG_MAPPING_NAMES of the pinned version; tests/test_site.py compares the
+# file with the installed transformers), so that the coverage page names any model a reader searches for.
+MODEL_TYPES = Path(__file__).with_name("model_types.json")
+
+
+def transformers_types() -> tuple[str, list[str]]:
+    """The pinned transformers' version and its model_types, from :data:`MODEL_TYPES`."""
+    import json
+
+    known = json.loads(MODEL_TYPES.read_text(encoding="utf-8"))
+    return known["transformers"], known["model_types"]
+
+
+def others() -> str:
+    """``<!-- families:others -->``: every other model_type the pinned transformers knows, that no family reads and
+    :data:`NOT_DERIVED` does not describe, as one paragraph of names."""
+    from .. import configs
+
+    version, types = transformers_types()
+    rest = [t for t in types if t not in configs.READERS and t not in NOT_DERIVED]
+    names = ", ".join(f"<code>{html.escape(t)}</code>" for t in rest)
+    return f'<p class="dv-model-types">{len(rest)} more in transformers {html.escape(version)}: {names}.</p>'
+
+
 # A heading of a page (ATX: "## Title"), and the fence of a code block, in which neither counts.
 HEADING = re.compile(r"^#{1,6}\s+\S")
 FENCE = re.compile(r"^\s*(?:```|~~~)")

@@ -37,6 +37,9 @@ def pyplot():
 KINDS = components.KINDS  # in the order the bars and the legends show them
 # A marker and a colour per family, cycled: 13 markers and 15 colours (the ten of matplotlib's default cycle,
 # then five more, none near black or white: the picture shows on both schemes), lengths without a common factor, give every one of the first 195 families a pair of its own.
+# The home page's picture: each kind of model (derivations.contract.KINDS), its legend's name, marker and colour.
+KIND_STYLES = {"encoder": ("Encoders", "o", "#1f77b4"), "encoder-decoder": ("Encoder-decoders", "s", "#2ca02c"),
+               "decoder": ("Decoders", "^", "#d62728")}
 FAMILY_MARKERS = "osD^v<>p*hXP8"
 FAMILY_COLOURS = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f",
                   "#bcbd22", "#17becf", "#e7ba52", "#6b6ecf", "#8c6d31", "#d6616b", "#637939"]
@@ -155,16 +158,24 @@ def families_figure() -> str:
     with plt.rc_context({"font.size": 13}):
         figure, axes = plt.subplots(figsize=(4.2, 3.2))
         alt_parts, keys, rows_by_family = [], [], breakdown.families()
-        for i, (name, rows) in enumerate(rows_by_family.items()):
-            marker, colour = FAMILY_MARKERS[i % len(FAMILY_MARKERS)], FAMILY_COLOURS[i % len(FAMILY_COLOURS)]
-            keys.append(f'<li>{_marker(marker, colour)}<a href="{name}.html">{html.escape(page_title(name))}</a></li>')
-            rows = sorted(rows, key=lambda r: r.total)  # a family's checkpoints from the smallest
-            xs, ys = [r.total for r in rows], [100 * r.share("embeddings") for r in rows]
-            title = page_title(name)
-            # Points only: checkpoints of one family differ in vocabulary as well as in size.
-            axes.plot(xs, ys, marker=marker, color=colour, linestyle="none", label=title, markersize=6)
-            alt_parts.append(f"{title}: " + ", ".join(f"{r.checkpoint} {render.number(r.total)} parameters, "
-                                                      f"embeddings {render.number(r.by_kind['embeddings'])}" for r in rows))
+        families = registry.families()
+        # One marker and colour a kind of model (forty families would exhaust any palette a reader can tell apart);
+        # the legend names each kind's families, and the table below gives every point.
+        for kind, (label, marker, colour) in KIND_STYLES.items():
+            names = [name for name in rows_by_family if families[name].kind == kind]
+            if not names:
+                continue
+            links = ", ".join(f'<a href="{name}.html">{html.escape(page_title(name))}</a>' for name in names)
+            keys.append(f"<li>{_marker(marker, colour)}{label}: {links}</li>")
+            points = sorted((r for name in names for r in rows_by_family[name]), key=lambda r: r.total)
+            # Points only: checkpoints differ in vocabulary as well as in size.
+            axes.plot([r.total for r in points], [100 * r.share("embeddings") for r in points], marker=marker,
+                      color=colour, linestyle="none", label=label, markersize=5, alpha=0.8)
+            for name in names:
+                rows = sorted(rows_by_family[name], key=lambda r: r.total)  # a family's checkpoints from the smallest
+                alt_parts.append(f"{page_title(name)}: " + ", ".join(
+                    f"{r.checkpoint} {render.number(r.total)} parameters, "
+                    f"embeddings {render.number(r.by_kind['embeddings'])}" for r in rows))
         axes.set_xscale("log")
         # Tick labels as words (100M, 1B), not powers of ten, whose exponents would print at 70% of the text.
         axes.xaxis.set_major_formatter(plt.FuncFormatter(lambda x, _: _short(x)))
@@ -177,8 +188,9 @@ def families_figure() -> str:
     alt = "The embeddings' share of the parameters against the total, per checkpoint. " + "; ".join(alt_parts) + "."
     caption = ("The share of the parameters in the embedding tables falls as models grow: the tables grow with "
                "the width, the layers with its square. At one size a larger vocabulary raises it (the multilingual "
-               "BERT checkpoints). Each point is a bundled checkpoint's main class, its numbers evaluated from the "
-               "derivations at build time; the table below gives them, each checkpoint linked to its family's page.")
+               "BERT checkpoints). Each point is a bundled checkpoint's main class, marked by its kind of model, its "
+               "numbers evaluated from the derivations at build time; the table below gives them, each checkpoint "
+               "linked to its family's page.")
     rows = [row for rows in rows_by_family.values() for row in rows]
     family_of = {row.checkpoint: name for name, rows in rows_by_family.items() for row in rows}
     table = numbers_table(rows, lambda row: f"{family_of[row.checkpoint]}.html#checkpoint-{row.checkpoint}")

@@ -29,7 +29,7 @@ class Shortcode(NamedTuple):
 
 def _families(text: str, tex: Tex) -> str:
     listed = {"table": families.table, "mistakes": families.mistakes, "derived": families.derived,
-              "not-derived": families.not_derived, "transient": families.transient,
+              "not-derived": families.not_derived, "others": families.others, "transient": families.transient,
               "transient-sdpa": families.transient_sdpa}
     if text.strip() not in listed:
         raise UnknownReference(f"families:{text}: no such list (known: {', '.join(listed)})")

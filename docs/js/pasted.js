@@ -89,6 +89,13 @@
     }
     if (answer.error) {
       message.textContent = answer.error;
+      if (answer.error.includes("not derived")) {
+        // This page runs no torch: where the model_types it derives are listed, one click away.
+        const list = document.createElement("a");
+        list.href = "coverage.html";
+        list.textContent = "What is derived, and what is not yet";
+        message.append("\n", list);
+      }
       message.hidden = false;
       result.hidden = true;
       return;

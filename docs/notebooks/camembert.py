@@ -1,0 +1,36 @@
+# ---
+# jupyter:
+#   jupytext:
+#     formats: py:percent
+#   kernelspec:
+#     display_name: Python 3
+#     language: python
+#     name: python3
+# ---
+
+# %% [markdown]
+# # CamemBERT, step by step
+#
+# The derivation of the [CamemBERT page](../camembert.md), run with the `derivations` package: RoBERTa's
+# expressions, evaluated on CamemBERT's config.
+
+# %%
+import derivations
+
+from derivations.families import camembert, roberta
+
+# %% [markdown]
+# The classes are RoBERTa's, renamed: the same totals.
+
+# %%
+for name, part in camembert.ARCHITECTURES.items():
+    same = part.total == roberta.ARCHITECTURES[name.replace("Camembert", "Roberta")].total
+    print(f"{name:36} {derivations.count('camembert-base', name).total:>13,}  RoBERTa's expression: {same}")
+
+# %% [markdown]
+# The model card's figure against the three counts it could mean.
+
+# %%
+claim = camembert.base_110m
+for i, candidate in enumerate(claim.candidates):
+    print(f"{candidate.name:24} {claim.exact(i):>13,}  rounds to {claim.claim:,}: {claim.rounds(i)}")

@@ -1,0 +1,90 @@
+"""``count`` on a model_type that is not derived (derivations.measured): never a dead end. Where torch and
+transformers are installed it measures what transformers builds on the meta device, labelled as measured; without
+them, one line says what to install and where the derived model_types are listed."""
+
+from __future__ import annotations
+
+import json
+
+import in_process
+import pytest
+
+from derivations import configs, measured
+
+# google/vit-base-patch16-224's sizes (its config.json: ViT-Base, 16-pixel patches of a 224-pixel image, the 1,000
+# ImageNet classes). torchvision documents the same network, vit_b_16, with "num_params": 86567656 (torchvision's
+# page for vit_b_16, ViT_B_16_Weights.IMAGENET1K_V1, pytorch.org/vision/stable/models/generated/torchvision.models.vit_b_16.html):
+# a count from outside both this project and transformers.
+VIT_BASE = {"model_type": "vit", "architectures": ["ViTForImageClassification"], "hidden_size": 768,
+            "num_hidden_layers": 12, "num_attention_heads": 12, "intermediate_size": 3072, "image_size": 224,
+            "patch_size": 16, "num_channels": 3, "qkv_bias": True, "num_labels": 1000}
+VIT_BASE_TORCHVISION = 86_567_656
+
+
+def write(tmp_path, config: dict) -> str:
+    path = tmp_path / "config.json"
+    path.write_text(json.dumps(config))
+    return str(path)
+
+
+def test_vit_base_is_measured_as_torchvision_counts_it(tmp_path):
+    status, out, err = in_process.derivations("count", write(tmp_path, VIT_BASE), "--json")
+    assert status == 0, err
+    result = json.loads(out)
+    assert result["total"] == VIT_BASE_TORCHVISION
+    assert result["architecture"] == "ViTForImageClassification"
+    # Labelled as measured, not derived, on the answer and beside it.
+    assert "not derived" in result["measured"] and "meta device" in result["measured"]
+    assert "is not derived here" in err and "measured by transformers" in err
+    # The modules add up to the total; the twelve layers fold into one row a module.
+    assert sum(c["count"] for c in result["components"]) == result["total"]
+    names = [c["name"] for c in result["components"]]
+    assert "vit.layers.*.mlp.fc1" in names and not any(".11." in name for name in names)
+    fc1 = next(c for c in result["components"] if c["name"] == "vit.layers.*.mlp.fc1")
+    assert (fc1["shapes"], fc1["count"]) == ("12 × (3072·768 + 3072)", 12 * (3072 * 768 + 3072))
+
+
+def test_the_table_says_it_is_measured(tmp_path):
+    status, out = in_process.printed("count", write(tmp_path, VIT_BASE))
+    assert status == 0
+    title, head = out.splitlines()[:2]
+    assert title == "ViTForImageClassification, measured (not derived)"
+    assert head.split() == ["module", "tensors", "parameters"]
+    assert out.splitlines()[-1].split() == ["total", f"{VIT_BASE_TORCHVISION:,}"]
+
+
+def test_a_tied_tensor_is_held_once_and_listed_with_zero(tmp_path):
+    # Whisper's head is its decoder's token table (WhisperForConditionalGeneration ties proj_out).
+    config = {"model_type": "whisper", "architectures": ["WhisperForConditionalGeneration"]}
+    result = json.loads(in_process.derivations("count", write(tmp_path, config), "--json")[1])
+    head = next(c for c in result["components"] if c["name"] == "proj_out")
+    assert head["count"] == 0 and "tied to model.decoder.embed_tokens.weight" in head["shapes"]
+    assert sum(c["count"] for c in result["components"]) == result["total"]
+
+
+@pytest.mark.parametrize(("config", "arch", "said"), [
+    ({"model_type": "gpt9"}, None, "neither derived"),  # transformers does not know it either
+    ({"model_type": "whisper"}, "BertModel", "not a class of model_type"),
+    ({"model_type": "whisper"}, "WhisperForCooking", "no such model class"),
+    ({"model_type": "whisper", "d_model": 30, "encoder_attention_heads": 4}, None, "transformers"),
+    ({"model_type": "my_model", "auto_map": {"AutoModel": "modeling.MyModel"}}, None, "own code"),
+])
+def test_what_transformers_refuses_is_one_line(tmp_path, config, arch, said):
+    argv = ["count", write(tmp_path, config)] + (["--arch", arch] if arch else [])
+    status, out, err = in_process.derivations(*argv)
+    assert (status, out) == (2, "")
+    assert said in err and err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_without_torch_the_line_names_what_to_install(tmp_path, monkeypatch):
+    monkeypatch.setattr(measured, "available", lambda: False)
+    status, out, err = in_process.derivations("count", write(tmp_path, VIT_BASE))
+    assert (status, out) == (2, "") and err.count("\n") == 1
+    assert configs.INSTALL in err and "coverage.html" in err and "derivations count --help" in err
+
+
+@pytest.mark.parametrize("command", [["flops", "--seq", "8"], ["memory"], ["fit", "--memory", "16GB"]])
+def test_only_count_measures(tmp_path, command):
+    # FLOPs and memory come from a derivation only: the same line, which says that count measures.
+    status, out, err = in_process.derivations(command[0], write(tmp_path, VIT_BASE), *command[1:])
+    assert (status, out) == (2, "") and "not derived" in err and "count measures" in err
