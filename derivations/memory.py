@@ -114,8 +114,10 @@ def tensors(part: Part, model_type: str = "") -> list[Tensor]:
 
 
 def evaluated(part: Part, values: Mapping[sympy.Symbol, int]) -> list[tuple[int, int, bool]]:
-    """(size, copies, quantizable) of every tensor, for given sizes."""
-    return [(evaluate(t.size, values), evaluate(t.copies, values), t.quantizable) for t in tensors(part)]
+    """(size, copies, quantizable) of every tensor, for given sizes; none for a tensor of size 0, which the config
+    does not build (a count that a size of 0 switches off: DeBERTa-v2's absolute position table, n_abs P E)."""
+    sized = ((evaluate(t.size, values), t) for t in tensors(part))
+    return [(size, evaluate(t.copies, values), t.quantizable) for size, t in sized if size]
 
 
 def evaluate_tensor(tensor: Tensor, values: Mapping[sympy.Symbol, int]) -> int:

@@ -51,6 +51,11 @@ d_r = _size("d_r", r"d_{\mathrm{rope}}")
 d_n = _size("d_n", r"d_{\mathrm{nope}}")
 d_v = _size("d_v", r"d_{\mathrm{v}}")
 G = _size("G")
+# DeBERTa-v2's disentangled attention: the relative positions one side of zero (its table holds 2 P_r rows), and its
+# optional convolution's kernel and the inputs each of its outputs reads (D over its groups).
+P_r = _size("P_r", r"P_{\mathrm{r}}")
+k_c = _size("k_c", r"k_{\mathrm{c}}")
+D_g = _size("D_g", r"D_{\mathrm{g}}")
 L_g = _size("L_g", r"L_{\mathrm{g}}")
 B = _size("B")
 M = _size("M")
@@ -109,6 +114,15 @@ c_g = sympy.Symbol("c_g", integer=True, nonnegative=True)
 # token's experts come from.
 G_x = _size("G_x", r"G_{\mathrm{x}}")
 G_k = _size("G_k", r"G_{\mathrm{k}}")
+# Switches a config sets, each 1 or 0, where a tensor or a product exists or not without changing the classes' layout
+# (DeBERTa-v2: an absolute position table, the content-to-position and position-to-content scores, the relative
+# table projected by the content's own query and key maps).
+n_abs = sympy.Symbol("n_abs", integer=True, nonnegative=True)
+n_c2p = sympy.Symbol("n_c2p", integer=True, nonnegative=True)
+n_p2c = sympy.Symbol("n_p2c", integer=True, nonnegative=True)
+n_sh = sympy.Symbol("n_sh", integer=True, nonnegative=True)
+LATEX_NAMES.update({n_abs: r"n_{\mathrm{abs}}", n_c2p: r"n_{\mathrm{c2p}}", n_p2c: r"n_{\mathrm{p2c}}",
+                    n_sh: r"n_{\mathrm{sh}}"})
 # A ratio, not a size: Meta's ffn_dim_multiplier (1.3 for Llama-2-70B).
 r = sympy.Symbol("r", positive=True)
 
@@ -192,6 +206,14 @@ NOTATION: tuple[Notation, ...] = (
              ("num_hidden_groups",), "1 in every released ALBERT: all layers share one set of weights"),
     Notation(L_g, "layers inside one group of shared layers (ALBERT), each with weights of its own",
              ("inner_group_num",), "1 in every released ALBERT"),
+    Notation(P_r, "relative distances one side of zero that DeBERTa-v2's attention tells apart: its shared relative "
+                  "position table has 2 P_r rows; 0 without relative attention",
+             ("position_buckets", "max_relative_positions", "max_position_embeddings"),
+             "DeBERTa's paper writes k (the maximum relative distance); position_buckets (256) in DeBERTa-v3"),
+    Notation(k_c, "kernel size of DeBERTa-v2's convolution beside its first layer (0: none)", ("conv_kernel_size",),
+             "3 in deberta-v2-xlarge"),
+    Notation(D_g, "inputs each output channel of DeBERTa-v2's convolution reads: D over its groups (D by default)",
+             ("conv_groups",), "hidden_size / conv_groups"),
     Notation(B, "relative position buckets: rows of T5's relative attention bias, one value per head",
              ("relative_attention_num_buckets",), "32 in every released T5"),
     Notation(s, "sequence length: the tokens of one sequence (for an encoder-decoder, the source the encoder "
@@ -259,6 +281,15 @@ NOTATION: tuple[Notation, ...] = (
     Notation(l_d2, "1 where a dense layer follows the first (L_f >= 2), else 0", (), "first_k_dense_replace"),
     Notation(l_e2, "1 where a layer with experts follows the first (L - max(L_f, 1) >= 1), else 0", (),
              "first_k_dense_replace, num_hidden_layers"),
+    Notation(n_abs, "1 where DeBERTa-v2 adds an absolute position table to the word embeddings, else 0",
+             ("position_biased_input",), "false in DeBERTa-v3: relative positions only"),
+    Notation(n_c2p, "1 where DeBERTa-v2's attention adds content-to-position scores (relative_attention, c2p in "
+                    "pos_att_type), else 0", ("pos_att_type",), "DeBERTa's paper: the content-to-position term"),
+    Notation(n_p2c, "1 where DeBERTa-v2's attention adds position-to-content scores (relative_attention, p2c in "
+                    "pos_att_type), else 0", ("pos_att_type",), "DeBERTa's paper: the position-to-content term"),
+    Notation(n_sh, "1 where DeBERTa-v2 projects its relative table with each layer's own query and key maps "
+                   "(share_att_key), else 0: no position maps of its own", ("share_att_key",),
+             "true in DeBERTa-v3 and deberta-v2-xlarge"),
     Notation(f_c, "1 where a config picks the other of a third pair of code paths (DeepSeek's routing within one "
                   "group), else 0", (), "topk_group"),
     Notation(c_g, "1 where DeepSeek's router copies its mask of the groups, expanded to the experts (G_x > 1 and "

@@ -393,7 +393,8 @@ def forward_flops(model: torch.nn.Module, architecture: str, tokens: int, target
         ids[..., :-1] += ids[..., :-1] >= model.config.eos_token_id
         ids[..., -1] = model.config.eos_token_id
     inputs = {"input_ids": ids}
-    if not bidirectional(model) or architecture in spec_of(model.config.model_type).masked:
+    masked = spec_of(model.config.model_type).masked
+    if not bidirectional(model) or masked is True or architecture in (masked or ()):
         # All ones, as a tokenizer gives: without it a decoder looks for packed sequences in the position ids,
         # a test of their values that the meta device cannot answer. (An encoder given one tests whether it
         # is all ones instead: no mask is the same mask.)

@@ -53,9 +53,11 @@ class Spec:
     # run on CPU to be measured, and those whose decoder reads the input shifted right (no decoder_input_ids).
     data_dependent: tuple[str, ...] = ()
     shifted: tuple[str, ...] = ()
-    # The classes of an encoder whose forward needs the attention mask it is given (a pooling by it), which the checks
-    # then pass (all ones, as a tokenizer gives): an encoder's other classes run without one.
-    masked: tuple[str, ...] = ()
+    # An encoder whose forward needs the attention mask it is given, which the checks then pass (all ones, as a
+    # tokenizer gives): True for every class (DeBERTa-v2's warn_if_padding_and_no_attention_mask tests its ids for
+    # padding without one, values the meta device cannot answer), else the classes that do (ModernBERT's multiple
+    # choice pools by the mask); an encoder's other classes run without one.
+    masked: bool | tuple[str, ...] = ()
     # A family whose layers may attend to a window of the tokens: how its configs set the windows (strategies.windows),
     # drawn by the cache check against transformers' (tests/test_reference_memory.py).
     windows: Callable | None = None

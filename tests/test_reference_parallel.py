@@ -207,10 +207,16 @@ COMPLETED = {
                 "layers.*.mlp.experts.gate_up_proj_bias": "packed_rowwise",
                 "layers.*.mlp.experts.down_proj": "colwise"},
 }
-COMPLETED["roberta"] = COMPLETED["xlm_roberta"] = COMPLETED["camembert"] = COMPLETED["bert"]
+COMPLETED["roberta"] = COMPLETED["xlm_roberta"] = COMPLETED["camembert"] = COMPLETED["electra"] = COMPLETED["bert"]
 COMPLETED["mpnet"] = {f"encoder.layer.*.{m}": s for m, s in {
     "attention.attn.q": "colwise", "attention.attn.k": "colwise", "attention.attn.v": "colwise",
     "attention.attn.o": "rowwise", "intermediate.dense": "colwise", "output.dense": "rowwise"}.items()}
+# DeBERTa-v2's layers under their own names; the position maps a config without share_att_key has are not cut (the
+# derivation keeps them whole, as the relative table they read).
+COMPLETED["deberta_v2"] = {f"encoder.layer.*.{m}": s for m, s in {
+    "attention.self.query_proj": "colwise", "attention.self.key_proj": "colwise",
+    "attention.self.value_proj": "colwise", "attention.output.dense": "rowwise", "intermediate.dense": "colwise",
+    "output.dense": "rowwise"}.items()}
 
 
 @contextlib.contextmanager
