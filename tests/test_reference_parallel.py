@@ -80,7 +80,8 @@ def built(name: str):
 # Where accelerate's layers are not ours, by the class names transformers gives its modules:
 # - BERT and RoBERTa list their embeddings among _no_split_modules: the word, position and token-type tables and
 #   their LayerNorm are one layer for accelerate; here each table is one.
-EMBEDDING_GROUPS = {"BertEmbeddings", "RobertaEmbeddings", "XLMRobertaEmbeddings", "CamembertEmbeddings"}
+EMBEDDING_GROUPS = {"BertEmbeddings", "RobertaEmbeddings", "XLMRobertaEmbeddings", "CamembertEmbeddings",
+                    "ModernBertEmbeddings"}
 # - ALBERT, DistilBERT, GPT-1 and Marian list no _no_split_modules: accelerate may cut a layer into its modules;
 #   here a layer (ALBERT's shared group) is kept whole, as the others' are.
 BLOCKS = {"albert": {"AlbertLayerGroup"}, "distilbert": {"TransformerBlock"}, "gpt1": {"Block"},
@@ -130,9 +131,10 @@ def test_largest_layer_of_checkpoints(name: str) -> None:
 # The families whose layers, as accelerate sizes them, are ours and hold no buffers: accelerate's own figure
 # (calculate_maximum_sizes, what `accelerate estimate-memory` prints) is the derivation's. Gemma scales its
 # embeddings by a buffer (embed_scale), DeepSeek-V3's routers keep a correction bias as a buffer, BERT and RoBERTa
-# keep position and token-type ids as buffers in their embeddings.
+# keep position and token-type ids as buffers in their embeddings (XLM-R's and CamemBERT's too), and ModernBERT's
+# embeddings are one layer for accelerate, the table with its norm.
 AS_PRINTED = set(FAMILIES) - {"bert", "roberta", "albert", "gemma", "gemma2", "gemma3_text", "deepseek_v3",
-                              "xlm_roberta", "camembert"} \
+                              "xlm_roberta", "camembert", "modernbert"} \
     - set(BLOCKS)
 
 
@@ -211,6 +213,10 @@ COMPLETED["roberta"] = COMPLETED["xlm_roberta"] = COMPLETED["camembert"] = COMPL
 COMPLETED["mpnet"] = {f"encoder.layer.*.{m}": s for m, s in {
     "attention.attn.q": "colwise", "attention.attn.k": "colwise", "attention.attn.v": "colwise",
     "attention.attn.o": "rowwise", "intermediate.dense": "colwise", "output.dense": "rowwise"}.items()}
+# ModernBERT's fused projections (Wqkv: query, key and value stacked; Wi: GeGLU's two halves) cut as packed, each
+# part across the devices.
+COMPLETED["modernbert"] = {f"layers.*.{m}": s for m, s in {
+    "attn.Wqkv": "packed_colwise", "attn.Wo": "rowwise", "mlp.Wi": "packed_colwise", "mlp.Wo": "rowwise"}.items()}
 # DeBERTa-v2's layers under their own names; the position maps a config without share_att_key has are not cut (the
 # derivation keeps them whole, as the relative table they read).
 COMPLETED["deberta_v2"] = {f"encoder.layer.*.{m}": s for m, s in {
