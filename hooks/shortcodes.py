@@ -220,8 +220,11 @@ def _substitute(html: str, token: str, result: str, fail) -> str:
     if not BLOCK_HTML.match(result):
         # Punctuation right after an inline formula stays with it: KaTeX's inline-block boxes would
         # otherwise let a line break fall between the formula and its full stop.
+        # Only a formula or a single word: a longer text (a list of links) kept on one line would widen the page.
+        one_piece = "katex" in result or not re.search(r"\s", re.sub(r"<[^>]+>", "", result))
+
         def inline(match: re.Match) -> str:
-            return f'<span class="dv-nowrap">{result}{match[1]}</span>' if match[1] else result
+            return f'<span class="dv-nowrap">{result}{match[1]}</span>' if match[1] and one_piece else result + match[1]
 
         return re.sub(re.escape(token) + r"([.,;:!?)]*)", inline, html)
     # Markdown wraps a shortcode standing alone in <p>; a block result replaces that <p>.

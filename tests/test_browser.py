@@ -832,14 +832,19 @@ def test_a_tables_key_column_reads_across_on_a_phone(served, chromium):
     # squeezed to one letter a line ("l l a m a") is narrower than 4 of its font's em.
     context = chromium.new_context(viewport=PHONE)
     page = context.new_page()
-    squeezed = {}
+    squeezed, wide = {}, {}
     for name in ("index", "llama", "gpt_oss", "deepseek_v3", "memory", "compute", "mistakes"):
         page.goto(served + page_url(name), wait_until="load")
         cells = page.evaluate(KEY_CELLS)
         assert cells, f"{name}: no table with a key column"
         squeezed[name] = [cell["text"] for cell in cells if cell["chars"] < 4]
+        # ... and the page itself keeps the phone's width (a line kept whole once widened the memory page to 637 px).
+        width = page.evaluate("() => document.documentElement.scrollWidth")
+        if width > PHONE["width"]:
+            wide[name] = width
     context.close()
     assert not any(squeezed.values()), squeezed
+    assert not wide, wide
 
 
 # ---------------------------------------------------------------------------------------------
