@@ -24,8 +24,8 @@ def test_bart_large_and_cnn_are_one_shape():
 
 
 def test_over_the_transformer_layout():
-    # Against Marian's layout at the same sizes: per stack, a learned table of P + 2 rows (BartLearnedPositionalEmbedding:
-    # offset 2) and the embedding LayerNorm; the layers are the same tensors.
+    # Against Marian's layout at the same sizes: per stack, a learned table of P + 2 rows
+    # (BartLearnedPositionalEmbedding: offset 2) and the embedding LayerNorm; the layers are the same tensors.
     assert sympy.expand(bart.over_marian - 2 * ((P + 2) * D + 2 * D)) == 0
     assert sympy.expand(bart.layer.total - transformer.layer.total) == 0
     assert sympy.expand(bart.cross_layer.total - transformer.cross_layer.total) == 0

@@ -182,11 +182,13 @@ SOURCES = declare(
            "https://arxiv.org/abs/1910.13461", short="Lewis et al. 2019"),
     Source("hub-facebook-bart", "config", "Meta (Facebook AI)", "BART checkpoints: config.json of facebook/bart-base, "
            "facebook/bart-large and facebook/bart-large-cnn", "Hugging Face, facebook", 2020,
-           "https://huggingface.co/facebook/bart-large", read="2026-11-26", short="facebook/bart-* on the Hugging Face hub"),
+           "https://huggingface.co/facebook/bart-large", read="2026-11-26",
+           short="facebook/bart-* on the Hugging Face hub"),
     Source("promptlayer-bart", "card", "PromptLayer", "Model pages of facebook/bart-base (“Parameter Count 139M "
            "parameters”) and facebook/bart-large-cnn (“Parameter Count 406M”)", "promptlayer.com", 2025,
            "https://promptlayer.com/models/bart-base-8ea8", read="2026-11-26", short="PromptLayer's model pages"),
-    Source("vips-bart-large", "card", "VIPS engineering", "BART Large (“The 'large' checkpoint (~400M parameters)”)",
+    Source("vips-bart-large", "card", "VIPS engineering",
+           "BART Large (“The 'large' checkpoint (~400M parameters)”)",
            "learn.engineering.vips.edu", 2026, "https://learn.engineering.vips.edu/ai-models/meta-bart-large",
            read="2026-11-26", short="a BART Large summary page"),
 )
@@ -206,7 +208,8 @@ def _rounded(name: str, claim: int, what: str, source: Citation, checkpoint: str
 ROUNDED = (
     _rounded("base_139m", 139_000_000, "bart-base", _PROMPTLAYER, "bart-base", "139M", 10**6),
     _rounded("large_cnn_406m", 406_000_000, "bart-large-cnn", _PROMPTLAYER, "bart-large-cnn", "406M", 10**6),
-    _rounded("large_400m", 400_000_000, "BART Large, “~400M parameters”", Citation("vips-bart-large", "the summary"),
+    _rounded("large_400m", 400_000_000, "BART Large, “~400M parameters”",
+             Citation("vips-bart-large", "the summary"),
              "bart-large", "~400M", 10**8),
 )
 base_139m, large_cnn_406m, large_400m = ROUNDED

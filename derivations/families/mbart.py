@@ -48,7 +48,8 @@ SOURCES = declare(
            "https://github.com/facebookresearch/fairseq/issues/4980", read="2026-11-26",
            short="fairseq issue 4980"),
     Source("paddlenlp-mbart", "code", "PaddlePaddle", "PaddleNLP: docs/model_zoo/transformers/MBart/contents.rst "
-           "(mbart-large-cc25, “12-layer, 1024-hidden, 12-heads, 1123M parameters”)", "GitHub, PaddlePaddle/PaddleNLP",
+           "(mbart-large-cc25, “12-layer, 1024-hidden, 12-heads, 1123M parameters”)",
+           "GitHub, PaddlePaddle/PaddleNLP",
            2022, "https://github.com/PaddlePaddle/PaddleNLP", read="2026-11-26", short="PaddleNLP's model zoo"),
 )
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
-from ..reading import ConfigError, Reader, Fields, Layout, num_labels, padding_index, switch
+from ..reading import ConfigError, Reader, Fields, Layout, num_labels, padding_index, shown, switch
 from ..rules import divides
 from .. import validation
 
@@ -21,6 +21,18 @@ PAD_TOKEN_ID = 1  # BartConfig's and MBartConfig's default
 # BartAttention requires its heads to divide the width, the encoder's and the decoder's (the count does not depend on
 # them: the calculator asks for no heads).
 HEADS_DIVIDE_WIDTH = divides("H", "D", "The heads {H} must divide the width {D}.")
+
+
+def typed(config: Mapping, nullable: bool) -> None:
+    """A field that attribute_map's name overrides (num_hidden_layers for encoder_layers) is still checked against its
+    annotation when the config gives both: transformers refuses encoder_layers 8.0 beside num_hidden_layers 6 (and
+    null, where the annotation is int without None: MBartConfig's)."""
+    for name, alias in ALIASES.items():
+        if alias not in config or name not in config or (config[name] is None and nullable):
+            continue
+        value = config[name]
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise ConfigError(f"{name} must be an integer, got {shown(value)}")
 
 
 def bart_labels(config: Mapping) -> int:
@@ -41,10 +53,12 @@ def encoder(config: Mapping) -> dict[str, int]:
             "L": FIELDS.size(config, "encoder_layers")}
 
 
-def reader(labels: Callable[[Mapping], int]) -> Callable[[Mapping], dict[str, int]]:
-    """The sizes of a config, with ``labels`` the config class's reading of num_labels."""
+def reader(labels: Callable[[Mapping], int], nullable: bool) -> Callable[[Mapping], dict[str, int]]:
+    """The sizes of a config, with ``labels`` the config class's reading of num_labels; ``nullable``: its sizes are
+    annotated ``int | None`` (BartConfig's), not ``int``."""
 
     def read(config: Mapping) -> dict[str, int]:
+        typed(config, nullable)
         hidden = FIELDS.size(config, "d_model")
         HEADS_DIVIDE_WIDTH.check({"H": FIELDS.size(config, "decoder_attention_heads"), "D": hidden},
                                  {"H": "decoder_attention_heads", "D": FIELDS.written(config, "d_model")})
@@ -74,13 +88,15 @@ def check(config: Mapping, architecture: str) -> None:
 # (tie_word_embeddings false: BartConfig's annotation is bool, and it refuses anything else, null included).
 LAYOUT = Layout((switch("untied", "tie_word_embeddings", True, on=False),))
 
-# BartConfig's fields that set no size (configuration_bart.py, 5.23). The layer drops are chances compared with a
-# draw, no dropout module's; classifier_dropout is the classification head's nn.Dropout.
+# BartConfig's fields that set no size (configuration_bart.py, 5.23). Most are annotated "| None", but a null fails
+# where the model reads it: the layer drops in a training step (compared with a draw), the dropouts in a training step,
+# init_std as the weights are drawn, the activation as the layers are built; those are declared without it.
+# classifier_dropout is the classification head's nn.Dropout.
 CHECKS = validation.fields(
-    encoder_layerdrop="float | None", decoder_layerdrop="float | None", use_cache="bool",
-    is_encoder_decoder="bool | None", activation_function=validation.activation("str | None"),
-    dropout=validation.dropout("float | int | None"), attention_dropout=validation.dropout("float | int | None"),
-    activation_dropout=validation.dropout("float | int | None"), init_std=validation.deviation("float | None"),
+    encoder_layerdrop="float", decoder_layerdrop="float", use_cache="bool",
+    is_encoder_decoder="bool | None", activation_function=validation.activation("str"),
+    dropout=validation.dropout(), attention_dropout=validation.dropout(), activation_dropout=validation.dropout(),
+    init_std=validation.deviation("float"),
     classifier_dropout=validation.dropout("float | int | None", "ForSequenceClassification"),
     scale_embedding="bool | None", decoder_start_token_id="int | None", **validation.TOKENS,
     forced_eos_token_id="int | list[int] | None", is_decoder="bool | None")
@@ -90,4 +106,5 @@ FIELD_NAMES = {"V": "vocab_size", "P": "max_position_embeddings", "D": "d_model"
                "F": "encoder_ffn_dim", "F_d": "decoder_ffn_dim", "L": "encoder_layers", "L_d": "decoder_layers",
                "C": "num_labels"}
 
-READER = Reader("bart", reader(bart_labels), LAYOUT, FIELD_NAMES, (HEADS_DIVIDE_WIDTH,), check=check, checks=CHECKS)
+READER = Reader("bart", reader(bart_labels, nullable=True), LAYOUT, FIELD_NAMES, (HEADS_DIVIDE_WIDTH,), check=check,
+                checks=CHECKS)

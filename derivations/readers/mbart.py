@@ -14,7 +14,10 @@ CHECKS = validation.fields(
     activation_function=validation.activation("str"), dropout=validation.dropout(),
     attention_dropout=validation.dropout(), activation_dropout=validation.dropout(), init_std=validation.deviation(),
     classifier_dropout=validation.dropout("float | int", "ForSequenceClassification"), scale_embedding="bool",
-    is_decoder="bool")
+    is_decoder="bool",
+    # PreTrainedConfig's return_dict (bool | None, unchecked there): MBartModel's forward fails on null.
+    return_dict="some")
 
-READER = Reader("mbart", bart.reader(num_labels), bart.LAYOUT, bart.FIELD_NAMES, (bart.HEADS_DIVIDE_WIDTH,),
+READER = Reader("mbart", bart.reader(num_labels, nullable=False), bart.LAYOUT, bart.FIELD_NAMES,
+                (bart.HEADS_DIVIDE_WIDTH,),
                 check=bart.check, checks=CHECKS)
