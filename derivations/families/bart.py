@@ -22,8 +22,10 @@ from ..components import (Part, as_kind, embedding, feed_forward, group, idle, l
                           tied_tensor)
 from ..readers import bart as reader
 from ..sources import Citation, Source, declare
-from ..symbols import C, D, F, F_d, L, L_d, P, V, s, s_d
+from ..symbols import C, D, F, F_d, L, L_d, P, V, b, c_bt, c_btd, c_t, c_td, s, s_d
+from . import transformer as marian
 from .transformer import marian_attention
+from .. import transient as tr
 
 # ---------------------------------------------------------------------------------------------
 # Embeddings: the token table (shared), learned positions of P + 2 rows, and their LayerNorm
@@ -215,6 +217,152 @@ ROUNDED = (
 base_139m, large_cnn_406m, large_400m = ROUNDED
 
 
+
+# ---------------------------------------------------------------------------------------------
+# The forward at inference (derivations.transient): transformers' modeling_bart.py (and modeling_mbart.py, ``pre``),
+# statement by statement. BART's layers are Marian's (transformer.layer_forward, post-LN); mBART's normalize first
+# (pre_layer_forward). The encoder reads the source ids alone (no mask is built), the decoder its ids alone (it makes a
+# mask of ones itself); ForCausalLM is given a mask of ones, as a tokenizer gives it.
+# ---------------------------------------------------------------------------------------------
+
+def pre_layer_forward(t: tr.Timeline, x: str, out: str, queries: sympy.Expr, width: sympy.Expr, self_attention: dict,
+                      cross: dict | None) -> str:
+    """MBartEncoderLayer (or MBartDecoderLayer).forward on ``x``, its caller's (held throughout): each sublayer's
+    LayerNorm (its output dies when the name is bound to the sublayer's), the sublayer, ``residual + hidden``; the
+    attention weights held to the end (``hidden_states, _``), a decoder's cross-attention's in the place of the
+    self-attention's."""
+    rows = b * queries
+    tr.layer_norm(t, "self_normed", D, rows)
+    attended, weights = marian.attention_forward(t, queries, queries, weights="self_weights", **self_attention)
+    t.drop("self_normed")
+    t.new("self_sum", tr.activation(rows * D))
+    t.drop(attended)
+    residual = "self_sum"
+    if cross is not None:
+        tr.layer_norm(t, "cross_normed", D, rows)
+        attended, cross_weights = marian.attention_forward(t, queries, s, weights="cross_weights", **cross)
+        t.drop("cross_normed", weights)
+        weights = cross_weights
+        t.new("cross_sum", tr.activation(rows * D))
+        t.drop(attended, residual)  # residual = hidden_states, below: the self-attention's sum dies
+        residual = "cross_sum"
+    tr.layer_norm(t, "ff_normed", D, rows)
+    tr.linear(t, "fc1", rows, width)
+    t.new("act", tr.activation(rows * width))
+    t.drop("fc1", "ff_normed")
+    tr.linear(t, "fc2", rows, D)
+    t.drop("act")
+    t.new(out, tr.activation(rows * D))
+    t.drop("fc2", residual, weights)
+    return out
+
+
+def _layers(t: tr.Timeline, pre: bool, out: str, queries: sympy.Expr, width: sympy.Expr, self_attention: dict,
+            cross: dict | None) -> str:
+    """One layer of the stack (every layer holds the same tensors), then mBART's final LayerNorm (the layer's output
+    dies when the name is bound to it). Returns the stack's output."""
+    forward = pre_layer_forward if pre else marian.layer_forward
+    forward(t, "hidden", out, queries, width, self_attention, cross)
+    t.drop("hidden")
+    if not pre:
+        return out
+    tr.layer_norm(t, f"{out}_normed", D, b * queries)
+    t.drop(out)
+    return f"{out}_normed"
+
+
+def encoder_forward(t: tr.Timeline, pre: bool) -> str:
+    """The encoder's forward on s tokens: ``embed_tokens(ids) * embed_scale``; the positions (``torch.arange`` expanded
+    over the batch, plus the offset of 2: b s 64-bit integers, which die as the table's rows are returned), held until
+    it returns; their sum, its LayerNorm (the sum dies), the layers."""
+    marian.embed(t, s, "")
+    t.new("encoder_arange", tr.INT64 * s)
+    t.new("encoder_offset", tr.INT64 * b * s)
+    t.new("embed_pos", tr.activation(b * s * D))
+    t.drop("encoder_arange", "encoder_offset")
+    t.new("embedded", tr.activation(b * s * D))
+    tr.layer_norm(t, "hidden", D, b * s)
+    t.drop("embedded")
+    out = _layers(t, pre, "encoder_out", s, F, dict(cached=False, folds=(c_bt, c_bt), copied=c_t, masked=False), None)
+    t.drop("inputs_embeds", "embed_pos")
+    return out
+
+
+def decoder_forward(t: tr.Timeline, generate: bool, alone: bool, pre: bool) -> str:
+    """The decoder's forward on s_d tokens (generate: one start token, with a cache; ``alone``: ForCausalLM's decoder
+    on s tokens, given a mask): the scaled embeddings, ``arange + past`` (64-bit integers), a mask of ones where none
+    is given (fp32), the causal mask, the positions' rows (through the ids plus 2, which die), their sum and its
+    LayerNorm, the layers. BART binds the causal mask to ``attention_mask`` (the ones die) and keeps the position ids
+    to the end; mBART binds it to a name of its own (the ones live on) and binds the rows to ``position_ids`` (the ids
+    die)."""
+    queries = s if alone else (1 if generate else s_d)
+    marian.embed(t, queries, "")
+    t.new("position_arange", tr.INT64 * queries)
+    t.new("position_ids", tr.INT64 * queries)
+    t.drop("position_arange")
+    if not alone:
+        t.new("ones", tr.FP32 * b * queries)  # torch.ones(batch, length): fp32, the default dtype
+    tr.causal_mask(tr.Retimed(t, {s: queries}))
+    if not alone and not pre:
+        t.drop("ones")
+    t.new("offset_ids", tr.INT64 * queries)
+    t.new("positions", tr.activation(queries * D))
+    t.drop("offset_ids", *(("position_ids",) if pre else ()))
+    t.new("embedded", tr.activation(b * queries * D))
+    tr.layer_norm(t, "hidden", D, b * queries)
+    t.drop("embedded")
+    if alone:
+        self_attention = dict(cached=generate, folds=(c_bt, 0 if generate else c_bt), copied=c_t)
+        cross = None
+    elif generate:
+        self_attention = dict(cached=True, folds=(0, 0), copied=0)
+        cross = dict(cached=True, folds=(0, 0), copied=0, masked=False)
+    else:
+        self_attention = dict(cached=False, folds=(c_btd, c_btd), copied=c_td)
+        cross = dict(cached=False, folds=(c_btd, c_bt), copied=c_td, masked=False)
+    out = _layers(t, pre, "decoder_out", queries, F_d, self_attention | dict(masked=True), cross)
+    t.drop("inputs_embeds", "positions", "mask", *(() if pre else ("position_ids",)),
+           *(("ones",) if pre and not alone else ()))
+    return out
+
+
+def seq2seq_forward(t: tr.Timeline, generate: bool, logits: bool, pre: bool) -> None:
+    """ForConditionalGeneration.forward (the Model's without ``logits``): the encoder, whose output is held to the
+    end; the decoder; ``lm_head(...) + final_logits_bias``."""
+    encoder_forward(t, pre)
+    decoder_forward(t, generate, alone=False, pre=pre)
+    if logits:
+        rows = b * (1 if generate else s_d) * V
+        t.new("product", tr.activation(rows))
+        t.new("logits", tr.activation(rows))
+        t.drop("product")
+
+
+def causal_lm_forward(t: tr.Timeline, generate: bool, pre: bool) -> None:
+    """ForCausalLM.forward: the decoder alone on s tokens; the logits of every token, or of the last one."""
+    decoder_forward(t, generate, alone=True, pre=pre)
+    t.new("logits", tr.activation(b * (1 if generate else s) * V))
+
+
+def transient(prefix: str = "Bart", pre: bool = False) -> dict[str, tr.Transient]:
+    """The classes whose forward is derived: the Model, ForConditionalGeneration and ForCausalLM."""
+    clamps = ("each encoder layer clamps its output" if pre else
+              "each encoder layer tests its output for infinities, and clamps it where it finds one")
+    assumes = dict(requires=(("activation_function", "gelu", tr.ONE_OP_ACTIVATIONS),
+                             ("num_attention_heads", None, (None,))),  # an alias of the encoder's heads, read as H
+                   matches=(("decoder_attention_heads", 16, "H"),), fp16=clamps)
+    # ForCausalLM's generate builds its cache with a layer for each of the encoder's layers (num_hidden_layers): a
+    # deeper decoder fails.
+    alone = dict(assumes, at_least=(("L", "L_d"),))
+    return {f"{prefix}Model": tr.transient(lambda t, generate: seq2seq_forward(t, False, False, pre), generates=False,
+                                           **assumes),
+            f"{prefix}ForConditionalGeneration": tr.transient(
+                lambda t, generate: seq2seq_forward(t, generate, True, pre), **assumes),
+            f"{prefix}ForCausalLM": tr.transient(lambda t, generate: causal_lm_forward(t, generate, pre), **alone)}
+
+
+TRANSIENT = {layout: transient() for layout in VARIANTS}
+
 FAMILY = Family(
     name="bart",
     reader=reader.READER,
@@ -239,4 +387,5 @@ FAMILY = Family(
                    "cross_layer": "decoder layer"},
     rounded=ROUNDED,
     sources=SOURCES,
+    transient=TRANSIENT,
 )

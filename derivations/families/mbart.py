@@ -118,4 +118,5 @@ FAMILY = Family(
     rounded=(num_parameters_50,),
     miscounts=(paper_680m, paddlenlp_1123m),
     sources=SOURCES,
+    transient={layout: bart.transient("MBart", pre=True) for layout in VARIANTS},
 )
