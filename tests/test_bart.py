@@ -10,10 +10,11 @@ from derivations.symbols import D, P
 
 
 def test_published_totals():
-    # [cite: promptlayer-bart]: facebook/bart-base "139M parameters", facebook/bart-large-cnn "406M" (the Hugging
-    # Face hub's figures, rounded to the million); [cite: vips-bart-large]: bart-large "~400M parameters".
+    # [cite: transformers-11574] quotes transformers' pretrained models page: bart-large "406M parameters", bart-base
+    # "139M parameters"; [cite: promptlayer-bart]: bart-large-cnn "406M"; [cite: vips-bart-large]: bart-large "~400M".
     assert round(registry.checkpoint("bart-base", "BartForConditionalGeneration").total, -6) == 139_000_000
     assert round(registry.checkpoint("bart-large-cnn", "BartForConditionalGeneration").total, -6) == 406_000_000
+    assert round(registry.checkpoint("bart-large", "BartForConditionalGeneration").total, -6) == 406_000_000
     assert round(registry.checkpoint("bart-large", "BartForConditionalGeneration").total, -8) == 400_000_000
     assert all(claim.rounds() for claim in bart.ROUNDED)
 

@@ -189,6 +189,12 @@ SOURCES = declare(
     Source("promptlayer-bart", "card", "PromptLayer", "Model pages of facebook/bart-base (“Parameter Count 139M "
            "parameters”) and facebook/bart-large-cnn (“Parameter Count 406M”)", "promptlayer.com", 2025,
            "https://promptlayer.com/models/bart-base-8ea8", read="2026-11-26", short="PromptLayer's model pages"),
+    Source("transformers-11574", "thread", "mnskim", "Number of BART layers is confusing in the Pretrained models "
+           "page (quoting it: facebook/bart-large “24-layer, 1024-hidden, 16-heads, 406M parameters”, "
+           "facebook/bart-base “12-layer, 768-hidden, 16-heads, 139M parameters”)",
+           "GitHub, huggingface/transformers issue 11574", 2021,
+           "https://github.com/huggingface/transformers/issues/11574", read="2026-11-26",
+           short="transformers issue 11574"),
     Source("vips-bart-large", "card", "VIPS engineering",
            "BART Large (“The 'large' checkpoint (~400M parameters)”)",
            "learn.engineering.vips.edu", 2026, "https://learn.engineering.vips.edu/ai-models/meta-bart-large",
@@ -207,14 +213,19 @@ def _rounded(name: str, claim: int, what: str, source: Citation, checkpoint: str
                    printed=printed)
 
 
+# transformers' own "Pretrained models" page, as the issue quotes it: its layers are both stacks' (6 + 6, 12 + 12), and
+# bart-base's "16-heads" is 12 (the count does not depend on the heads).
+_PRETRAINED = Citation("transformers-11574", "the page it quotes")
+
 ROUNDED = (
-    _rounded("base_139m", 139_000_000, "bart-base", _PROMPTLAYER, "bart-base", "139M", 10**6),
+    _rounded("base_139m", 139_000_000, "bart-base", _PRETRAINED, "bart-base", "139M", 10**6),
+    _rounded("large_406m", 406_000_000, "bart-large", _PRETRAINED, "bart-large", "406M", 10**6),
     _rounded("large_cnn_406m", 406_000_000, "bart-large-cnn", _PROMPTLAYER, "bart-large-cnn", "406M", 10**6),
     _rounded("large_400m", 400_000_000, "BART Large, “~400M parameters”",
              Citation("vips-bart-large", "the summary"),
              "bart-large", "~400M", 10**8),
 )
-base_139m, large_cnn_406m, large_400m = ROUNDED
+base_139m, large_406m, large_cnn_406m, large_400m = ROUNDED
 
 
 
