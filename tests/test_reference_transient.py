@@ -109,7 +109,7 @@ def test_random_configs(family: str, data: st.DataObject) -> None:
     if spec.windows is not None:  # sliding windows as the family's configs set them (another mask is built)
         layers = next(config[f] for f in reference.DEPTH_FIELDS if f in config)
         spec.windows(data, config, layers)
-    if family == "transformer":  # Marian's decoder heads as its encoder's: the reader reads one H (refused else)
+    if "encoder_attention_heads" in config:  # Marian's, BART's: decoder heads as the encoder's, the one H read
         config["decoder_attention_heads"] = config["encoder_attention_heads"]
     architecture = data.draw(st.sampled_from(VERIFIED[family]), label="architecture")
     dtype = data.draw(st.sampled_from(["bf16", "fp16", "fp32"]), label="dtype")
