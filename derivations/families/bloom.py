@@ -114,13 +114,14 @@ SOURCES = declare(
 )
 
 # The six sizes BigScience released [cite: hub-bigscience]:
-# - bloom-560m: bigscience/bloom-560m's config.json as a save_pretrained copy prints it (a GitHub note on
-#   fine-tuning it, whose "_name_or_path" is "bigscience/bloom-560m"; that field and nothing else left out);
+# - bloom-560m: bigscience/bloom-560m's config.json as a save_pretrained copy prints it, in BloomConfig's own names
+#   (a GitHub note on fine-tuning it, whose "_name_or_path" is "bigscience/bloom-560m"; that field and nothing else
+#   left out; PaddleNLP's copy of the original gives the same sizes as n_embed, num_attention_heads and n_layer);
 # - bloom-1b1, bloom-1b7, bloom-3b, bloom-7b1: bloom-560m's file with the sizes (hidden_size, n_head, n_layer) of
 #   each model card's "Technical Specifications" (reconstructions: the fields that size nothing are 560m's);
-# - bloom (176B): the config.json of bigscience/bloom, in its own names: n_embed and num_attention_heads (the width
-#   and heads under the names BloomConfig maps), pretraining_tp 4; sizes as its card prints them (70 layers,
-#   112 heads, 14336 wide).
+# - bloom (176B): bigscience/bloom's config.json as save_pretrained writes it (BloomConfig's own names, hidden_size and
+#   n_head, where BigScience's file says n_embed and num_attention_heads, which BloomConfig maps; pretraining_tp 4),
+#   with the sizes its card prints (70 layers, 112 heads, 14336 wide): a reconstruction.
 # Every total equals its card's exact count (tests/test_bloom.py).
 CHECKPOINTS = ("bloom-560m", "bloom-1b1", "bloom-1b7", "bloom-3b", "bloom-7b1", "bloom")
 

@@ -44,6 +44,9 @@ CHECKS = validation.fields(
     layer_norm_epsilon="float", initializer_range=validation.deviation(), use_cache="bool", **validation.TOKENS,
     pad_token_id="int | None", apply_residual_connection_post_layernorm="bool",
     hidden_dropout=validation.dropout(), attention_dropout=validation.dropout(), pretraining_tp="int",
+    # The model's forward reads output_hidden_states as a truth value alone (validation.BASE's comparison is
+    # other families').
+    output_hidden_states="object",
     slow_but_exact="bool", classifier_dropout=validation.dropout("float | int | None", "ForTokenClassification"))
 
 READER = Reader("bloom", read, LAYOUT, FIELD_OF, (HEADS_DIVIDE_WIDTH,), checks=CHECKS)

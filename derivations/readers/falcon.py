@@ -58,7 +58,6 @@ def read(config: Mapping) -> dict[str, int]:
     head = hidden // heads
     new = switched(config, "new_decoder_architecture", False)
     multi_query = switched(config, "multi_query", True)
-    parallel = switched(config, "parallel_attn", True)
     for each in ("alibi", "bias"):
         switched(config, each, False)
     EVEN_HEAD.check({"d_h": head}, {"d_h": FIELD_OF["d_h"]})
@@ -68,9 +67,9 @@ def read(config: Mapping) -> dict[str, int]:
     count = config.get("num_ln_in_parallel_attn")
     # FalconDecoderLayer.forward: the new architecture reads ln_attn and ln_mlp (num_ln_in_parallel_attn 2) or
     # input_layernorm alone (1); the old one reads input_layernorm, so it cannot have built ln_attn and ln_mlp.
-    if new and not parallel:
-        raise ConfigError("new_decoder_architecture needs parallel_attn true or null: transformers builds the "
-                          "sequential norms, and the layer cannot run")
+    # new_decoder_architecture without parallel_attn (false or null) builds the sequential norms, and its forward
+    # then reads ln_attn, which it lacks: counted as built (FalconConfig says the new architecture ignores the
+    # switch; the layer does not).
     if new and count not in (None, 1, 2):
         raise ConfigError(f"num_ln_in_parallel_attn must be 1, 2 or null with new_decoder_architecture, got {count}")
     if not new and layout == "two_norms":
@@ -103,10 +102,15 @@ LAYOUT = Layout((Switch("bias", lambda config: switched(config, "bias", False)),
 # FalconConfig's fields that set no size (configuration_falcon.py, 5.23); classifier_dropout is the token
 # classifier's (modeling_falcon.py, FalconForTokenClassification), which falls back on hidden_dropout.
 CHECKS = validation.fields(
-    validation.ROTARY, layer_norm_epsilon="float | None", initializer_range=validation.deviation(), use_cache="bool",
-    hidden_dropout=validation.dropout("float | int | None"), attention_dropout=validation.dropout("float | int | None"),
+    # layer_norm_epsilon, hidden_dropout and attention_dropout are annotated with null, which the LayerNorms and
+    # dropouts then refuse (as the model is built, or in a training step).
+    validation.ROTARY, layer_norm_epsilon="float", initializer_range=validation.deviation(), use_cache="bool",
+    hidden_dropout=validation.dropout(), attention_dropout=validation.dropout(),
     max_position_embeddings="int", **validation.TOKENS, pad_token_id="int | None",
-    activation=validation.activation("str | None"),
+    # The model's forward reads output_hidden_states as a truth value alone (validation.BASE's comparison is
+    # other families').
+    output_hidden_states="object",
+    activation=validation.activation(),  # annotated with null, which ACT2FN does not know
     classifier_dropout=validation.dropout("float | int | None", "ForTokenClassification"))
 
 READER = Reader("falcon", read, LAYOUT, FIELD_OF, (HEADS_DIVIDE_WIDTH, KV_HEADS_DIVIDE_HEADS, EVEN_HEAD),

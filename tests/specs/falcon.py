@@ -45,7 +45,6 @@ SPEC = Spec(
              "ffn": {"ffn_hidden_size": 100}, "n-embed": {"n_embed": 32}},
     refused=[({"num_attention_heads": 5}, "not a multiple"),
              ({"new_decoder_architecture": True, "num_kv_heads": 3}, "not a multiple of num_kv_heads"),
-             ({"new_decoder_architecture": True, "parallel_attn": False}, "parallel_attn"),
              ({"new_decoder_architecture": True, "num_ln_in_parallel_attn": 3}, "num_ln_in_parallel_attn"),
              ({"num_ln_in_parallel_attn": 2}, "needs new_decoder_architecture"),
              ({"multi_query": False, "num_kv_heads": 2}, "num_kv_heads"),
