@@ -125,6 +125,10 @@ SOURCES = declare(
 # Every total equals its card's exact count (tests/test_bloom.py).
 CHECKPOINTS = ("bloom-560m", "bloom-1b1", "bloom-1b7", "bloom-3b", "bloom-7b1", "bloom")
 
+# The tokenizer's entries, as the cards give its vocabulary ("A vocabulary size of 250,680" [cite: bloom-card,
+# “Tokenization”]): the table's 250,880 rows are padded past it.
+TOKENIZER = 250_680
+
 # ---------------------------------------------------------------------------------------------
 # Published counts, reconciled: the names are the exact counts rounded at their last printed digit
 # ---------------------------------------------------------------------------------------------
