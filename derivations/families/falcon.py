@@ -23,7 +23,7 @@ from ..components import (Part, as_kind, classifier, embedding, feed_forward, gr
 from .gpt_bigcode import grouped_fused_attention
 from ..readers import falcon as reader
 from ..sources import READ, Citation, Source, declare
-from ..symbols import C, D, F, H, K, L, V
+from ..symbols import C, D, F, H, K, L, V, d_h
 
 # ---------------------------------------------------------------------------------------------
 # One layer: its LayerNorms, attention (fused Q, K, V: D to (H + 2K) d_h, and an output map), feed-forward
@@ -167,4 +167,5 @@ FAMILY = Family(
     table_columns={"FalconForCausalLM": "FalconForCausalLM", "embedding_share | percent": "token table / total (%)"},
     rounded=NAMES,
     sources=SOURCES,
+    ratios={d_h: (D, H)},  # the calculator's head size: the width over the heads
 )

@@ -147,4 +147,5 @@ FAMILY = Family(
                    "embedding_share | percent": "tables / total (%)"},
     rounded=NAMES,
     sources=SOURCES,
+    ratios={d_h: (D, H)},  # the calculator's head size: the width over the heads
 )

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from ..reading import ConfigError, Fields, Layout, Reader, Switch, num_labels, shown, size, switch
-from ..rules import divides, even_or_one
+from ..rules import divides
 from .. import validation
 from .bloom import width
 
@@ -19,10 +19,9 @@ HEADS_DIVIDE_WIDTH = divides("H", "D", "`FalconAttention` requires the heads {H}
 # but the view fails.
 KV_HEADS_DIVIDE_HEADS = divides("K", "H", "With `new_decoder_architecture`, the key/value heads {K} must divide the "
                                           "heads {H}: transformers builds other values, but the attention cannot run.")
-# FalconConfig's RoPE check (validate_rope) refuses an odd head above 1, even with ALiBi, where no rotation runs.
-EVEN_HEAD = even_or_one("d_h", "The head size {d_h} must be even (or 1): `FalconConfig` checks the rotary "
-                               "dimension even where ALiBi replaces the rotation.",
-                        "the head size ({d_h}) must be even for FalconConfig's rotary check")
+# FalconConfig's RoPE check (validate_rope) refuses an odd head above 1, even with ALiBi, where no rotation runs. The
+# count does not depend on it, and the calculator derives the head size (the width over the heads) and so cannot
+# hold a rule on it: the reader counts such a config, as the calculator does.
 FIELD_OF = {"V": "vocab_size", "D": "hidden_size", "H": "num_attention_heads", "d_h": "hidden_size / num_attention_heads",
             "K": "num_kv_heads", "F": "ffn_hidden_size", "L": "num_hidden_layers", "C": "num_labels"}
 
@@ -60,7 +59,6 @@ def read(config: Mapping) -> dict[str, int]:
     multi_query = switched(config, "multi_query", True)
     for each in ("alibi", "bias"):
         switched(config, each, False)
-    EVEN_HEAD.check({"d_h": head}, {"d_h": FIELD_OF["d_h"]})
     given = config.get("num_kv_heads")
     kv = heads if given is None else size(config, "num_kv_heads", {})
     layout = norms(config)
@@ -113,5 +111,6 @@ CHECKS = validation.fields(
     activation=validation.activation(),  # annotated with null, which ACT2FN does not know
     classifier_dropout=validation.dropout("float | int | None", "ForTokenClassification"))
 
-READER = Reader("falcon", read, LAYOUT, FIELD_OF, (HEADS_DIVIDE_WIDTH, KV_HEADS_DIVIDE_HEADS, EVEN_HEAD),
-                checks=CHECKS)
+# The rules every layout has. KV_HEADS_DIVIDE_HEADS is the new architecture's alone (multi-query reads no
+# num_kv_heads): the reader checks it there, and the calculator, which asks for K in every layout, does not.
+READER = Reader("falcon", read, LAYOUT, FIELD_OF, (HEADS_DIVIDE_WIDTH,), checks=CHECKS)
