@@ -77,3 +77,24 @@ def test_untying_adds_one_table():
 def test_names_round_from_the_totals():
     assert all(claim.rounds(0) for claim in bloom.NAMES)
     assert [c.printed for c in bloom.NAMES] == ["560M", "1.1B", "1.7B", "3B", "7.1B", "176B"]
+
+
+# huplay/demo-gpt-java, README.md at b841265 (March 2023), the BLOOM table's "Size of params" column, as printed
+# [cite: demo-gpt-java]: every row a learned position table of 2,048 rows ("Max. length") too large, truncated to
+# whole millions.
+README_MILLIONS = {"bloom-560m": 561, "bloom-1b1": 1_068, "bloom-1b7": 1_726, "bloom-3b": 3_007, "bloom-7b1": 7_077,
+                   "bloom": 176_276}
+
+
+@pytest.mark.parametrize("checkpoint", README_MILLIONS)
+def test_the_readme_counted_a_position_table(checkpoint):
+    values = registry.checkpoint(checkpoint).values
+    with_positions = CARD[checkpoint][0] + 2048 * values[D]
+    assert with_positions // 10**6 == README_MILLIONS[checkpoint]
+    assert CARD[checkpoint][0] // 10**6 != README_MILLIONS[checkpoint]
+
+
+@pytest.mark.parametrize("claim", bloom.FAMILY.miscounts, ids=lambda m: m.name)
+def test_miscounts_reconcile_exactly(claim):
+    claim.check()
+    assert claim.claim // 10**6 == README_MILLIONS[claim.checkpoint]

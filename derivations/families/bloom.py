@@ -15,10 +15,12 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from ..claims import Rounded
+import sympy
+
+from ..claims import Miscount, Rounded
 from ..contract import Family, Headline
 from ..components import (Part, as_kind, classifier, embedding, feed_forward, fused_attention, group, layer_norm,
-                          linear, task_heads, tied_tensor)
+                          leaf, linear, task_heads, tied_tensor)
 from ..readers import bloom as reader
 from ..sources import READ, Citation, Source, declare
 from ..symbols import C, D, H, L, V
@@ -111,6 +113,10 @@ SOURCES = declare(
     Source("hub-bigscience", "config", "BigScience", "BLOOM checkpoints: config.json of bloom-560m to bloom",
            "Hugging Face, bigscience", 2022, "https://huggingface.co/bigscience", read=READ,
            short="BigScience on the hub"),
+    Source("demo-gpt-java", "code", "huplay", "demo-gpt-java: README.md, the BLOOM table (“Size of params”)",
+           "GitHub, huplay/demo-gpt-java", 2023, "https://github.com/huplay/demo-gpt-java",
+           revision="https://github.com/huplay/demo-gpt-java/blob/b8412651400dc09622d9353c9a2e5249a2ee59df/README.md",
+           short="huplay/demo-gpt-java"),
 )
 
 # The six sizes BigScience released [cite: hub-bigscience]:
@@ -150,6 +156,41 @@ def _name(checkpoint: str, printed: str) -> Rounded:
 NAMES = tuple(_name(c, printed) for c, printed in zip(CHECKPOINTS, ("560M", "1.1B", "1.7B", "3B", "7.1B", "176B")))
 
 
+# ---------------------------------------------------------------------------------------------
+# A published miscount: BLOOM counted as GPT-2, with a learned position table of the context length
+# ---------------------------------------------------------------------------------------------
+
+# huplay/demo-gpt-java's README (March 2023, b841265) printed the six BLOOM sizes in whole millions, each a learned
+# position table of 2,048 rows (its "Max. length" column) too large, and truncated: 561 M, 1,068 M, 1,726 M,
+# 3,007 M, 7,077 M, 176,276 M. Later versions print the cards' counts (559 M ... 176,247 M).
+CONTEXT = 2048
+_TABLE = Citation("demo-gpt-java", "the BLOOM table, “Size of params”")
+
+
+def _positions_counted(checkpoint: str, printed: str, model: str) -> Miscount:
+    claim = int(printed.replace(",", "")) * 10**6
+    as_gpt2 = ARCHITECTURES["BloomForCausalLM"].total + CONTEXT * D
+    table = leaf("positions", "a learned position table of the context length (BLOOM has none: ALiBi)", CONTEXT * D)
+    # Unevaluated, so that the page shows the count with the table, less the whole millions printed.
+    dropped = leaf("truncated", "the digits below a million, dropped (the table prints whole millions)",
+                   sympy.Add(as_gpt2, -claim, evaluate=False))
+    return Miscount(
+        f"position_table_{checkpoint.replace('-', '_')}", claim, f"{model}: “{printed} M”", _TABLE, checkpoint,
+        ARCHITECTURES["BloomForCausalLM"],
+        terms=(replace(table, name="no_positions", label="the position table BLOOM does not have", expr=-table.expr),
+               dropped),
+        reconstruction=group("claimed", "BloomForCausalLM with a GPT-2 position table, truncated to millions",
+                             ARCHITECTURES["BloomForCausalLM"], table,
+                             replace(dropped, name="truncation", expr=-dropped.expr)),
+        printed=f"{printed} M", model=f"{model} (<code>{checkpoint}</code>)",
+        cause="that counts a learned position table of the context length, which ALiBi replaces, and drops the "
+              "digits below a million")
+
+
+position_table_176b = _positions_counted("bloom", "176,276", "BLOOM-176B")
+position_table_560m = _positions_counted("bloom-560m", "561", "BLOOM-560M")
+
+
 FAMILY = Family(
     name="bloom",
     reader=reader.READER,
@@ -165,5 +206,6 @@ FAMILY = Family(
     table_columns={"BloomForCausalLM": "BloomForCausalLM", "non_embedding": "non-embedding",
                    "embedding_share | percent": "token table / total (%)"},
     rounded=NAMES,
+    miscounts=(position_table_176b, position_table_560m),
     sources=SOURCES,
 )

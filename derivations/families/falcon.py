@@ -96,16 +96,16 @@ ARCHITECTURES = architectures()
 # Every layout a config.json can ask for (readers.falcon.READER.layout).
 VARIANTS = reader.READER.layout.variants(architectures)
 
-# Falcon-7B's layer (multi-query, one LayerNorm) and Falcon-40B's and 180B's (the new decoder architecture).
+# Falcon-7B's layer (multi-query, one LayerNorm) and Falcon-40B's and 180B's (the new decoder architecture), and
+# their model: each built from its layout by name, so that a page may evaluate it on a checkpoint of another layout.
 layer_7b = layer()
 layer_40b = layer(new_decoder=True, norms="two_norms")
+model_40b = VARIANTS["new_decoder+two_norms"]["FalconForCausalLM"]
 
 non_embedding = group("non_embedding", "layers and final LayerNorm (no token table)", replace(layer_7b, repeat=L), ln_f,
                       symbol=r"N_{\text{non-emb}}")
 non_embedding_40b = group("non_embedding", "layers and final LayerNorm (no token table)",
                           replace(layer_40b, repeat=L), ln_f, symbol=r"N_{\text{non-emb}}")
-# The share of the total that is the token table (a fraction; shown in percent).
-embedding_share = word_embeddings.total / ARCHITECTURES["FalconForCausalLM"].total
 
 # ---------------------------------------------------------------------------------------------
 # Checkpoints (readers.falcon.read reads their config.json)
@@ -144,10 +144,9 @@ NAMES = (
     Rounded("name_7b", 7 * 10**9, "Falcon-7B: “a 7B parameters causal decoder-only model”", _CARDS, "falcon-7b",
             (ARCHITECTURES["FalconForCausalLM"], non_embedding), precision=10**9, printed="7B"),
     Rounded("name_40b", 40 * 10**9, "Falcon-40B: “a 40B parameters causal decoder-only model”", _CARDS, "falcon-40b",
-            (VARIANTS["new_decoder+two_norms"]["FalconForCausalLM"], non_embedding_40b), precision=10**10,
-            printed="40B"),
+            (model_40b, non_embedding_40b), precision=10**10, printed="40B"),
     Rounded("name_180b", 180 * 10**9, "Falcon-180B: “a 180B parameters causal decoder-only model”", _CARDS,
-            "falcon-180b", (VARIANTS["new_decoder+two_norms"]["FalconForCausalLM"], non_embedding_40b),
+            "falcon-180b", (model_40b, non_embedding_40b),
             precision=10**10, printed="180B"),
 )
 
@@ -164,8 +163,9 @@ FAMILY = Family(
     headlines=(Headline("FalconForCausalLM", "falcon-7b", "7B"), Headline("FalconForCausalLM", "falcon-180b", "180B")),
     example="falcon-7b",
     table_symbols=(L, D, H, K, V),
-    table_columns={"FalconForCausalLM": "FalconForCausalLM", "embedding_share | percent": "token table / total (%)"},
+    table_columns={"FalconForCausalLM": "FalconForCausalLM"},
     rounded=NAMES,
     sources=SOURCES,
     ratios={d_h: (D, H)},  # the calculator's head size: the width over the heads
+    layout_free=("layer_7b", "layer_40b", "model_40b", "non_embedding", "non_embedding_40b"),
 )
