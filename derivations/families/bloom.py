@@ -167,7 +167,7 @@ CONTEXT = 2048
 _TABLE = Citation("demo-gpt-java", "the BLOOM table, “Size of params”")
 
 
-def _positions_counted(checkpoint: str, printed: str, model: str) -> Miscount:
+def _positions_counted(name: str, checkpoint: str, printed: str, model: str) -> Miscount:
     claim = int(printed.replace(",", "")) * 10**6
     as_gpt2 = ARCHITECTURES["BloomForCausalLM"].total + CONTEXT * D
     table = leaf("positions", "a learned position table of the context length (BLOOM has none: ALiBi)", CONTEXT * D)
@@ -175,7 +175,7 @@ def _positions_counted(checkpoint: str, printed: str, model: str) -> Miscount:
     dropped = leaf("truncated", "the digits below a million, dropped (the table prints whole millions)",
                    sympy.Add(as_gpt2, -claim, evaluate=False))
     return Miscount(
-        f"position_table_{checkpoint.replace('-', '_')}", claim, f"{model}: “{printed} M”", _TABLE, checkpoint,
+        name, claim, f"{model}: “{printed} M”", _TABLE, checkpoint,
         ARCHITECTURES["BloomForCausalLM"],
         terms=(replace(table, name="no_positions", label="the position table BLOOM does not have", expr=-table.expr),
                dropped),
@@ -187,8 +187,8 @@ def _positions_counted(checkpoint: str, printed: str, model: str) -> Miscount:
               "digits below a million")
 
 
-position_table_176b = _positions_counted("bloom", "176,276", "BLOOM-176B")
-position_table_560m = _positions_counted("bloom-560m", "561", "BLOOM-560M")
+position_table_176b = _positions_counted("position_table_176b", "bloom", "176,276", "BLOOM-176B")
+position_table_560m = _positions_counted("position_table_560m", "bloom-560m", "561", "BLOOM-560M")
 
 
 FAMILY = Family(
