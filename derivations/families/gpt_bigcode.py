@@ -1,0 +1,151 @@
+"""GPTBigCode (BigCode 2023): SantaCoder and StarCoder, laid out as transformers' ``GPTBigCodeModel``.
+
+GPT-2's tree (learned positions, pre-LN blocks, a final LayerNorm, a tied head) with one difference that matters
+for the count: multi-query attention. The fused map ``c_attn`` gives every head its own queries but one key head
+and one value head shared by all (``multi_query``, true in every released model): D by D + 2 d_h instead of GPT-2's
+D by 3D. With ``multi_query`` false it is GPT-2's attention again (K = H), and only then can a block have
+cross-attention (GPT-2's, under the same names).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from ..claims import Rounded
+from ..contract import Family, Headline
+from ..components import (Part, Shard, attention_products, classifier, group, linear, row_parallel,
+                          task_heads)
+from . import gpt2
+from ..readers import gpt_bigcode as reader
+from ..sources import READ, Citation, Source, declare
+from ..symbols import C, D, H, K, L, P, V, d_h
+
+# ---------------------------------------------------------------------------------------------
+# Attention: queries for H heads, one fused map with K key heads and K value heads (K = 1: multi-query)
+# $$N_\mathrm{attn} = D (H + 2K) d_h + (H + 2K) d_h + D^2 + D$$
+# ---------------------------------------------------------------------------------------------
+
+
+def grouped_fused_attention(*, qkv: str, output: str, bias: bool = True, path: str, label: str,
+                            cached_heads=K) -> Part:
+    """Causal self-attention whose queries (H heads), keys and values (K heads each) are one fused map, D to
+    (H + 2K) d_h, then an output map; ``cached_heads``: the key/value heads the cache keeps for each token (K, unless
+    an implementation widens them first)."""
+    width = (H + 2 * K) * d_h
+    fused = linear("qkv", f"query, key and value projections, fused ({qkv}): D to (H + 2K) d_h", D, width, bias, qkv)
+    # Tensor parallelism: the fused map's query rows by query heads, its key and value rows by key/value heads.
+    cuts = (Shard("heads", H, 0, D * H * d_h), Shard("kv_heads", K, 0, 2 * D * K * d_h))
+    if bias:
+        cuts += (Shard("heads", H, 1, H * d_h), Shard("kv_heads", K, 1, 2 * K * d_h))
+    return replace(group(
+        "attention", label, replace(fused, shards=cuts),
+        row_parallel(linear("output", "output projection", H * d_h, D, bias, output), "heads", H),
+        path=path, kind="attention", ops=attention_products(H, d_h, d_h, causal=True), cache=2 * cached_heads * d_h),
+        cache_shard=Shard("kv_heads" if cached_heads == K else "heads", cached_heads))
+
+
+attention = grouped_fused_attention(qkv="c_attn", output="c_proj", path="attn",
+                                    label="causal self-attention, multi-query (K key/value heads)")
+
+
+def block(cross: bool = False) -> Part:
+    """GPTBigCodeBlock (``h.<i>``): GPT-2's block around multi-query attention."""
+    return gpt2.block(cross, attention=attention)
+
+
+def architectures(cross_attention: bool = False, untied: bool = False) -> dict[str, Part]:
+    """Every GPTBigCode class of transformers, named as transformers names it (no span head)."""
+    layer = block(cross_attention)
+    head = gpt2.lm_head_untied if untied else gpt2.lm_head
+
+    def model(name: str, label: str, head: Part) -> Part:
+        return group(name, label, gpt2.transformer(layer, label="GPTBigCodeModel: embeddings, blocks, final LayerNorm"),
+                     head, symbol=rf"N_{{\mathrm{{{name}}}}}")
+
+    heads = task_heads("GPTBigCode", classifier(D, C, "classifier"))
+    return {
+        "GPTBigCodeModel": gpt2.transformer(layer, "GPTBigCodeModel",
+                                            "GPTBigCodeModel: embeddings, blocks, final LayerNorm", path=None),
+        "GPTBigCodeForCausalLM": model("GPTBigCodeForCausalLM", "GPTBigCode with its language-model head", head),
+        **{name: model(name, f"GPTBigCode {label}", head) for name, (label, head) in heads.items()
+           if name != "GPTBigCodeForQuestionAnswering"},
+    }
+
+
+ARCHITECTURES = architectures()
+
+# Every layout a config.json can ask for (readers.gpt_bigcode.READER.layout): cross-attention, an untied head.
+VARIANTS = reader.READER.layout.variants(architectures)
+
+layer = block()
+
+# With one key/value head per query head (K = H, multi_query false) the block is GPT-2's, tensor for tensor.
+assert (layer.total.subs(K, H).subs(d_h, D / H) - gpt2.layer.total).expand() == 0
+
+non_embedding = group("non_embedding", "blocks and final LayerNorm (no embedding tables)",
+                      replace(layer, repeat=L), gpt2.final_norm, symbol=r"N_{\text{non-emb}}")
+
+# The share of the total that is the two tables, tokens and positions (a fraction; shown in percent).
+embedding_share = gpt2.embeddings.total / ARCHITECTURES["GPTBigCodeForCausalLM"].total
+
+# ---------------------------------------------------------------------------------------------
+# Checkpoints (readers.gpt_bigcode.read reads their config.json)
+# ---------------------------------------------------------------------------------------------
+
+SOURCES = declare(
+    Source("hub-bigcode", "config", "BigCode", "GPTBigCode checkpoints: config.json of gpt_bigcode-santacoder, "
+           "starcoderbase-1b and starcoder", "Hugging Face, bigcode", 2023, "https://huggingface.co/bigcode",
+           read=READ, short="BigCode on the hub"),
+    Source("starcoder-card", "card", "BigCode", "StarCoder model card: “The StarCoder models are 15.5B parameter "
+           "models”", "Hugging Face, bigcode/starcoder", 2023, "https://huggingface.co/bigcode/starcoder", read=READ,
+           short="the StarCoder model card"),
+    Source("santacoder-card", "card", "BigCode", "SantaCoder model card: “The SantaCoder models are a series of 1.1B "
+           "parameter models”", "Hugging Face, bigcode/santacoder", 2023, "https://huggingface.co/bigcode/santacoder",
+           read=READ, short="the SantaCoder model card"),
+)
+
+# Three of BigCode's checkpoints [cite: hub-bigcode]:
+# - santacoder: bigcode/gpt_bigcode-santacoder's config.json (SantaCoder converted to GPTBigCode), field for field
+#   as lablup's mlxcel quotes it in the tests of its GPTBigCode loader ("the real bigcode/gpt_bigcode-santacoder
+#   config.json field set");
+# - starcoder: bigcode/starcoder's config.json; its fields (the sizes, and the runner fields that size nothing:
+#   inference_runner, validate_runner_input, max_batch_size ...) as Cerebras' model-zoo converter for StarCoder
+#   writes them (a reconstruction: the file itself was not reachable here);
+# - starcoderbase-1b: starcoder's file with bigcode/starcoderbase-1b's sizes (2,048 wide, 16 heads, 24 layers,
+#   8,192 inner; a reconstruction).
+CHECKPOINTS = ("santacoder", "starcoderbase-1b", "starcoder")
+
+# ---------------------------------------------------------------------------------------------
+# Published counts, reconciled: the cards' names are the exact totals rounded at their last printed digit
+# ---------------------------------------------------------------------------------------------
+
+NAMES = (
+    Rounded("name_santacoder", 1_100_000_000, "SantaCoder: “1.1B parameter models”",
+            Citation("santacoder-card", "“Model Summary”"), "santacoder",
+            (ARCHITECTURES["GPTBigCodeForCausalLM"], non_embedding), precision=10**8, printed="1.1B"),
+    Rounded("name_starcoderbase_1b", 1_000_000_000, "StarCoderBase-1B", Citation("hub-bigcode"), "starcoderbase-1b",
+            (ARCHITECTURES["GPTBigCodeForCausalLM"], non_embedding), precision=10**9, printed="1B"),
+    Rounded("name_starcoder", 15_500_000_000, "StarCoder: “15.5B parameter models”",
+            Citation("starcoder-card", "“Model Summary”"), "starcoder",
+            (ARCHITECTURES["GPTBigCodeForCausalLM"], non_embedding), precision=10**8, printed="15.5B"),
+)
+
+
+FAMILY = Family(
+    name="gpt_bigcode",
+    reader=reader.READER,
+    variants=VARIANTS,
+    base="GPTBigCodeModel",
+    checkpoints=CHECKPOINTS,
+    first_published="2023-01",
+    kind="decoder",
+    maker="BigCode",
+    headlines=(Headline("GPTBigCodeForCausalLM", "starcoder", "StarCoder"),),
+    example="santacoder",
+    table_symbols=(L, D, H, V, P),
+    table_columns={"GPTBigCodeForCausalLM": "GPTBigCodeForCausalLM", "non_embedding": "non-embedding",
+                   "embedding_share | percent": "tables / total (%)"},
+    rounded=NAMES,
+    sources=SOURCES,
+    ratios={d_h: (D, H)},  # the calculator's head size: the width over the heads
+)
