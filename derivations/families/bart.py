@@ -192,9 +192,9 @@ SOURCES = declare(
     Source("transformers-11574", "thread", "mnskim", "Number of BART layers is confusing in the Pretrained models "
            "page (quoting it: facebook/bart-large “24-layer, 1024-hidden, 16-heads, 406M parameters”, "
            "facebook/bart-base “12-layer, 768-hidden, 16-heads, 139M parameters”)",
-           "GitHub, huggingface/transformers issue 11574", 2021,
+           "GitHub, huggingface/transformers#11574", 2021,
            "https://github.com/huggingface/transformers/issues/11574", read="2026-11-26",
-           short="transformers issue 11574"),
+           short="transformers#11574"),
     Source("vips-bart-large", "card", "VIPS engineering",
            "BART Large (“The 'large' checkpoint (~400M parameters)”)",
            "learn.engineering.vips.edu", 2026, "https://learn.engineering.vips.edu/ai-models/meta-bart-large",
@@ -379,8 +379,8 @@ FAMILY = Family(
     reader=reader.READER,
     variants=VARIANTS,
     base="BartModel",
-    # facebook/bart-base, facebook/bart-large and facebook/bart-large-cnn on the Hugging Face hub [cite:
-    # hub-facebook-bart], read in copies committed to GitHub: bart-large as simonaz/Bart_T5-summarization holds it
+    # facebook/bart-base, facebook/bart-large and facebook/bart-large-cnn on the Hugging Face hub
+    # [cite: hub-facebook-bart], read in copies committed to GitHub: bart-large as simonaz/Bart_T5-summarization holds it
     # (bart-large/config.json, commit ef319133; the hub's first version, three classes listed); bart-large-cnn as
     # CapstoneGroup1StClair/Capstone-2 saved it with transformers 4.6.1 (bart-large-cnn/config.json, commit 038dd3ab);
     # bart-base as ibmm-unibe-ch/SMILES_or_SELFIES holds the file transformers 4.12.0.dev0 wrote (bart-base/config.json,

@@ -44,9 +44,9 @@ SOURCES = declare(
            "https://huggingface.co/facebook/mbart-large-50-many-to-many-mmt", read="2026-11-26",
            short="facebook/mbart-large-50-many-to-many-mmt on the Hugging Face hub"),
     Source("fairseq-4980", "thread", "babangain", "What is the parameter number of mbart-large-one-to-many-mmt? "
-           "(answered with model.num_parameters(): 610879488)", "GitHub, facebookresearch/fairseq issue 4980", 2023,
+           "(answered with model.num_parameters(): 610879488)", "GitHub, facebookresearch/fairseq#4980", 2023,
            "https://github.com/facebookresearch/fairseq/issues/4980", read="2026-11-26",
-           short="fairseq issue 4980"),
+           short="fairseq#4980"),
     Source("paddlenlp-mbart", "code", "PaddlePaddle", "PaddleNLP: docs/model_zoo/transformers/MBart/contents.rst "
            "(mbart-large-cc25, “12-layer, 1024-hidden, 12-heads, 1123M parameters”)",
            "GitHub, PaddlePaddle/PaddleNLP",
