@@ -11,7 +11,7 @@ from strategies import maybe_flags, maybe_labels
 def configs(draw: st.DrawFn) -> dict:
     """Grouped-query configs whose rotary part (int(d_h partial_rotary_factor)) is even, q/k LayerNorm drawn."""
     kv_heads = draw(st.integers(1, 4))
-    heads, head = kv_heads * draw(st.integers(1, 4)), 4 * draw(st.integers(1, 8))
+    heads, head = kv_heads * draw(st.integers(1, 4)), 8 * draw(st.integers(1, 4))
     config = {"model_type": "phi", "vocab_size": draw(st.integers(1, 5000)), "num_attention_heads": heads,
               "num_key_value_heads": draw(st.sampled_from([kv_heads, None])), "hidden_size": heads * head,
               "intermediate_size": draw(st.integers(1, 256)), "num_hidden_layers": draw(st.integers(1, 3)),
