@@ -111,11 +111,11 @@ _PAPER = Citation("lozhkov2024", "abstract: “StarCoder2 models with 3B, 7B, an
 _CAUSAL = ARCHITECTURES["Starcoder2ForCausalLM"]
 
 # The names: 3.03B and 7.17B round to 3B and 7B; the 15B model holds 15.96 billion (its head untied), which rounds
-# to 16B: "15B" truncates it (tied, it would hold 15.66 billion, which truncates to 15B too).
+# to 16B: "15B" truncates it.
 ROUNDED = (
     Rounded("name_3b", 3 * 10**9, "StarCoder2-3B", _PAPER, "starcoder2-3b", (_CAUSAL,), precision=10**9, printed="3B"),
     Rounded("name_7b", 7 * 10**9, "StarCoder2-7B", _PAPER, "starcoder2-7b", (_CAUSAL,), precision=10**9, printed="7B"),
-    Rounded("name_15b", 15 * 10**9, "StarCoder2-15B", _PAPER, "starcoder2-15b", (Starcoder2ForCausalLM_untied, _CAUSAL),
+    Rounded("name_15b", 15 * 10**9, "StarCoder2-15B", _PAPER, "starcoder2-15b", (Starcoder2ForCausalLM_untied,),
             precision=10**9, printed="15B"),
 )
 
