@@ -143,6 +143,7 @@ sharded = Miscount(
 # "6B", the name: the count to the billion.
 name = Rounded("name", 6 * 10**9, "GPT-J 6B, the name", Citation("gpt-j-card", "“6B” in the model's name"),
                "gpt-j-6b", (_CAUSAL,), precision=10**9, printed="6B")
+ROUNDED = (name,)
 
 
 FAMILY = Family(
@@ -159,6 +160,6 @@ FAMILY = Family(
     table_symbols=(L, D, H, d_h, F, V),
     table_columns={"GPTJForCausalLM": "GPTJForCausalLM", "layer": "one layer"},
     miscounts=(sharded,),
-    rounded=(name,),
+    rounded=ROUNDED,
     sources=SOURCES,
 )
