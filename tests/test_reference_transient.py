@@ -35,7 +35,8 @@ VERIFIED = {"llama": ("LlamaForCausalLM", "LlamaModel"), "gpt2": ("GPT2LMHeadMod
             "distilbert": ("DistilBertForMaskedLM", "DistilBertModel"),
             "albert": ("AlbertForMaskedLM", "AlbertModel"),
             "t5": ("T5ForConditionalGeneration", "T5Model", "T5EncoderModel", "T5WithLMHeadModel"),
-            "transformer": ("MarianMTModel", "MarianModel", "MarianForCausalLM")}
+            "transformer": ("MarianMTModel", "MarianModel", "MarianForCausalLM"),
+            "starcoder2": ("Starcoder2ForCausalLM", "Starcoder2Model")}
 
 
 def derived(config: dict, architecture: str, tokens: int, batch: int, dtype: str, generate: bool,

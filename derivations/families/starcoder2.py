@@ -17,7 +17,8 @@ from ..components import Part, feed_forward, group, layer_norm, score, task_head
 from . import llama
 from ..readers import starcoder2 as reader
 from ..sources import Citation, Source, declare
-from ..symbols import C, D, F, H, K, L, V, d_h
+from ..symbols import C, D, F, H, K, L, V, b, d_h, s
+from .. import transient as tr
 
 # ---------------------------------------------------------------------------------------------
 # One decoder layer (pre-norm): LayerNorm, grouped-query attention, residual; LayerNorm, feed-forward, residual
@@ -120,6 +121,30 @@ ROUNDED = (
 )
 
 
+# ---------------------------------------------------------------------------------------------
+# The forward at inference (derivations.transient): transformers' modeling_starcoder2.py, Mistral's (LLaMA's with the
+# sliding-window mask) but for its LayerNorms and its plain feed-forward
+# ---------------------------------------------------------------------------------------------
+
+def mlp_forward(t: tr.Timeline, x: str) -> str:
+    """Starcoder2MLP.forward: ``c_proj(act(c_fc(x)))`` (the dropout is the identity at inference); the activation,
+    torch's GELU (tanh or exact), one tensor."""
+    rows = b * s
+    fc = tr.linear(t, "fc", rows, F)
+    t.new("act", tr.activation(rows * F))
+    t.drop(fc)
+    out = tr.linear(t, "proj", rows, D)
+    t.drop("act")
+    return out
+
+
+KIN = llama.Kin(masks=lambda t, sliding: (tr.causal_mask(t, sliding),), mlp=mlp_forward, norm=tr.layer_norm)
+# The path the program follows: an activation torch computes in one tensor (ACT2FN's gelu_pytorch_tanh, the default,
+# or gelu), plain rotary angles.
+ASSUMES = {"requires": (("hidden_act", "gelu_pytorch_tanh", ("gelu_pytorch_tanh", "gelu")),)}
+TRANSIENT = llama.transient("Starcoder2", KIN, layouts=VARIANTS, windowed=True, **ASSUMES)
+
+
 FAMILY = Family(
     name="starcoder2",
     reader=reader.READER,
@@ -137,4 +162,5 @@ FAMILY = Family(
                    "Starcoder2ForCausalLM.Starcoder2Model.layer": "all layers"},
     rounded=ROUNDED,
     sources=SOURCES,
+    transient=TRANSIENT,
 )
