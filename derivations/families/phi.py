@@ -19,7 +19,8 @@ from ..components import (AttentionLayout, Part, as_kind, attention, feed_forwar
 from . import llama
 from ..readers import phi as reader
 from ..sources import Citation, Source, declare
-from ..symbols import C, D, F, H, K, L, V, d_h
+from ..symbols import C, D, F, H, K, L, V, b, d_h, d_r, g_kv, s
+from .. import transient as tr
 
 # ---------------------------------------------------------------------------------------------
 # One layer (parallel): LayerNorm, then attention and feed-forward side by side, both added to the input
@@ -137,6 +138,64 @@ ROUNDED = (
 )
 
 
+# ---------------------------------------------------------------------------------------------
+# The forward at inference (derivations.transient): transformers' modeling_phi.py, statement by statement
+# ---------------------------------------------------------------------------------------------
+
+def attention_forward(t: tr.Timeline, x: str, generate: bool) -> tuple[str, tuple[str, str]]:
+    """PhiAttention.forward (without qk_layernorm): q, k and v projected (views of the products); the rotary part
+    d_r of each q and k head sliced off and rotated (q's, then k's), then ``torch.cat`` with the rest. The slices
+    stay bound (``query_rot``, ``query_pass``...) until the function returns, so the products and the rotated parts
+    live to the end; with a cache (generate) the concatenated k and v go into it; eager attention; dense."""
+    rows = b * s
+    q, k, v = tr.linear(t, "q", rows, H * d_h), tr.linear(t, "k", rows, K * d_h), tr.linear(t, "v", rows, K * d_h)
+    q_part = tr.rotate(t, "q_part", q, rows * H * d_r)
+    k_part = tr.rotate(t, "k_part", k, rows * K * d_r)
+    q_cat, k_cat = t.new("q_cat", tr.activation(rows * H * d_h)), t.new("k_cat", tr.activation(rows * K * d_h))
+    if generate:
+        t.drop(k_cat, v)  # key_states, value_states = past_key_values.update(...): the cache's tensors now
+    # The rotated query is a torch.cat, laid out heads by tokens (as Phi-3's).
+    context, weights = tr.attend(t, q_cat, k_cat, v, "mask", H, d_h, g_kv, heads_first=1)
+    out = tr.linear(t, "dense", rows, D)
+    t.drop(*context)
+    t.drop(q_cat, *(() if generate else (k_cat, v)), q_part, k_part, q, k)  # the function returns
+    return out, weights
+
+
+def mlp_forward(t: tr.Timeline, x: str) -> str:
+    """PhiMLP.forward: ``fc2(activation_fn(fc1(x)))``, the activation gelu_new (NewGELUActivation, in Python)."""
+    rows = b * s
+    fc = tr.linear(t, "fc1", rows, F)
+    tr.gelu_tanh_python(t, "act", rows * F)
+    t.drop(fc)
+    out = tr.linear(t, "fc2", rows, D)
+    t.drop("act")
+    return out
+
+
+def layer_forward(t: tr.Timeline, x: str, out: str, generate: bool, kin: llama.Kin) -> str:
+    """PhiDecoderLayer.forward on ``x``: one LayerNorm, whose output the attention and then the feed-forward read
+    (held until the layer returns), then ``attn_outputs + feed_forward_hidden_states + residual`` (the dropouts are
+    the identity at inference); the attention weights stay bound to ``_`` until the layer returns."""
+    rows = b * s
+    normed = tr.layer_norm(t, "input_layernorm", D)
+    attended, weights = attention_forward(t, normed, generate)
+    mlp = mlp_forward(t, normed)
+    t.new("partial_sum", tr.activation(rows * D))
+    t.new(out, tr.activation(rows * D))
+    t.drop("partial_sum", mlp, attended, normed, *weights)
+    return out
+
+
+KIN = llama.Kin(layer=layer_forward, norm=tr.layer_norm, rotary_width=d_r)
+# The path the program follows: no q/k LayerNorm, gelu_new, plain rotary angles; the rotary part of a head,
+# d_r = int(d_h partial_rotary_factor), even.
+ASSUMES = {"requires": (("qk_layernorm", False, (False,)), ("hidden_act", "gelu_new", ("gelu_new",)),
+                        ("rope_scaling", None, (None,))),
+           "derived": (("d_r", "partial_rotary_factor", 0.5, "d_h"),)}
+TRANSIENT = llama.transient("Phi", KIN, layouts=VARIANTS, **ASSUMES)
+
+
 FAMILY = Family(
     name="phi",
     reader=reader.READER,
@@ -152,4 +211,5 @@ FAMILY = Family(
     table_columns={"PhiForCausalLM": "PhiForCausalLM", "layer": "one layer"},
     rounded=ROUNDED,
     sources=SOURCES,
+    transient=TRANSIENT,
 )
