@@ -18,7 +18,9 @@ from ..components import AttentionLayout, Part, attention, group, layer_norm, le
 from . import llama
 from ..readers import stablelm as reader
 from ..sources import Citation, Source, declare
-from ..symbols import C, D, F, H, K, L, V, d_h
+from ..symbols import C, D, F, H, K, L, V, b, d_h, d_r, s
+from .. import transient as tr
+from . import phi
 
 # ---------------------------------------------------------------------------------------------
 # One decoder layer: LayerNorm, attention, (LayerNorm,) gated feed-forward
@@ -137,6 +139,52 @@ NAMES = (
 )
 
 
+# ---------------------------------------------------------------------------------------------
+# The forward at inference (derivations.transient): transformers' modeling_stablelm.py, statement by statement
+# ---------------------------------------------------------------------------------------------
+
+def layer_forward(t: tr.Timeline, x: str, out: str, generate: bool, kin: llama.Kin) -> str:
+    """StableLmDecoderLayer.forward, sequential: the attention on ``input_layernorm(x)`` (bound to ``hidden_states``
+    until the layer's last sum rebinds it), ``residual = residual + self_attn_output`` (the attention's output stays
+    bound), the gated MLP on ``post_attention_layernorm(residual)`` (an argument, dying when it returns), then
+    ``residual + mlp_output``. Its attention is Phi's (the same slices, bound to the end)."""
+    rows = b * s
+    normed = tr.layer_norm(t, "input_layernorm", D)
+    attended, weights = phi.attention_forward(t, normed, generate)
+    t.new("residual", tr.activation(rows * D))
+    post = tr.layer_norm(t, "post_attention_layernorm", D)
+    mlp = llama.gated_mlp_forward(t, post)
+    t.drop(post)
+    t.new(out, tr.activation(rows * D))
+    t.drop(normed)  # hidden_states bound again
+    t.drop("residual", mlp, attended, *weights)
+    return out
+
+
+def parallel_layer_forward(t: tr.Timeline, x: str, out: str, generate: bool, kin: llama.Kin) -> str:
+    """StableLmDecoderLayer.forward with use_parallel_residual: the attention and then the gated MLP on
+    ``input_layernorm(x)``, then ``residual + self_attn_output + mlp_output``."""
+    rows = b * s
+    normed = tr.layer_norm(t, "input_layernorm", D)
+    attended, weights = phi.attention_forward(t, normed, generate)
+    mlp = llama.gated_mlp_forward(t, normed)
+    t.new("partial_sum", tr.activation(rows * D))
+    t.new(out, tr.activation(rows * D))
+    t.drop("partial_sum", mlp, attended, normed, *weights)
+    return out
+
+
+# The path the program follows: no per-head q/k LayerNorm, SiLU (one tensor), plain rotary angles; the rotary part
+# of a head, d_r = int(d_h partial_rotary_factor), even.
+ASSUMES = {"requires": (("qk_layernorm", False, (False,)), ("hidden_act", "silu", ("silu",)),
+                        ("rope_scaling", None, (None,))),
+           "derived": (("d_r", "partial_rotary_factor", 0.25, "d_h"),)}
+TRANSIENT = {key: llama.transient("StableLm", llama.Kin(layer=parallel_layer_forward if "parallel" in key.split("+")
+                                                        else layer_forward, norm=tr.layer_norm, rotary_width=d_r),
+                                  layouts={key: None}, **ASSUMES)[key]
+             for key in VARIANTS}
+
+
 FAMILY = Family(
     name="stablelm",
     reader=reader.READER,
@@ -154,4 +202,5 @@ FAMILY = Family(
     miscounts=(stablelm_2_card,),
     rounded=NAMES,
     sources=SOURCES,
+    transient=TRANSIENT,
 )
