@@ -37,7 +37,7 @@ VERIFIED = {"llama": ("LlamaForCausalLM", "LlamaModel"), "gpt2": ("GPT2LMHeadMod
             "t5": ("T5ForConditionalGeneration", "T5Model", "T5EncoderModel", "T5WithLMHeadModel"),
             "transformer": ("MarianMTModel", "MarianModel", "MarianForCausalLM"),
             "starcoder2": ("Starcoder2ForCausalLM", "Starcoder2Model"), "phi": ("PhiForCausalLM", "PhiModel"),
-            "stablelm": ("StableLmForCausalLM", "StableLmModel")}
+            "stablelm": ("StableLmForCausalLM", "StableLmModel"), "gptj": ("GPTJForCausalLM", "GPTJModel")}
 
 
 def derived(config: dict, architecture: str, tokens: int, batch: int, dtype: str, generate: bool,

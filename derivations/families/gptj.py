@@ -21,7 +21,8 @@ from ..components import (AttentionLayout, Part, as_kind, attention, embedding, 
                          linear, score, span_head, tied_tensor)
 from ..readers import gptj as reader
 from ..sources import Citation, Source, declare
-from ..symbols import C, D, F, H, L, V, d_h
+from ..symbols import C, D, F, H, L, P, V, b, c_bt, c_t, d_h, d_r, l_2, s, u
+from .. import transient as tr
 
 # Every released size has the feed-forward four times the width (n_inner null).
 STANDARD = {F: 4 * D}
@@ -146,6 +147,131 @@ name = Rounded("name", 6 * 10**9, "GPT-J 6B, the name", Citation("gpt-j-card", "
 ROUNDED = (name,)
 
 
+# ---------------------------------------------------------------------------------------------
+# The forward at inference (derivations.transient): transformers' modeling_gptj.py, statement by statement
+# ---------------------------------------------------------------------------------------------
+
+def rotate_every_two(t: tr.Timeline, name: str, heads) -> str:
+    """apply_rotary_pos_emb on the rotary slice of q or k (a view): sin and cos repeated twice each (one row for the
+    batch: the positions are one row), ``tensor * cos``, ``rotate_every_two(tensor)`` (``-x2``, then the stack of
+    the two, which -x2 dies into), times sin, the sum; the repeated sin and cos die when it returns."""
+    elements, table = b * s * heads * d_r, tr.activation(s * d_r)
+    t.new(f"{name}.sin", table)
+    t.new(f"{name}.cos", table)
+    t.new(f"{name}.times_cos", tr.activation(elements))
+    t.new(f"{name}.neg", tr.activation(elements / 2))
+    t.new(f"{name}.stacked", tr.activation(elements))
+    t.drop(f"{name}.neg")
+    t.new(f"{name}.times_sin", tr.activation(elements))
+    t.drop(f"{name}.stacked")
+    t.new(name, tr.activation(elements))
+    t.drop(f"{name}.times_cos", f"{name}.times_sin", f"{name}.sin", f"{name}.cos")
+    return name
+
+
+def attention_forward(t: tr.Timeline, generate: bool, tag: str) -> tuple[str, tuple[str, str]]:
+    """GPTJAttention.forward (eager): q, k and v projected (views of the products); the sinusoid table repeated
+    (``embed_positions.repeat``: P rows of d_r, in fp32), the positions repeated to d_r (64-bit) and gathered from it
+    (fp32, then cast to the activations' dtype); k's rotary slice rotated, then q's, each concatenated with the rest
+    (the slices stay bound, so the products and the rotated parts live to the end); with a cache (generate) k and v
+    go into it. ``_attn``: q and k cast to fp32, folded by a copy for the product where batch, heads and tokens are
+    all more than one (c_bt), the scores, scaled, masked and softmaxed in fp32, cast back; the values folded the
+    same way; the product's heads merged by a copy (c_t); out_proj. Returns the output and the weights (the cast,
+    or in fp32 the softmax itself), which the block returns."""
+    rows, heads = b * s, b * H * s
+    q, k, v = tr.linear(t, "q", rows, D), tr.linear(t, "k", rows, D), tr.linear(t, "v", rows, D)
+    t.new("table", tr.FP32 * P * d_r)
+    t.new("positions_repeated", tr.INT64 * s * d_r)
+    t.new("sincos32", tr.FP32 * s * d_r)
+    t.new("sincos", tr.downcast(s * d_r))
+    t.split("sincos32", sincos32_cast=u, sincos32_kept=1 - u)
+    t.drop("sincos32_cast")
+    k_rot = rotate_every_two(t, "k_rot", H)
+    q_rot = rotate_every_two(t, "q_rot", H)
+    k_cat, q_cat = t.new("k_cat", tr.activation(rows * D)), t.new("q_cat", tr.activation(rows * D))
+    if generate:
+        t.drop(k_cat, v)  # key, value = layer_past.update(...): the cache's tensors now
+    # _attn
+    t.new("q32", tr.upcast(rows * D))
+    t.new("k32", tr.upcast(rows * D))
+    t.new("q_folded", tr.FP32 * c_bt * rows * D)
+    t.new("k_folded", tr.FP32 * c_bt * rows * D)
+    t.new("scores", tr.FP32 * heads * s)
+    t.drop("q_folded", "k_folded")
+    t.new("scaled", tr.FP32 * heads * s)
+    t.drop("scores")
+    t.new("masked", tr.FP32 * heads * s)
+    t.drop("scaled")
+    t.new("softmax", tr.FP32 * heads * s)
+    t.drop("masked")
+    t.new(f"weights{tag}", tr.downcast(heads * s))
+    t.split("softmax", softmax_cast=u, **{f"weights32{tag}": 1 - u})
+    t.drop("softmax_cast")
+    t.new("v_folded", tr.activation(c_bt * rows * D))
+    t.new("context", tr.activation(rows * D))
+    t.drop("v_folded", "q32", "k32")  # _attn returns
+    t.new("merged", tr.activation(c_t * rows * D))
+    t.split("context", context_copied=c_t, context_kept=1 - c_t)
+    t.drop("context_copied")
+    out = tr.linear(t, "out_proj", rows, D)
+    t.drop("merged", "context_kept")
+    t.drop(q_cat, *(() if generate else (k_cat, v)), q_rot, k_rot, q, k, "table", "positions_repeated", "sincos",
+           "sincos32_kept")  # the function returns
+    return out, (f"weights{tag}", f"weights32{tag}")
+
+
+def block_forward(t: tr.Timeline, out: str, generate: bool, tag: str) -> tuple[str, str]:
+    """GPTJBlock.forward on its input (its caller's): ln_1, the attention and then the feed-forward on its output
+    (fc_in, gelu_new written in Python, fc_out), ``attn_outputs + feed_forward_hidden_states + residual``. Returns the
+    attention weights, which the block returns with its output (``outputs``: the model holds them until the next
+    block's outputs replace them)."""
+    rows = b * s
+    normed = tr.layer_norm(t, "ln_1", D)
+    attended, weights = attention_forward(t, generate, tag)
+    tr.linear(t, "fc_in", rows, F)
+    tr.gelu_tanh_python(t, "act", rows * F)
+    t.drop("fc_in")
+    mlp = tr.linear(t, "fc_out", rows, D)
+    t.drop("act")
+    t.new("partial_sum", tr.activation(rows * D))
+    t.new(out, tr.activation(rows * D))
+    t.drop("partial_sum", mlp, attended, normed)
+    return weights
+
+
+def causal_lm_forward(t: tr.Timeline, generate: bool, lm_head: bool = True) -> None:
+    """GPTJForCausalLM.forward (GPTJModel.forward without the head): the embeddings (held to the end), the positions,
+    the causal mask, the blocks (each block's weights held until the next block's outputs are bound), ln_f; then the
+    logits of every token, or of the last one."""
+    stream = tr.activation(b * s * D)
+    t.new("embeddings", stream)
+    position_ids = tr.positions(t)
+    mask = tr.causal_mask(t)
+    weights = block_forward(t, "hidden", generate, "")
+    with t.only(l_2):
+        t.drop("hidden")
+        t.new("previous", stream)
+        later = block_forward(t, "hidden", generate, "_next")
+        t.drop("previous", *weights)
+        for held, new in zip(weights, later):  # outputs bound again: the later block's weights stand for the first's
+            t.join(held, new)
+    tr.layer_norm(t, "final", D)
+    t.drop("hidden", "embeddings", position_ids, mask, *weights)
+    if lm_head:
+        t.new("logits", tr.activation(b * (1 if generate else s) * V))
+
+
+# The path the program follows: gelu_new, the positions under their own name (n_positions, P), the rotary part of a
+# head rotary_dim (d_r), even.
+_ASSUMES = dict(even=("d_r",), requires=(("activation_function", "gelu_new", ("gelu_new",)),
+                                         ("max_position_embeddings", None, (None,))),
+                counts=(("P", "n_positions", 2048), ("d_r", "rotary_dim", 64)))
+TRANSIENT = {layout: {"GPTJModel": tr.transient(lambda t, generate: causal_lm_forward(t, False, False),
+                                                 generates=False, **_ASSUMES),
+                      "GPTJForCausalLM": tr.transient(causal_lm_forward, **_ASSUMES)}
+             for layout in VARIANTS}
+
+
 FAMILY = Family(
     name="gptj",
     reader=reader.READER,
@@ -162,4 +288,5 @@ FAMILY = Family(
     miscounts=(sharded,),
     rounded=ROUNDED,
     sources=SOURCES,
+    transient=TRANSIENT,
 )
