@@ -129,7 +129,7 @@ _CAUSAL = ARCHITECTURES["GPTJForCausalLM"]
 # no embedding bias: 7 (2D) L + 7 (2D) + 7 D L + 8 D fewer, 2,498,560 on GPT-J-6B.
 SHARDS = 8
 sharded = Miscount(
-    "sharded_checkpoint", 6_053_381_344, "GPT-J-6B’s <i>n</i><sub>parameters</sub>", _CARD, "gpt-j-6b", _CAUSAL,
+    "sharded", 6_053_381_344, "GPT-J-6B’s <i>n</i><sub>parameters</sub>", _CARD, "gpt-j-6b", _CAUSAL,
     terms=(leaf("norm_copies", f"the {SHARDS - 1} further copies of each LayerNorm (ln_1 in every layer, ln_f) that "
                 "the other shards keep", -(SHARDS - 1) * 2 * D * (L + 1)),
            leaf("bias_copies", f"the {SHARDS - 1} further copies of each layer's feed-forward output bias (fc_out)",

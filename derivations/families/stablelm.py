@@ -119,7 +119,7 @@ _CARD_2 = Citation("hub-stabilityai", "Stable LM 2 1.6B's card, Model Architectu
 # (weight and bias), or as the biases of both, or as the query and key biases; which one its count left out, it
 # does not say. (StableLM-3B-4E1T's card, counted the same way, is exact: it has no q/k/v biases.)
 stablelm_2_card = Miscount(
-    "card_2_1_6b", 1_644_417_024, "Stable LM 2 1.6B’s parameters, as its card's table gives them", _CARD_2,
+    "stablelm_2_card", 1_644_417_024, "Stable LM 2 1.6B’s parameters, as its card's table gives them", _CARD_2,
     "stablelm-2-1_6b", StableLmForCausalLM_qkv_bias,
     terms=(leaf("per_layer", "2 D a layer: one LayerNorm's weight and bias (or both LayerNorms' biases, or the "
                 "query and key biases), which the card's count leaves out", 2 * D * L),),
@@ -199,6 +199,8 @@ FAMILY = Family(
     example="stablelm-3b-4e1t",
     table_symbols=(L, D, H, K, F, V),
     table_columns={"StableLmForCausalLM": "StableLmForCausalLM", "StableLmForCausalLM.StableLmModel.layer": "all layers"},
+    # The calculator derives the head size from the width and the heads, as StableLmAttention does.
+    ratios={d_h: (D, H)},
     miscounts=(stablelm_2_card,),
     rounded=NAMES,
     sources=SOURCES,

@@ -27,8 +27,16 @@ def read(config: Mapping) -> dict[str, int]:
     head = hidden // heads
     inner = 4 * hidden if config.get("n_inner") is None else size(config, "n_inner", {})
     FIELDS.size(config, "n_positions")  # the sinusoid table's rows: a buffer, but the model needs them
-    # rotary_dim sizes no parameter, but the rotation turns pairs of coordinates within a head: an odd number, more
-    # than a head, or none (null rotates with the whole width's angles) fails in the forward pass.
+    return {"V": FIELDS.size(config, "vocab_size"), "D": hidden, "H": heads, "d_h": head, "F": inner,
+            "L": FIELDS.size(config, "n_layer"), "C": num_labels(config)}
+
+
+def rotary_check(config: Mapping, architecture: str) -> None:
+    """rotary_dim sizes no parameter, but the rotation turns pairs of coordinates within a head: an odd number of
+    them, more than a head, or none (null rotates with the whole width's angles) fails in the forward pass. Checked
+    apart from the sizes (the calculator does not ask for rotary_dim), for every class."""
+    values = read(config)
+    head, heads = values["d_h"], values["H"]
     rotary = config.get("rotary_dim", 64)
     if rotary is None:
         if heads != 1:
@@ -36,8 +44,6 @@ def read(config: Mapping) -> dict[str, int]:
                               "unless there is one head")
     elif isinstance(rotary, bool) or not isinstance(rotary, int) or rotary < 1 or rotary % 2 or rotary > head:
         raise ConfigError(f"rotary_dim must be an even number of a head's {head} coordinates, got {shown(rotary)}")
-    return {"V": FIELDS.size(config, "vocab_size"), "D": hidden, "H": heads, "d_h": head, "F": inner,
-            "L": FIELDS.size(config, "n_layer"), "C": num_labels(config)}
 
 
 # Which of gptj.VARIANTS a config builds: the head's weight tied to the token embeddings (tie_word_embeddings, false by
@@ -50,4 +56,4 @@ CHECKS = validation.fields(
     attn_pdrop=validation.dropout(), layer_norm_epsilon="float", initializer_range=validation.deviation(),
     use_cache="bool", **validation.TOKENS, pad_token_id="int | None")
 
-READER = Reader("gptj", read, LAYOUT, FIELD_OF, (HEADS_DIVIDE_WIDTH,), checks=CHECKS)
+READER = Reader("gptj", read, LAYOUT, FIELD_OF, (HEADS_DIVIDE_WIDTH,), check=rotary_check, checks=CHECKS)

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 
 from ..reading import ConfigError, Fields, Layout, Reader, shown, switch
 from .. import validation
-from .llama import DECODER_CHECKS, KV_HEADS_DIVIDE_HEADS, NO_TOKEN_BIAS, SYMBOL_FIELDS, read_decoder
+from .llama import DECODER_CHECKS, EVEN_HEAD, KV_HEADS_DIVIDE_HEADS, NO_TOKEN_BIAS, SYMBOL_FIELDS, read_decoder
 
 # transformers' PhiConfig defaults (configuration_phi.py, 5.23): Phi-1's sizes. num_key_value_heads null means as many
 # as the heads. PhiConfig has no head_dim field: PhiAttention reads ``getattr(config, "head_dim", hidden_size //
@@ -35,18 +35,27 @@ def read(config: Mapping) -> dict[str, int]:
         raise ConfigError("head_dim must be an integer when given (PhiAttention reads it as it is), got null")
     values = read_decoder(config, FIELDS, divisible=False, zero_head_dim=False)
     head = values["d_h"]
-    # The rotation turns pairs of the first int(d_h partial_rotary_factor) coordinates of each head: an odd number of
-    # them fails in the forward pass (the cosines are one longer).
-    rotated = int(head * rotary_factor(config))
-    if rotated % 2 or rotated > head:
-        raise ConfigError(f"partial_rotary_factor rotates {rotated} of a head's {head} coordinates: it must be an "
-                          "even number, at most the head")
+    rotary_factor(config)
     # qk_layernorm normalizes each query and key head with a LayerNorm of hidden_size // num_attention_heads: a head
     # of another size (head_dim set) fails in the forward pass.
     if config.get("qk_layernorm") is True and head != values["D"] // values["H"]:
         raise ConfigError(f"qk_layernorm normalizes heads of hidden_size // num_attention_heads "
                           f"({values['D'] // values['H']}) coordinates, but head_dim is {head}")
     return values
+
+
+def rotary_part(head: int, factor: float) -> None:
+    """The rotation turns pairs of the first int(d_h partial_rotary_factor) coordinates of each head: an odd number
+    of them, or more than the head, fails in the forward pass (the cosines are one longer)."""
+    rotated = int(head * factor)
+    if rotated % 2 or rotated > head:
+        raise ConfigError(f"partial_rotary_factor rotates {rotated} of a head's {head} coordinates: it must be an "
+                          "even number, at most the head")
+
+
+def rotary_check(config: Mapping, architecture: str) -> None:
+    """The rotary part of a head, checked apart from the sizes (the calculator does not ask for the factor)."""
+    rotary_part(read(config)["d_h"], rotary_factor(config))
 
 
 # Which of phi.VARIANTS a config builds: a LayerNorm of each query and key head (qk_layernorm), the head's weight tied
@@ -60,4 +69,7 @@ CHECKS = validation.fields(
     resid_pdrop=validation.dropout(), embd_pdrop=validation.dropout(), pad_token_id="int | None",
     partial_rotary_factor=validation.Field("int | float"))
 
-READER = Reader("phi", read, LAYOUT, SYMBOL_FIELDS, (KV_HEADS_DIVIDE_HEADS,), checks=CHECKS)
+# LLaMA's reading refuses an odd head (EVEN_HEAD), which Phi's partial rotation would run: a rule the calculator
+# applies too.
+READER = Reader("phi", read, LAYOUT, SYMBOL_FIELDS, (KV_HEADS_DIVIDE_HEADS, EVEN_HEAD), check=rotary_check,
+                checks=CHECKS)
