@@ -134,7 +134,7 @@ ROUNDED = (
             (_CAUSAL, without_input_embeddings), precision=10**8, printed="1.3B"),
     Rounded("phi_2", 2_700_000_000, "Phi-2",
             Citation("hub-microsoft-phi-2", "Phi-2's model card: “Phi-2 is a Transformer with 2.7 billion parameters”"),
-            "phi-2", (_CAUSAL,), precision=10**8, printed="2.7B"),
+            "phi-2", (_CAUSAL, without_input_embeddings), precision=10**8, printed="2.7B"),
 )
 
 
