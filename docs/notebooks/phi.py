@@ -30,7 +30,7 @@ def show(expression, name=""):
 
 # %%
 show(phi.layer.total, "one layer")
-show(phi.layer_qk_norm.total - phi.layer.total, "qk_layernorm adds")
+show(phi.layer_qk_norm.total - phi.layer.total, "with q and k normed, more")
 
 # %% [markdown]
 # Every checkpoint, counted by `derivations.count` (the [Python API](../api.md)):

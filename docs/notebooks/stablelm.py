@@ -30,8 +30,8 @@ def show(expression, name=""):
 
 # %%
 show(stablelm.layer.total, "one layer")
-show(stablelm.layer_qkv_bias.total - stablelm.layer.total, "use_qkv_bias adds")
-show(stablelm.layer.total - stablelm.layer_parallel.total, "use_parallel_residual saves")
+show(stablelm.layer_qkv_bias.total - stablelm.layer.total, "q, k and v biases add")
+show(stablelm.layer.total - stablelm.layer_parallel.total, "a parallel layer saves")
 
 # %% [markdown]
 # Both checkpoints, counted by `derivations.count` (the [Python API](../api.md)):
