@@ -35,7 +35,8 @@ BUNDLE_URI = "assets/derivations.zip"
 # The modules the command line runs: plain Python, no SymPy (tests/test_pasted.py runs the bundle alone).
 # fit reads accelerators (its table of cards) and fits (its search); flops --gpu, roofline.
 MODULES = ("__init__", "__main__", "accelerators", "answers", "cache", "compiled", "configs", "fits", "hub",
-           "parallel", "pasted", "quantization", "reading", "roofline", "rules", "storage", "validation", "readers/*")
+           "measured", "parallel", "pasted", "quantization", "reading", "roofline", "rules", "storage", "validation",
+           "readers/*")
 
 
 def sources() -> list[Path]:

@@ -16,7 +16,7 @@ import pytest
 import site_build
 
 from derivations import __main__ as cli
-from derivations import answers, configs, pasted
+from derivations import answers, configs, measured, pasted
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -74,7 +74,9 @@ def test_a_class_chosen_on_the_page_is_the_command_lines_arch(in_tmp):
 
 
 @pytest.mark.parametrize("text", REFUSED.values(), ids=REFUSED.keys())
-def test_a_refused_config_gets_the_command_lines_line(text, in_tmp):
+def test_a_refused_config_gets_the_command_lines_line(text, in_tmp, monkeypatch):
+    # The page runs no torch: a model_type not derived gets the line that says so, as the command line without it.
+    monkeypatch.setattr(measured, "available", lambda: False)
     (in_tmp / "config.json").write_text(text)
     status, printed, error = command_line(Path("config.json"))
     assert status == cli.EXIT_BAD_INPUT and printed == ""
