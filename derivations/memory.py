@@ -96,7 +96,9 @@ def tensors(part: Part, model_type: str = "") -> list[Tensor]:
     for kind, leaf, copies, path, numbered in leaves:
         sizes = leaf.tensor_sizes
         # transformers' default skips: the output embedding, and the last module if a weight is its last parameter.
+        # (A table registered first as the head's decoder, XLM-R's, is the output embedding too: it multiplies.)
         output = bool(leaf.shape) and ((kind == "heads" and leaf.shape[3] == V)
+                                       or (kind == "embeddings" and leaf.matrix != 0 and leaf.shape[3] == V)
                                        or (leaf is weighted[-1] and len(sizes) == 1))
         for i, size in enumerate(sizes):
             # A linear map's weight comes first, its bias after it.

@@ -58,8 +58,8 @@ def head_first(model: Part) -> Part:
     ``parameters()`` meets the shared table first as ``lm_head.decoder.weight``, so it is counted there, and the
     word embeddings are the tied name. The same tensors, counted under the other name; RoBERTa's classes assign
     the body first."""
-    word = tied_tensor("word", "word (token) embeddings (the LM head's decoder weight)", "lm_head.decoder",
-                       "word_embeddings")
+    word = replace(tied_tensor("word", "word (token) embeddings (the LM head's decoder weight)", "lm_head.decoder",
+                               "word_embeddings"), kind="embeddings")
     body = model.child("roberta")
     embeddings = body.child("embeddings")
     embeddings = replace(embeddings, children=tuple(word if c.name == "word" else c for c in embeddings.children))
