@@ -62,6 +62,15 @@ def relative_span(config: Mapping) -> int:
     return span if span >= 1 else FIELDS.size(config, "max_position_embeddings")
 
 
+def truthy(config: Mapping, field: str) -> bool:
+    """A switch DebertaV2Config does not declare, which the layers read with getattr and test for truth
+    (share_att_key): a number is taken as Python takes it."""
+    value = config.get(field, False)
+    if value is not None and not isinstance(value, (bool, int, float)):
+        raise ConfigError(f"{field} must be true or false, got {shown(value)}")
+    return bool(value)
+
+
 def embedding_size(config: Mapping) -> int:
     """getattr(config, "embedding_size", hidden_size): a config.json may set it; null means the width."""
     return FIELDS.size(config, "hidden_size") if config.get("embedding_size") is None else \
@@ -85,7 +94,7 @@ def read(config: Mapping) -> dict[str, int]:
     padding_index(config, vocabulary, default=0)
     HEADS_DIVIDE_WIDTH.check({"H": heads, "D": hidden}, FIELD_OF)
     head_size = FIELDS.size(config, "attention_head_size") if "attention_head_size" in config else hidden // heads
-    relative, kinds, shared = flag(config, "relative_attention"), position_types(config), flag(config, "share_att_key")
+    relative, kinds, shared = flag(config, "relative_attention"), position_types(config), truthy(config, "share_att_key")
     kernel, groups = _integer(config, "conv_kernel_size", 0), _integer(config, "conv_groups", 1)
     if kernel > 0 and (groups < 1 or hidden % groups):
         # nn.Conv1d refuses it as the model is built.
@@ -134,8 +143,10 @@ CHECKS = validation.fields(
     hidden_act=validation.activation(), hidden_dropout_prob=validation.dropout(),
     attention_probs_dropout_prob=validation.dropout(), initializer_range=validation.deviation(),
     layer_norm_eps="float", relative_attention="bool", max_relative_positions="int", position_biased_input="bool",
-    pos_att_type="str | list[str] | None", pooler_dropout=validation.dropout(), pooler_hidden_act="str",
-    legacy="bool", **validation.TOKENS)
+    pos_att_type="str | list[str] | None", pooler_dropout="float | int", pooler_hidden_act="str",
+    legacy="bool", **validation.TOKENS,
+    # The model's forward reads output_hidden_states as a truth value alone.
+    output_hidden_states="object")
 
 READER = Reader("deberta-v2", read, LAYOUT, FIELD_OF, (HEADS_DIVIDE_WIDTH,), check=check,
                 zero=frozenset({"T", "P_r", "k_c", "n_abs", "n_c2p", "n_p2c", "n_sh"}), checks=CHECKS)

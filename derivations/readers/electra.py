@@ -80,7 +80,8 @@ def check(config: Mapping, architecture: str) -> None:
 # ElectraConfig's fields that set no size (configuration_electra.py, 5.23): BERT's, and the summary's. classifier_dropout
 # (else hidden_dropout_prob) is ElectraClassificationHead's; summary_last_dropout the multiple-choice summary's.
 CHECKS = validation.fields(
-    bert.CHECKS, classifier_dropout=validation.dropout("float | int | None", "ForSequenceClassification"),
+    bert.CHECKS, classifier_dropout=validation.dropout("float | int | None", "ForSequenceClassification",
+                                                      "ForTokenClassification"),
     hidden_dropout_prob=validation.dropout("float | int"),
     attention_probs_dropout_prob=validation.dropout("float | int"),
     summary_activation="str", summary_last_dropout=validation.dropout("float | int", "ForMultipleChoice"))

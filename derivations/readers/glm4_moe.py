@@ -35,7 +35,9 @@ def rotary_factor(config: Mapping) -> float:
         inner = config.get(nested)
         if isinstance(inner, Mapping) and "partial_rotary_factor" in inner:
             return inner["partial_rotary_factor"]
-    return config.get("partial_rotary_factor", 0.5)
+    factor = config.get("partial_rotary_factor", 0.5)
+    # null: Glm4MoeConfig leaves it out of rope_parameters, and the rotary embedding turns the whole head.
+    return 1.0 if factor is None else factor
 
 
 def read(config: Mapping) -> dict[str, int]:

@@ -54,6 +54,8 @@ LAYOUT = Layout((switch("tied", "tie_word_embeddings"),))
 CHECKS = validation.fields(
     activation_function=validation.activation(), resid_pdrop=validation.dropout(), embd_pdrop=validation.dropout(),
     attn_pdrop=validation.dropout(), layer_norm_epsilon="float", initializer_range=validation.deviation(),
-    use_cache="bool", **validation.TOKENS, pad_token_id="int | None")
+    use_cache="bool", **validation.TOKENS, pad_token_id="int | None",
+    # GPTJModel's forward reads output_hidden_states as a truth value alone.
+    output_hidden_states="object")
 
 READER = Reader("gptj", read, LAYOUT, FIELD_OF, (HEADS_DIVIDE_WIDTH,), check=rotary_check, checks=CHECKS)
