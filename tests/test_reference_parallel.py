@@ -244,8 +244,9 @@ COMPLETED["bloom"] = COMPLETED["falcon"] = {f"h.*.{m}": s for m, s in {
 # GPT-BigCode's c_attn is a Linear (GPT-2's is a Conv1D), cut by its rows (with one key/value head, multi_query, no
 # even cut gives whole heads: such checkpoints are left out below).
 COMPLETED["gpt_bigcode"] = {f"h.*.{m}": s for m, s in {
-    "attn.c_attn": "colwise", "attn.c_proj": "rowwise", "mlp.c_fc": "colwise",
-    "mlp.c_proj": "rowwise"}.items()}
+    "attn.c_attn": "colwise", "attn.c_proj": "rowwise", "mlp.c_fc": "colwise", "mlp.c_proj": "rowwise",
+    "crossattention.q_attn": "colwise", "crossattention.c_attn": "colwise",
+    "crossattention.c_proj": "rowwise"}.items()}
 
 
 @contextlib.contextmanager
