@@ -131,10 +131,11 @@ def test_largest_layer_of_checkpoints(name: str) -> None:
 # The families whose layers, as accelerate sizes them, are ours and hold no buffers: accelerate's own figure
 # (calculate_maximum_sizes, what `accelerate estimate-memory` prints) is the derivation's. Gemma scales its
 # embeddings by a buffer (embed_scale), DeepSeek-V3's routers keep a correction bias as a buffer, BERT and RoBERTa
-# keep position and token-type ids as buffers in their embeddings (XLM-R's and CamemBERT's too), and ModernBERT's
-# embeddings are one layer for accelerate, the table with its norm.
+# keep position and token-type ids as buffers in their embeddings (XLM-R's and CamemBERT's too), ModernBERT's
+# embeddings are one layer for accelerate, the table with its norm, and GLM-4.5's routers keep DeepSeek-V3's
+# correction bias as a buffer (e_score_correction_bias, one a routed expert).
 AS_PRINTED = set(FAMILIES) - {"bert", "roberta", "albert", "gemma", "gemma2", "gemma3_text", "deepseek_v3",
-                              "xlm_roberta", "camembert", "modernbert"} \
+                              "xlm_roberta", "camembert", "modernbert", "glm4_moe"} \
     - set(BLOCKS)
 
 
@@ -223,6 +224,29 @@ COMPLETED["deberta_v2"] = {f"encoder.layer.*.{m}": s for m, s in {
     "attention.self.query_proj": "colwise", "attention.self.key_proj": "colwise",
     "attention.self.value_proj": "colwise", "attention.output.dense": "rowwise", "intermediate.dense": "colwise",
     "output.dense": "rowwise"}.items()}
+# BART's and mBART's layers are Marian's, under the same names.
+COMPLETED["bart"] = COMPLETED["mbart"] = COMPLETED["transformer"]
+COMPLETED["opt"] = {f"decoder.layers.*.{m}": s for m, s in {
+    **{f"self_attn.{p}": s for p, s in ATTENTION.items() if p != "o_proj"}, "self_attn.out_proj": "rowwise",
+    "fc1": "colwise", "fc2": "rowwise"}.items()}
+COMPLETED["gptj"] = {f"h.*.{m}": s for m, s in {
+    **{f"attn.{p}": s for p, s in ATTENTION.items() if p != "o_proj"}, "attn.out_proj": "rowwise",
+    "mlp.fc_in": "colwise", "mlp.fc_out": "rowwise"}.items()}
+COMPLETED["stablelm"] = {**{f"layers.*.self_attn.{p}": s for p, s in ATTENTION.items()},
+                         **{f"layers.*.mlp.{p}": s for p, s in {
+                             "gate_proj": "colwise", "up_proj": "colwise", "down_proj": "rowwise"}.items()}}
+# BLOOM's and Falcon's fused query_key_value hold each head's (BLOOM, Falcon without grouped heads) or each key/value
+# group's (Falcon's new decoder architecture) query, key and value rows together: cut as one map by its rows, each
+# device holds whole heads (or groups), as Megatron's fused QKV is laid out.
+COMPLETED["bloom"] = COMPLETED["falcon"] = {f"h.*.{m}": s for m, s in {
+    "self_attention.query_key_value": "colwise", "self_attention.dense": "rowwise",
+    "mlp.dense_h_to_4h": "colwise", "mlp.dense_4h_to_h": "rowwise"}.items()}
+# GPT-BigCode's c_attn is a Linear (GPT-2's is a Conv1D), cut by its rows (with one key/value head, multi_query, no
+# even cut gives whole heads: such checkpoints are left out below).
+COMPLETED["gpt_bigcode"] = {f"h.*.{m}": s for m, s in {
+    "attn.c_attn": "colwise", "attn.c_proj": "rowwise", "mlp.c_fc": "colwise", "mlp.c_proj": "rowwise",
+    "crossattention.q_attn": "colwise", "crossattention.c_attn": "colwise",
+    "crossattention.c_proj": "rowwise"}.items()}
 
 
 @contextlib.contextmanager
@@ -342,9 +366,16 @@ def devices_for(config: dict, architecture: str) -> int | None:
     return None
 
 
-# Gemma 2B and Gemma 3 1B have one key/value head: no number of devices cuts it into whole heads
-# (test_more_devices_than_key_value_heads checks them against vLLM's rule).
-@pytest.mark.parametrize("name", [n for n in CHECKPOINTS if configs.load(n).get("num_key_value_heads") != 1])
+def one_key_value_head(config: dict) -> bool:
+    """One key/value head, as the config says it in transformers' names: num_key_value_heads, or multi-query
+    attention (GPT-BigCode's and Falcon's multi_query, Falcon's without its new decoder architecture)."""
+    return config.get("num_key_value_heads") == 1 or bool(
+        config.get("multi_query") and not config.get("new_decoder_architecture"))
+
+
+# Gemma 2B, Gemma 3 1B, SantaCoder and Falcon-7B have one key/value head: no number of devices cuts it into whole
+# heads (test_more_devices_than_key_value_heads checks Gemma's against vLLM's rule).
+@pytest.mark.parametrize("name", [n for n in CHECKPOINTS if not one_key_value_head(configs.load(n))])
 def test_tensor_parallel_of_checkpoints(name: str) -> None:
     config, model = built(name)
     architecture = main_class(config)
@@ -379,10 +410,11 @@ def derived_cache(config: dict, architecture: str, tokens: int, devices: int) ->
 
 
 # The checkpoints whose family's transformers plan cuts the key/value heads, and which have more than one: each rank
-# caches its own. (Phi-3's plan gathers its fused projection's output, so every rank runs every head; Megatron's
-# split, the derivation's, does not.)
-CACHE_PLANNED = [n for n in CHECKPOINTS if family_of(configs.load(n)) not in {*COMPLETED, "phi3"}
-                 and configs.load(n).get("num_key_value_heads") != 1]
+# caches its own. (Phi-3's plan gathers its fused projection's output, and OLMo 2's and OLMo 3's gather q, k and v
+# (colwise_gather_output: their q/k norm spans all heads), so every rank runs every head; Megatron's split, the
+# derivation's, does not.)
+CACHE_PLANNED = [n for n in CHECKPOINTS if family_of(configs.load(n)) not in {*COMPLETED, "phi3", "olmo2", "olmo3"}
+                 and not one_key_value_head(configs.load(n))]
 
 
 @pytest.mark.parametrize("name", CACHE_PLANNED)
