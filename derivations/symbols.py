@@ -123,6 +123,9 @@ n_p2c = sympy.Symbol("n_p2c", integer=True, nonnegative=True)
 n_sh = sympy.Symbol("n_sh", integer=True, nonnegative=True)
 LATEX_NAMES.update({n_abs: r"n_{\mathrm{abs}}", n_c2p: r"n_{\mathrm{c2p}}", n_p2c: r"n_{\mathrm{p2c}}",
                     n_sh: r"n_{\mathrm{sh}}"})
+# The switches a config sets (each 0 or 1, never more): a count of parameters is linear in each, with (1 - n_sh)
+# where a tensor exists only without the switch, so a form that asks for them takes nothing above 1.
+SWITCHES = frozenset({n_abs, n_c2p, n_p2c, n_sh})
 # A ratio, not a size: Meta's ffn_dim_multiplier (1.3 for Llama-2-70B).
 r = sympy.Symbol("r", positive=True)
 

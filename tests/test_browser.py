@@ -257,8 +257,13 @@ def obeying(family, architecture: str, values: dict, generator) -> dict:
         broken = calculator.refused(family, architecture, symbols.valued(values))
         if not broken:
             return values
+        derived = {str(size): pair for size, pair in calculator.ratios(family).items()}
         for rule in broken:
-            values[str(rule.field)] = generator.choice([1, 3]) * 2 ** generator.randint(0, 10)
+            if str(rule.field) in derived:  # a derived size (ModernBERT's d_h = D / H): a width of other heads
+                numerator, denominator = (str(s) for s in derived[str(rule.field)])
+                values[numerator] = values[denominator] * generator.randint(1, 256)
+            else:
+                values[str(rule.field)] = generator.choice([1, 3]) * 2 ** generator.randint(0, 10)
     raise AssertionError(f"no sizes found that {family.__name__} accepts")
 
 
@@ -286,7 +291,9 @@ def test_each_kind_of_family_page_and_its_calculator_on_desktop_and_phone(served
     assert (shown["rows"], shown["total"]) == expected(family, architecture, presets[next(iter(presets))]), name
     architecture = list(family.architectures)[-1]
     form.locator("select[name='class']").select_option(architecture)
-    values = {str(s): generator.choice([generator.randint(1, 64), generator.randint(1, 10**6)])
+    most = calculator.maximum(family)  # a switch (DeBERTa-v2's n_sh) is 0 or 1
+    values = {str(s): generator.randint(0, most[str(s)]) if str(s) in most
+              else generator.choice([generator.randint(1, 64), generator.randint(1, 10**6)])
               for s in calculator.sizes(family)}
     for numerator, denominator in calculator.ratios(family).values():  # widths the heads divide
         values[str(numerator)] = values[str(denominator)] * generator.randint(1, 256)

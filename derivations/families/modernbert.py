@@ -22,7 +22,7 @@ from ..components import (Part, as_kind, column_parallel, embedding, fused_atten
                           row_parallel, tied_tensor)
 from ..readers import modernbert as reader
 from ..sources import Citation, Source, declare
-from ..symbols import C, D, F, H, L, V
+from ..symbols import C, D, F, H, L, V, d_h
 
 # ---------------------------------------------------------------------------------------------
 # Embeddings: the token table, then a LayerNorm (no positions: rotary, no token types)
@@ -195,4 +195,7 @@ FAMILY = Family(
                    "non_embedding": "non-embedding"},
     rounded=ROUNDED,
     sources=SOURCES,
+    # The calculator derives the head size as the reader does (hidden_size // num_attention_heads), so that it asks
+    # for the heads and refuses what the reader refuses: heads that do not divide the width, an odd rotary head.
+    ratios={d_h: (D, H)},
 )

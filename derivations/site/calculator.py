@@ -98,9 +98,9 @@ def ratios(family: Family) -> Mapping[sympy.Symbol, tuple[sympy.Symbol, sympy.Sy
 
 @cache  # a family and its rules do not change; the checks ask thousands of times
 def rules(family: Family) -> tuple[Rule, ...]:
-    """The reader's rules on the sizes the form asks for (GPT-2's heads divide its width, but its form asks for no
+    """The reader's rules on the sizes the form asks for or derives (GPT-2's heads divide its width, but its form asks for no
     heads: their count is not in any of its numbers)."""
-    asked = {str(s) for s in sizes(family)}
+    asked = {str(s) for s in sizes(family)} | {str(s) for s in ratios(family)}  # derived from asked ones
     found = tuple(rule for rule in family.rules if set(rule.sizes) <= asked)
     for rule in found:
         named = set(re.findall(r"\{(\w+)\}", rule.text))
@@ -112,6 +112,12 @@ def minimum(family: Family) -> dict[str, int]:
     """The least value of each size the form asks for: 1, unless the family says otherwise."""
     lower = {str(s): v for s, v in family.minimum.items()}
     return {str(s): lower.get(str(s), 1) for s in sizes(family)}
+
+
+def maximum(family: Family) -> dict[str, int]:
+    """The greatest value of the sizes the form asks for that have one: a switch (symbols.SWITCHES, DeBERTa-v2's
+    n_sh) is 0 or 1, and a count with (1 - n_sh) in it goes negative past 1."""
+    return {str(s): 1 for s in sizes(family) if s in symbols.SWITCHES}
 
 
 def active(family: Family) -> Mapping[str, Part]:
@@ -138,7 +144,11 @@ def uses(family: Family, architecture: str) -> frozenset[sympy.Symbol]:
     parts = [family.architectures[architecture], forward(family, architecture)]
     if architecture in active(family):
         parts.append(active(family)[architecture])
-    return frozenset(asked(family, *parts) - {s})
+    # A derived size is asked for through its pair even where no count uses it: ModernBERT's parameters and FLOPs
+    # do not depend on its heads, but whether it builds does (its rotary head D / H is even or 1), and a form
+    # without H could not refuse an odd width that one head makes odd.
+    derived = set().union(*(set(pair) for pair in ratios(family).values()))
+    return frozenset((asked(family, *parts) | derived) - {s})
 
 
 @cache
@@ -159,7 +169,7 @@ def derive(family: Family, values: Mapping[sympy.Symbol, int]) -> dict[sympy.Sym
 
 def applied(family: Family, architecture: str) -> list[Rule]:
     """The rules the form applies to a class: those on sizes the class uses."""
-    used = {str(s) for s in uses(family, architecture)}
+    used = {str(s) for s in uses(family, architecture)} | {str(s) for s in ratios(family)}
     return [rule for rule in rules(family) if set(rule.sizes) <= used]
 
 
@@ -296,7 +306,7 @@ def family_script(name: str, family: Family) -> str:
     classes = ",\n".join(f"    {json.dumps(architecture)}: [\n{rows_of(part)}\n    ]"
                          for architecture, part in family.architectures.items())
     uses_ = {architecture: sorted(str(s) for s in uses(family, architecture)) for architecture in family.architectures}
-    derived = ", ".join(f"[{json.dumps(str(size))}, {_function(sympy.floor(n / d))}]"
+    derived = ", ".join(f"[{json.dumps(str(size))}, {_function(sympy.floor(n / d))}, {json.dumps([str(n), str(d)])}]"
                         for size, (n, d) in ratios(family).items())
     applied_ = ",\n".join(
         f"    [{json.dumps(rule.field)}, {json.dumps(sorted(rule.sizes))}, "
@@ -310,6 +320,7 @@ def family_script(name: str, family: Family) -> str:
     return (f"  {json.dumps(name)}: {{\n"
             f"   sizes: {json.dumps([str(s) for s in sizes(family)])},\n"
             f"   minimum: {json.dumps(minimum(family))},\n"
+            f"   maximum: {json.dumps(maximum(family))},\n"
             f"   uses: {json.dumps(uses_)},\n"
             f"   copies: [{', '.join(f'[{json.dumps(copies_html(c))}, {_function(c)}]' for c in multiples)}],\n"
             f"   derived: [{derived}],\n"

@@ -90,15 +90,21 @@
         input.disabled = !used.has(input.name); // a size this class does not have
         if (input.disabled) continue;
         const least = BigInt(family.minimum[input.name]);
+        // A switch (0 or 1) has a greatest value; a size, an int64's.
+        const most = input.name in family.maximum ? BigInt(family.maximum[input.name]) : LARGEST;
         const n = parse(input.value);
-        if (n !== null && n >= least && n <= LARGEST) values[input.name] = n;
-        else problems[input.name] = [[`A whole number from ${least} to ${format(LARGEST)}.`], true];
+        if (n !== null && n >= least && n <= most) values[input.name] = n;
+        else problems[input.name] = [[`A whole number from ${least} to ${format(most)}.`], true];
       }
       if (Object.keys(problems).length) return [values, problems];
       for (const [size, derive] of family.derived) values[size] = derive(values);
+      for (const [size] of family.derived) used.add(size); // a rule may concern a derived size (ModernBERT's d_h)
       family.rules.forEach(([field, sizes, holds, refuses], i) => {
         if (!sizes.every((size) => used.has(size)) || holds(values)) return;
-        const where = sizes.includes(edited) ? edited : field;
+        // A derived size has no field: its words go beside the size it is derived from that was typed into, else
+        // beside the divisor (ModernBERT's odd head D / H, beside H).
+        const from = family.derived.find(([size]) => size === field);
+        const where = sizes.includes(edited) ? edited : !from ? field : from[2].includes(edited) ? edited : from[2][1];
         if (problems[where] && problems[where][1]) return; // one refusal at a time beside a field
         problems[where] = [[...stated[i].cloneNode(true).childNodes], refuses];
       });

@@ -15,9 +15,27 @@
 # expressions, evaluated on CamemBERT's config.
 
 # %%
+from IPython.display import Math, display
+
 import derivations
+from derivations import render
 
 from derivations.families import camembert, roberta
+
+
+def show(expression, name=""):
+    """An expression of the package as a formula, named (in words) when a name is given."""
+    name = name.replace("_", r"\_")
+    display(Math((rf"\text{{{name}}} = " if name else "") + render.latex(expression)))
+
+
+# %% [markdown]
+# CamembertModel is RobertaModel renamed: the same expression, which the package checks.
+
+# %%
+show(camembert.ARCHITECTURES["CamembertModel"].total, "CamembertModel")
+print("same as RobertaModel:",
+      camembert.ARCHITECTURES["CamembertModel"].total == roberta.ARCHITECTURES["RobertaModel"].total)
 
 # %% [markdown]
 # The classes are RoBERTa's, renamed: the same totals.
