@@ -12,7 +12,7 @@ tests/test_reference_sdpa.py.
 from __future__ import annotations
 
 import pytest
-from hypothesis import assume, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 import live_bytes  # skips this module without torch/transformers (fails under CI)
@@ -100,7 +100,8 @@ def test_every_verified_class(family: str, architecture: str) -> None:
 
 
 @pytest.mark.parametrize("family", sorted(VERIFIED))
-@settings(max_examples=profiles.draws(40), deadline=None)
+# A drawn config transformers cannot run is skipped (assume): RoBERTa's kin, without a pad token, often are.
+@settings(max_examples=profiles.draws(40), deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
 @given(data=st.data())
 def test_random_configs(family: str, data: st.DataObject) -> None:
     # The family's random configs (tests/specs/), each class, at a drawn length, batch and dtype.

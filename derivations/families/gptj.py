@@ -288,5 +288,6 @@ FAMILY = Family(
     miscounts=(sharded,),
     rounded=ROUNDED,
     sources=SOURCES,
-    transient=TRANSIENT,
+    # TRANSIENT (above) is not declared yet: a random draw (vocabulary 1, width 4, batch 2, generate) held 64 bytes
+    # fewer than it says, a difference not yet explained; the inference total says the forward is not derived.
 )

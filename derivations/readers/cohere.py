@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from ..reading import ConfigError, Fields, Layout, Reader, switch
+from ..reading import ConfigError, Fields, Layout, Reader, Switch, flag, switch
 from .. import validation
 from .llama import DECODER_CHECKS, EVEN_HEAD, KV_HEADS_DIVIDE_HEADS, SYMBOL_FIELDS, read_decoder
 
@@ -29,13 +29,15 @@ def read(config: Mapping) -> dict[str, int]:
 
 # Biases on q, k, v and o (attention_bias, false in every release), a LayerNorm of each query and key head
 # (use_qk_norm: Command R+), an untied head (tie_word_embeddings is true by default, and in every release).
-LAYOUT = Layout((switch("attention_bias", "attention_bias"), switch("qk_norm", "use_qk_norm"),
+LAYOUT = Layout((switch("attention_bias", "attention_bias"), Switch("qk_norm", lambda config: config.get("use_qk_norm") is not None
+                        and flag(config, "use_qk_norm")),  # null: CohereConfig takes it, read as false
                  switch("untied", "tie_word_embeddings", True, on=False)))
 
 # CohereConfig's fields that set no size (configuration_cohere.py, 5.23): LLaMA's, but the norm's epsilon, with the
 # logits' scale (a float the head's output is multiplied by, not a parameter) and the qk norm.
 CHECKS = validation.fields({f: c for f, c in DECODER_CHECKS.items() if f != "rms_norm_eps"},
-                           layer_norm_eps="float | None", logit_scale="float | None", use_qk_norm="bool | None",
-                           attention_dropout=validation.dropout("float | int | None"))
+                           # null: the config takes it, a training step fails on it (what transformers refuses, validation's sense).
+                           layer_norm_eps="float", logit_scale="float", use_qk_norm="bool | None",
+                           attention_dropout=validation.dropout("float | int"))
 
 READER = Reader("cohere", read, LAYOUT, SYMBOL_FIELDS, (KV_HEADS_DIVIDE_HEADS, EVEN_HEAD), checks=CHECKS)

@@ -66,9 +66,9 @@ def truthy(config: Mapping, field: str) -> bool:
     """A switch DebertaV2Config does not declare, which the layers read with getattr and test for truth
     (share_att_key): a number is taken as Python takes it."""
     value = config.get(field, False)
-    if value is not None and not isinstance(value, (bool, int, float)):
+    if isinstance(value, (list, dict)):
         raise ConfigError(f"{field} must be true or false, got {shown(value)}")
-    return bool(value)
+    return bool(value)  # a string too, as Python tests it: "false" is true
 
 
 def embedding_size(config: Mapping) -> int:

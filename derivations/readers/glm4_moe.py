@@ -82,7 +82,7 @@ LAYOUT = Layout((switch("no_attention_bias", "attention_bias", on=False), switch
 # Glm4MoeConfig's fields that set no size (configuration_glm4_moe.py, 5.23): DeepSeek-V3's router fields (no
 # rope_interleave), its own qk norm, and LLaMA's.
 CHECKS = validation.fields({f: c for f, c in V3_CHECKS.items() if f not in ("rope_interleave", "pretraining_tp")},
-                           use_qk_norm="bool")
+                           use_qk_norm="bool", norm_topk_prob="bool")  # Glm4MoeConfig refuses null
 
 READER = Reader("glm4_moe", read, LAYOUT, SYMBOL_FIELDS, (KV_HEADS_DIVIDE_HEADS, TOP_K, DENSE_LAYERS),
                 zero=frozenset({"L_f", "X_s"}), checks=CHECKS)

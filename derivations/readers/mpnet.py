@@ -49,6 +49,8 @@ LAYOUT = Layout((switch("untied", "tie_word_embeddings", True, on=False),))
 CHECKS = validation.fields(
     hidden_act=validation.activation(), hidden_dropout_prob=validation.dropout(),
     attention_probs_dropout_prob=validation.dropout(), initializer_range=validation.deviation(),
-    layer_norm_eps="float", pad_token_id="int | None", **validation.TOKENS)
+    layer_norm_eps="float", pad_token_id="int | None", **validation.TOKENS,
+    # MPNetModel's forward reads output_hidden_states as a truth value alone.
+    output_hidden_states="object")
 
 READER = Reader("mpnet", read, LAYOUT, FIELD_OF, bert.READER.rules, checks=CHECKS)

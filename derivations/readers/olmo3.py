@@ -30,7 +30,9 @@ def windows(config: Mapping, layers: int) -> tuple[int | None, ...]:
 
 
 # Olmo3Config's fields that set no size (configuration_olmo3.py, 5.23): OLMo 2's and the windows.
-CHECKS = validation.fields(olmo2.CHECKS, sliding_window="int | None", layer_types="list[str] | None")
+# rope_theta: Olmo3Config keeps it in rope_parameters without checking its type (a string or null is taken).
+CHECKS = validation.fields({f: c for f, c in olmo2.CHECKS.items() if f != "rope_theta"}, sliding_window="int | None",
+                           layer_types="list[str] | None")
 
 READER = Reader("olmo3", read, olmo2.LAYOUT, SYMBOL_FIELDS, (KV_HEADS_DIVIDE_HEADS, EVEN_HEAD), windows=windows,
                 checks=CHECKS)

@@ -37,3 +37,9 @@ print(f"{result.architecture}: {result.total:,}")
 for claim in mbart.FAMILY.miscounts:
     claim.check()
     print(f"{claim.printed:>6}: {claim.what}")
+
+# %% [markdown]
+# The class most configs name, the encoder-decoder with its language-model head (tied to the shared table):
+
+# %%
+show(mbart.ARCHITECTURES["MBartForConditionalGeneration"].total, "MBartForConditionalGeneration")
