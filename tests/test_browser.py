@@ -506,22 +506,22 @@ def test_calculator_address_under_instant_navigation(served, watched):
     # Reached by instant navigation (no page load), the calculator writes its address as well; back and
     # forward bring the page at that address, with its sizes.
     page = watched.page
-    page.goto(served + page_url("mistral"), wait_until="networkidle")  # its navigation lists its maker's Mixtral
+    page.goto(served + page_url("gpt1"), wait_until="networkidle")  # its navigation lists its maker's GPT-2
     page.evaluate("() => { window.__loaded_once = true; }")
-    page.locator("nav.md-nav--primary a.md-nav__link[href='mixtral.html']").first.click()
-    page.wait_for_url(lambda url: urlsplit(url).path.endswith("/mixtral.html"))  # its query may follow
+    page.locator("nav.md-nav--primary a.md-nav__link[href$='gpt2.html']").first.click()
+    page.wait_for_url(lambda url: urlsplit(url).path.endswith("/gpt2.html"))  # its query may follow
     form = page.locator("form.dv-calculator")
     page.locator("form.dv-calculator[data-ready]").wait_for()  # wired once its arithmetic has loaded
-    form.locator("input[name='X_a']").fill("3")
+    form.locator("input[name='L']").fill("3")
     shown = form.evaluate(READ)
     assert page.evaluate("() => window.__loaded_once === true"), "the click reloaded the page"
-    assert "X_a=3" in urlsplit(page.evaluate(HREF)).query.split("&") and not shown["stale"]
+    assert "L=3" in urlsplit(page.evaluate(HREF)).query.split("&") and not shown["stale"]
     page.go_back()
-    page.wait_for_url(served)
+    page.wait_for_url(lambda url: urlsplit(url).path.endswith("/gpt1.html"))
     page.go_forward()
-    page.wait_for_url("**/mixtral.html?*")
+    page.wait_for_url("**/gpt2.html?*")
     form.locator(".dv-calc-total:not(:empty)").wait_for()
-    assert form.locator("input[name='X_a']").input_value() == "3" and form.evaluate(READ) == shown
+    assert form.locator("input[name='L']").input_value() == "3" and form.evaluate(READ) == shown
     assert not watched.errors and not watched.foreign()
 
 
