@@ -521,6 +521,9 @@ def test_calculator_address_under_instant_navigation(served, watched):
     page.go_forward()
     page.wait_for_url("**/gpt2.html?*")
     form.locator(".dv-calc-total:not(:empty)").wait_for()
+    # The page swapped in by instant navigation sets its sizes from the address once its script has run.
+    page.wait_for_function("() => document.querySelector(\"form.dv-calculator input[name='L']\")?.value === '3'",
+                           timeout=20_000)
     assert form.locator("input[name='L']").input_value() == "3" and form.evaluate(READ) == shown
     assert not watched.errors and not watched.foreign()
 
