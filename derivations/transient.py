@@ -23,9 +23,10 @@ the same on transformers' models (tests/live_bytes.py) and compares.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import sympy
 
@@ -107,13 +108,16 @@ class Timeline:
         return list(seen)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Transient:
     """A class's forward at inference: the moments of the bare forward, and of generate's forward on the prompt
-    (None for a class that does not generate: a body alone, an encoder)."""
+    (None for a class that does not generate: a body alone, an encoder).
 
-    forward: tuple[Expr, ...]
-    generate: tuple[Expr, ...] | None
+    The moments are derived when first read, not when a family's module is imported: a family declares its forward
+    in every layout and class, and a process (a page, a test, a command) reads few of them."""
+
+    # What derives the moments: (forward, generate), called once.
+    moments: Callable[[], tuple[tuple[Expr, ...], tuple[Expr, ...] | None]] = field(repr=False)
     # Sizes the program assumes even (rotary embeddings rotate the halves of a head): an odd one is refused.
     even: tuple[str, ...] = ()
     # Config fields that choose another code path than the program's, each (field, transformers' default, the
@@ -149,6 +153,18 @@ class Transient:
     # DeepSeek's groups of experts (n_group, topk_group), its key/value heads (num_key_value_heads, H by default).
     counts: tuple[tuple[str, str, int | str], ...] = ()
 
+    @functools.cached_property
+    def _derived(self) -> tuple[tuple[Expr, ...], tuple[Expr, ...] | None]:
+        return self.moments()
+
+    @property
+    def forward(self) -> tuple[Expr, ...]:
+        return self._derived[0]
+
+    @property
+    def generate(self) -> tuple[Expr, ...] | None:
+        return self._derived[1]
+
 
 def transient(program: Callable[..., None], generates: bool = True, even: tuple[str, ...] = (),
               requires: tuple[tuple[str, object, tuple], ...] = (), products: tuple[tuple[str, str, str], ...] = (),
@@ -165,16 +181,18 @@ def transient(program: Callable[..., None], generates: bool = True, even: tuple[
     below read it); ``window``: see :class:`Transient`; ``bound``: the moments are those of the case that holds the
     most, named so (a mixture's routing, :data:`WORST`); ``counts``: config fields read as sizes (see
     :class:`Transient`)."""
-    out = []
-    for generate in (False, True)[:1 + generates]:
-        moments: list[Expr] = []
-        for sliding, weight in (((False, 1 - f_w), (True, f_w)) if windowed else ((None, 1),)):
-            timeline = Timeline(attention)
-            program(timeline, generate) if sliding is None else program(timeline, generate, sliding=sliding)
-            moments += [sympy.expand(weight * m) for m in timeline.peak()]
-        out.append(tuple(dict.fromkeys(moments)))
-    return Transient(out[0], out[1] if generates else None, even, requires, products, derived, flags, fp16,
-                     at_least, matches, window, bound, counts)
+    def moments() -> tuple[tuple[Expr, ...], tuple[Expr, ...] | None]:
+        out = []
+        for generate in (False, True)[:1 + generates]:
+            found: list[Expr] = []
+            for sliding, weight in (((False, 1 - f_w), (True, f_w)) if windowed else ((None, 1),)):
+                timeline = Timeline(attention)
+                program(timeline, generate) if sliding is None else program(timeline, generate, sliding=sliding)
+                found += [sympy.expand(weight * m) for m in timeline.peak()]
+            out.append(tuple(dict.fromkeys(found)))
+        return out[0], out[1] if generates else None
+
+    return Transient(moments, even, requires, products, derived, flags, fp16, at_least, matches, window, bound, counts)
 
 
 def evaluate_peak(moments, values) -> int:
