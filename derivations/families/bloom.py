@@ -123,11 +123,16 @@ SOURCES = declare(
 # - bloom-560m: bigscience/bloom-560m's config.json as a save_pretrained copy prints it, in BloomConfig's own names
 #   (a GitHub note on fine-tuning it, whose "_name_or_path" is "bigscience/bloom-560m"; that field and nothing else
 #   left out; PaddleNLP's copy of the original gives the same sizes as n_embed, num_attention_heads and n_layer);
-# - bloom-1b1, bloom-1b7, bloom-3b, bloom-7b1: bloom-560m's file with the sizes (hidden_size, n_head, n_layer) of
-#   each model card's "Technical Specifications" (reconstructions: the fields that size nothing are 560m's);
-# - bloom (176B): bigscience/bloom's config.json as save_pretrained writes it (BloomConfig's own names, hidden_size and
-#   n_head, where BigScience's file says n_embed and num_attention_heads, which BloomConfig maps; pretraining_tp 4),
-#   with the sizes its card prints (70 layers, 112 heads, 14336 wide): a reconstruction.
+# - bloom-3b: bigscience/bloom-3b's config.json as a save_pretrained copy prints it: ShadowConYT/
+#   ai_tutoring_system_with_llm, bloom/config.json at 33984c18 ("_name_or_path" "bigscience/bloom-3b", left out;
+#   torch_dtype float32 and transformers_version 4.27.1 are the save's, the rest the hub file's, pretraining_tp 4);
+# - bloom-1b1, bloom-1b7, bloom-7b1: bloom-560m's file with the sizes (hidden_size, n_head, n_layer) of each model
+#   card's "Technical Specifications" (reconstructions: the fields that size nothing are 560m's);
+# - bloom (176B): the 176B's config.json as BigScience's conversion wrote it (n_embed, num_attention_heads, n_layer 70,
+#   pretraining_tp 4, transformers 4.20.0.dev0), committed by the Petals authors before the release:
+#   bigscience-workshop/petals, cli/config.json at a798ea04 (2022-06-14), unchanged. An earlier revision than the
+#   hub's: it names no architectures (so it counts as BloomModel, the same total); the hub's own revision was not
+#   found among public copies.
 # Every total equals its card's exact count (tests/test_bloom.py).
 CHECKPOINTS = ("bloom-560m", "bloom-1b1", "bloom-1b7", "bloom-3b", "bloom-7b1", "bloom")
 
