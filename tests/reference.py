@@ -307,6 +307,8 @@ def shallow(config: dict, depth: int = 2) -> dict:
     out |= {k: out[k][:depth] for k in PER_LAYER_FIELDS if isinstance(out.get(k), list)}
     if mixture(config.get("model_type")):
         out |= {k: v for k, v in NARROW.items() if out.get(k) is not None}
+        if isinstance(out.get("pad_token_id"), int) and out["pad_token_id"] >= out.get("vocab_size", 0):
+            out["pad_token_id"] = None  # outside the narrowed vocabulary; the padding row sets no size
         if "kv_lora_rank" in out:
             out["num_key_value_heads"] = out["num_attention_heads"]  # latent attention: one key/value per head
         if "first_k_dense_replace" in out:
