@@ -278,11 +278,9 @@ def _transient(layout: str) -> dict:
     bias, new = "bias" in layout.split("+"), "new_decoder" in layout.split("+")
     norms = next((n for n in ("two_norms", "sequential") if n in layout.split("+")), "")
     # The code paths the program follows: rotary positions (not ALiBi), plain rotary angles, one activation of
-    # torch's; the new architecture's layer runs only with parallel attention (without it, the layer builds the
-    # sequential norms and its forward reads ln_attn, or a feed-forward input it never set).
+    # torch's. (The new architecture without parallel attention, which cannot run, the reader refuses.)
     requires = (("alibi", False, (False,)), ("rope_scaling", None, (None,)),
-                ("activation", "gelu", ("gelu_pytorch_tanh", *tr.ONE_OP_ACTIVATIONS)),
-                *((("parallel_attn", True, (True,)),) if new else ()))
+                ("activation", "gelu", ("gelu_pytorch_tanh", *tr.ONE_OP_ACTIVATIONS)))
     assumes = dict(even=("d_h",), requires=requires, flags=(("f_a", "multi_query", True, True),),
                    at_least=(("K", 2),) if new else ())
     return {"FalconModel": tr.transient(lambda t, generate: causal_lm_forward(t, False, bias, new, norms, False),
