@@ -207,9 +207,9 @@ def causal_lm_forward(t: tr.Timeline, generate: bool, lm_head: bool = True) -> N
     t.new("hidden", stream)
     block_forward(t, "output", generate)
     t.drop("hidden")
-    with t.only(l_2):
-        t.new("previous", stream)
+    with t.only(l_2):  # a second block: the first one's output, its input (bound again as the block returns)
         t.drop("output")
+        t.new("previous", stream)
         block_forward(t, "output", generate)
         t.drop("previous")
     tr.layer_norm(t, "ln_f", D)

@@ -76,8 +76,8 @@ def read(config: Mapping) -> dict[str, int]:
     # the new architecture ignores the switch; FalconDecoderLayer.__init__ does not), and no forward of it runs: it
     # reads ln_attn, which the layer lacks, or (num_ln_in_parallel_attn 1) a feed-forward input it never set.
     if new and layout == "sequential":
-        raise ConfigError("new_decoder_architecture needs parallel_attn true: transformers then builds the "
-                          "sequential norms, and the layer cannot run without ln_attn")
+        raise ConfigError("new_decoder_architecture needs parallel_attn true: without it transformers builds the "
+                          "sequential norms, with which its layer cannot run")
     if not new and layout == "two_norms":
         raise ConfigError("num_ln_in_parallel_attn 2 needs new_decoder_architecture: transformers builds ln_attn "
                           "and ln_mlp, and the layer cannot run without them")
