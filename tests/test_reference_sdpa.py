@@ -74,7 +74,7 @@ def small(checkpoint: str) -> dict:
     heads = registry.resolve(config, None).values[H]  # as the reader reads it (a default where unsaid)
     # The heads cover the width (LlamaConfig checks it); GPT-2, BERT and Phi-3 have no head_dim: the width sets it.
     # The padding token a row of the narrow vocabulary (Phi3Config's default, 32000, is not).
-    if config["model_type"] == "gpt2":
+    if config["model_type"] in ("gpt2", "gpt_bigcode"):  # GPT-2's names (GPTBigCode's too)
         return config | {"n_embd": heads * HEAD, "n_inner": FEED_FORWARD, "vocab_size": VOCABULARY}
     narrow = {"intermediate_size": FEED_FORWARD, "vocab_size": VOCABULARY, "hidden_size": heads * HEAD,
               "pad_token_id": 0}

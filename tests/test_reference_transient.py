@@ -163,6 +163,11 @@ def test_another_code_path_is_refused() -> None:
     for checkpoint, change in [("gpt2", {"activation_function": "relu"}), ("gpt2", {"reorder_and_upcast_attn": True}),
                                ("bert-base-uncased", {"is_decoder": True}),
                                ("pythia-70m", {"use_parallel_residual": False}),
+                               # BLOOM's products split by pretraining_tp, GPTBigCode's gelu_new in Python, Falcon
+                               # with ALiBi.
+                               ("bloom-560m", {"slow_but_exact": True, "pretraining_tp": 2}),
+                               ("santacoder", {"activation_function": "gelu_new"}),
+                               ("falcon-7b", {"alibi": True}),
                                *((name, {field: configs.load(name)[field]}) for name, field in REFUSED.items())]:
         out = answers.memory(configs.load(checkpoint) | change, None, 100, attention="eager")
         assert "transient_bytes" not in out and next(iter(change)) in out["inference_refused"], (checkpoint, change)
