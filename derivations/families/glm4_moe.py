@@ -292,12 +292,7 @@ def transient(routing: tr.Routing = deepseek_v2.routed(f_c)) -> dict[str, dict[s
         attention = partial(attention_forward, qk_norm=qk_norm)
         moe = partial(deepseek_v2.moe_forward, router=deepseek_v3.router_forward, routing=routing)
 
-        def run(t, generate, lm_head=True):
-            deepseek_v2.causal_lm_forward(t, generate, lm_head, attention, moe, lambda t: tr.rotary(t, d_r))
-
-        return {"Glm4MoeModel": tr.transient(lambda t, generate: run(t, False, False), generates=False,
-                                             bound=tr.ROUTED_BOUND, **ASSUMES),
-                "Glm4MoeForCausalLM": tr.transient(run, bound=tr.ROUTED_BOUND, **ASSUMES)}
+        return deepseek_v2.causal_lm_classes("Glm4Moe", attention, moe, lambda t: tr.rotary(t, d_r), ASSUMES)
 
     return reader.READER.layout.variants(classes)
 
