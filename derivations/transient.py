@@ -297,10 +297,10 @@ def linear(t: Timeline, name: str, rows: Expr, n_out: Expr) -> str:
     return t.new(name, activation(rows * n_out))
 
 
-def rms_norm(t: Timeline, name: str, width: Expr, rows: Expr = None) -> str:
-    """LlamaRMSNorm.forward: ``x.to(fp32)``; ``variance = x.pow(2).mean(-1)``; ``x * rsqrt(variance + eps)``;
-    ``weight * x.to(input_dtype)``. Its input is its caller's."""
-    rows = b * s if rows is None else rows
+def rms_normed(t: Timeline, name: str, width: Expr, rows: Expr) -> Expr:
+    """LlamaRMSNorm.forward up to its last statement, which its kin change: ``x.to(fp32)``;
+    ``variance = x.pow(2).mean(-1)``; ``x * rsqrt(variance + eps)``. Leaves ``{name}.normed`` (fp32, rows by width)
+    and ``{name}.variance`` held, for the caller to drop when the function returns; returns the elements."""
     n = rows * width
     t.new(f"{name}.x32", upcast(n))
     t.new(f"{name}.pow", FP32 * n)
@@ -311,6 +311,13 @@ def rms_norm(t: Timeline, name: str, width: Expr, rows: Expr = None) -> str:
     t.drop(f"{name}.eps")
     t.new(f"{name}.normed", FP32 * n)
     t.drop(f"{name}.rsqrt", f"{name}.x32")
+    return n
+
+
+def rms_norm(t: Timeline, name: str, width: Expr, rows: Expr = None) -> str:
+    """LlamaRMSNorm.forward: ``x.to(fp32)``; ``variance = x.pow(2).mean(-1)``; ``x * rsqrt(variance + eps)``
+    (:func:`rms_normed`); ``weight * x.to(input_dtype)``. Its input is its caller's."""
+    n = rms_normed(t, name, width, b * s if rows is None else rows)
     t.new(f"{name}.cast", downcast(n))
     t.new(name, activation(n))
     t.drop(f"{name}.cast")

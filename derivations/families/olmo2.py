@@ -104,20 +104,10 @@ NAMES = tuple(Rounded(f"name_{size}", billions * 10**9, f"OLMo 2 {size.upper()}"
 # ---------------------------------------------------------------------------------------------
 
 def forward_rms_norm(t: tr.Timeline, name: str, width, rows=None) -> str:
-    """Olmo2RMSNorm.forward: LLaMA's RMSNorm (derivations.transient.rms_norm) but for its last statement,
+    """Olmo2RMSNorm.forward: LLaMA's RMSNorm (derivations.transient.rms_normed) but for its last statement,
     ``(self.weight * hidden_states).to(input_dtype)``: the weight multiplies the fp32 normed tensor (a product in
     fp32), which is then cast (in fp32 the product is the result itself)."""
-    rows = b * s if rows is None else rows
-    n = rows * width
-    t.new(f"{name}.x32", tr.upcast(n))
-    t.new(f"{name}.pow", tr.FP32 * n)
-    t.new(f"{name}.variance", tr.FP32 * rows)
-    t.drop(f"{name}.pow")
-    t.new(f"{name}.eps", tr.FP32 * rows)
-    t.new(f"{name}.rsqrt", tr.FP32 * rows)
-    t.drop(f"{name}.eps")
-    t.new(f"{name}.normed", tr.FP32 * n)
-    t.drop(f"{name}.rsqrt", f"{name}.x32")
+    n = tr.rms_normed(t, name, width, b * s if rows is None else rows)
     t.new(f"{name}.weighted", tr.upcast(n))  # below fp32 a product of its own, as big as an upcast
     t.new(name, tr.activation(n))  # the cast below fp32; in fp32, the product itself
     t.drop(f"{name}.weighted")
