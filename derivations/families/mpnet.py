@@ -19,7 +19,7 @@ from ..readers import mpnet as reader
 from ..sources import Source, declare
 from ..symbols import B, D, F, H, L, P, V, b, b_2, c_bt, c_t, d_h, l_2, s
 from .. import transient as tr
-from . import bert, roberta
+from . import bert, roberta, t5
 
 # BERT-base's shapes: F = 4D, and heads partition the width (MPNetSelfAttention requires it).
 STANDARD = bert.STANDARD
@@ -190,19 +190,7 @@ def position_bias_forward(t: tr.Timeline) -> str:
     t.new("distance", tr.INT64 * qk)  # n = torch.abs(n)
     t.drop("negated")
     t.new("is_small", tr.BOOL * qk)
-    previous = None  # max_exact + (log(n.float() / max_exact) / log(...) * (num_buckets - max_exact)).to(long)
-    for step in ("float", "ratio", "log", "scaled", "times"):
-        t.new(f"large.{step}", tr.FP32 * qk)
-        if previous is not None:
-            t.drop(previous)
-        previous = f"large.{step}"
-    t.new("large.long", tr.INT64 * qk)
-    t.drop(previous)
-    t.new("large", tr.INT64 * qk)
-    t.drop("large.long")
-    t.new("large.full", tr.INT64 * qk)  # torch.min(large, full_like(large, num_buckets - 1))
-    t.new("large.min", tr.INT64 * qk)
-    t.drop("large.full", "large")
+    t5.large_buckets_forward(t, qk)  # the same statements as T5's _relative_position_bucket
     t.new("chosen", tr.INT64 * qk)  # ret += torch.where(is_small, n, large): in place
     t.drop("chosen")
     t.drop("distance", "is_small", "large.min")  # relative_position_bucket returns
