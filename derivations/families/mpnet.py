@@ -241,7 +241,8 @@ def layer_forward(t: tr.Timeline, out: str) -> str:
 def encoder_forward(t: tr.Timeline, head: str) -> None:
     """MPNetModel.forward and its heads: the embeddings (held until it returns), the position bias (the encoder's),
     the layers (the first reads the embeddings, a later one its predecessor's output, which dies when it returns);
-    then ``pooler`` (the first token's dense and tanh) or ``mlm`` (dense, GELU, layer_norm, the decoder's logits)."""
+    then BERT's heads (bert.head_forward): ``pooler`` (the first token's dense and tanh) or ``mlm`` (dense, GELU,
+    layer_norm, the decoder's logits)."""
     stream = tr.activation(b * s * D)
     embeddings_forward(t)
     position_bias_forward(t)
@@ -252,18 +253,7 @@ def encoder_forward(t: tr.Timeline, head: str) -> None:
         layer_forward(t, "hidden")
         t.drop("previous")
     t.drop("position_bias", "bias_kept")  # MPNetEncoder returns
-    if head == "pooler":
-        t.new("pooler_dense", tr.activation(b * D))
-        t.new("pooled", tr.activation(b * D))
-        t.drop("pooler_dense")
-    t.drop("embedding_output")  # MPNetModel's forward returns
-    if head == "mlm":
-        t.new("transform_dense", stream)
-        t.new("transform_act", stream)
-        t.drop("transform_dense")
-        tr.layer_norm(t, "transform", D)
-        t.drop("transform_act")
-        t.new("logits", tr.activation(b * s * V))
+    bert.head_forward(t, head)
 
 
 def classes() -> dict:
