@@ -17,7 +17,7 @@ from ..components import Part, group, rms_norm
 from ..contract import Family, Headline
 from ..readers import olmo2 as reader
 from ..sources import Citation, Source, declare
-from ..symbols import D, F, H, K, L, V, b, d_h, g_kv, s, u
+from ..symbols import D, F, H, K, L, V, b, d_h, s, u
 from .. import transient as tr
 from . import llama
 
@@ -167,14 +167,7 @@ def attention_forward(t: tr.Timeline, x: str, generate: bool) -> tuple[str, tupl
         t.split(f"{name}_embed", **{f"{name}_embed_fp32": u, f"{name}_rot_fp32": 1 - u})
     t.drop("q_embed_fp32", "k_embed_fp32")  # apply_rotary_pos_emb returns
     q_rot, k_rot = t.join("q_rot", "q_cast", "q_rot_fp32"), t.join("k_rot", "k_cast", "k_rot_fp32")
-    t.drop(q, k)
-    if generate:
-        t.drop(k_rot, v)  # past_key_values.update(...): the cache's tensors now
-    context, weights = tr.attend(t, q_rot, k_rot, v, "mask", H, d_h, g_kv, None)
-    out = tr.linear(t, "o", rows, D)
-    t.drop(*context)
-    t.drop(q_rot, *(() if generate else (k_rot, v)))  # the function returns
-    return out, weights
+    return llama.rotated_attention_forward(t, q, k, q_rot, k_rot, v, generate)
 
 
 def layer_forward(t: tr.Timeline, x: str, out: str, generate: bool, kin: llama.Kin) -> str:
