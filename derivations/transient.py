@@ -497,6 +497,22 @@ def eager_attention(t: Timeline, q: str, k: str, v: str, mask: str, heads: Expr,
     return ("context", "context_contiguous"), weights
 
 
+def merge_heads(t: Timeline, rows: Expr, head_size: Expr, folded: Expr) -> tuple[str, str]:
+    """``torch.matmul(weights, v)`` then ``transpose(1, 2).contiguous()``, as BERT's and GPT-2's kin write them:
+    matmul folds batch and heads of ``v`` by a copy (``values_folded``) where it cannot view them together
+    (``folded``: c_bt or c_b for a head-split view, 0 for a cache's whole values), read by bmm and dropped; the
+    product, ``rows`` (batch, heads and tokens) by ``head_size``, transposed to tokens by heads by a copy unless that
+    is contiguous already (c_t 0: one token or one head), when the product itself is returned. Returns the output's
+    two names (one of them of 0 bytes), for the caller to drop."""
+    t.new("values_folded", activation(folded * rows * head_size))
+    t.new("context_copied", activation(c_t * rows * head_size))
+    t.new("context", activation((1 - c_t) * rows * head_size))
+    t.drop("values_folded")
+    t.new("context_contiguous", activation(c_t * rows * head_size))
+    t.drop("context_copied")
+    return "context", "context_contiguous"
+
+
 def causal_mask_unpadded(t: Timeline, queries: Expr, keys: Expr) -> str:
     """masking_utils.create_causal_mask for eager attention without a 2D mask (an encoder-decoder's decoder given
     its ids alone, as generate gives them): the aranges of the batch, the head, the queries and the keys, the

@@ -15,7 +15,7 @@ from ..components import (AttentionLayout, Part, attention, classifier, embeddin
                           group, idle, layer_norm, leaf, lm_prediction_head, pooler as _pooler)
 from ..readers import bert as reader
 from ..sources import Citation
-from ..symbols import D, F, H, L, P, T, V, b, c_bt, c_t, d_h, l_2, s
+from ..symbols import D, F, H, L, P, T, V, b, c_bt, d_h, l_2, s
 from .. import transient as tr
 
 
@@ -437,12 +437,7 @@ def eager_attention(t: tr.Timeline, heads) -> tuple[tuple[str, str], tuple[str]]
     t.drop("scores")
     t.new("weights", tr.activation(heads * s))
     t.drop("scaled")
-    t.new("values_folded", tr.activation(c_bt * heads * d_h))
-    t.new("context_copied", tr.activation(c_t * heads * d_h))
-    t.new("context", tr.activation((1 - c_t) * heads * d_h))
-    t.drop("values_folded")
-    t.new("context_contiguous", tr.activation(c_t * heads * d_h))
-    t.drop("context_copied")
+    tr.merge_heads(t, heads, d_h, c_bt)
     return ("context", "context_contiguous"), ("weights",)
 
 

@@ -217,12 +217,7 @@ def layer_forward(t: tr.Timeline, out: str) -> str:
     t.new("scaled", tr.activation(heads * s))  # / sqrt(d_h); then += position_bias, in place
     t.drop("scores")
     t.new("probs", tr.activation(heads * s))  # softmax: attention_scores still names the scaled scores
-    t.new("values_folded", tr.activation(c_bt * heads * d_h))
-    t.new("context_copied", tr.activation(c_t * heads * d_h))
-    t.new("context", tr.activation((1 - c_t) * heads * d_h))
-    t.drop("values_folded")
-    t.new("context_contiguous", tr.activation(c_t * heads * d_h))  # c.permute(0, 2, 1, 3).contiguous()
-    t.drop("context_copied")
+    tr.merge_heads(t, heads, d_h, c_bt)  # c.permute(0, 2, 1, 3).contiguous()
     tr.linear(t, "o", rows, D)
     t.drop("q", "k", "v", "scaled", "probs", "context", "context_contiguous")  # MPNetSelfAttention returns
     t.new("attention_sum", tr.activation(rows * D))
