@@ -497,6 +497,20 @@ def eager_attention(t: Timeline, q: str, k: str, v: str, mask: str, heads: Expr,
     return ("context", "context_contiguous"), weights
 
 
+def scaled_scores(t: Timeline, query: Expr, keys: Expr, scores: Expr) -> str:
+    """``torch.matmul(q, k.transpose(-1, -2))`` then its scaling (a product, whatever the factor): matmul folds batch
+    and heads of each operand by a copy where it cannot view them together (``query`` and ``keys``: the copies'
+    elements, 0 where a view will do), read by bmm and dropped; the ``scores`` die once scaled. Returns ``scaled``,
+    for the caller to drop."""
+    t.new("query_folded", activation(query))
+    t.new("keys_folded", activation(keys))
+    t.new("scores", activation(scores))
+    t.drop("query_folded", "keys_folded")
+    t.new("scaled", activation(scores))
+    t.drop("scores")
+    return "scaled"
+
+
 def merge_heads(t: Timeline, rows: Expr, head_size: Expr, folded: Expr) -> tuple[str, str]:
     """``torch.matmul(weights, v)`` then ``transpose(1, 2).contiguous()``, as BERT's and GPT-2's kin write them:
     matmul folds batch and heads of ``v`` by a copy (``values_folded``) where it cannot view them together

@@ -429,12 +429,7 @@ def eager_attention(t: tr.Timeline, heads) -> tuple[tuple[str, str], tuple[str]]
     """BertSelfAttention's eager attention on q, k and v (its caller's): the scores, scaled, softmaxed (in the
     activation dtype), times the values, and the heads merged; returns the output's names and the weights'."""
     # torch.matmul folds batch and heads of the head-split views by a copy where it cannot view them together (c_bt).
-    t.new("query_folded", tr.activation(c_bt * heads * d_h))
-    t.new("keys_folded", tr.activation(c_bt * heads * d_h))
-    t.new("scores", tr.activation(heads * s))
-    t.drop("query_folded", "keys_folded")
-    t.new("scaled", tr.activation(heads * s))
-    t.drop("scores")
+    tr.scaled_scores(t, c_bt * heads * d_h, c_bt * heads * d_h, heads * s)
     t.new("weights", tr.activation(heads * s))
     t.drop("scaled")
     tr.merge_heads(t, heads, d_h, c_bt)

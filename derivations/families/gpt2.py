@@ -281,12 +281,7 @@ def attention_forward(t: tr.Timeline, generate: bool) -> tuple[str, str]:
         return out, None
     # torch.matmul folds batch and heads of a view into c_attn's rows by a copy (c_b), read by bmm and dropped: the
     # query and the transposed keys (the cache's keys are contiguous), then the values (the cache's too).
-    t.new("query_folded", tr.activation(c_b * heads * d_h))
-    t.new("keys_folded", tr.activation((0 if generate else c_b) * heads * d_h))
-    t.new("scores", tr.activation(heads * s))
-    t.drop("query_folded", "keys_folded")
-    t.new("scaled", tr.activation(heads * s))
-    t.drop("scores")
+    tr.scaled_scores(t, c_b * heads * d_h, (0 if generate else c_b) * heads * d_h, heads * s)
     t.new("masked", tr.activation(heads * s))
     t.drop("scaled")
     t.new("weights", tr.activation(heads * s))  # softmax(dim=-1) in the activation dtype; .type() is a no-op

@@ -210,12 +210,8 @@ def layer_forward(t: tr.Timeline, out: str) -> str:
     rows, heads = b * s, b * H * s
     for name in ("q", "k", "v"):
         tr.linear(t, name, rows, D)
-    t.new("query_folded", tr.activation(c_bt * heads * d_h))  # torch.matmul folds batch and heads (BERT's)
-    t.new("keys_folded", tr.activation(c_bt * heads * d_h))
-    t.new("scores", tr.activation(heads * s))
-    t.drop("query_folded", "keys_folded")
-    t.new("scaled", tr.activation(heads * s))  # / sqrt(d_h); then += position_bias, in place
-    t.drop("scores")
+    # torch.matmul folds batch and heads (BERT's); / sqrt(d_h); then += position_bias, in place
+    tr.scaled_scores(t, c_bt * heads * d_h, c_bt * heads * d_h, heads * s)
     t.new("probs", tr.activation(heads * s))  # softmax: attention_scores still names the scaled scores
     tr.merge_heads(t, heads, d_h, c_bt)  # c.permute(0, 2, 1, 3).contiguous()
     tr.linear(t, "o", rows, D)

@@ -130,12 +130,7 @@ def attention_forward(t: tr.Timeline, generate: bool) -> tuple[str, str]:
     if generate:  # the cache's copies are the cache's (not counted); the projections die as update returns
         t.drop("key", "value")
     # torch.matmul folds batch and heads of a head-split view by a copy (c_bt; the cache's keys are contiguous).
-    t.new("query_folded", tr.activation(c_bt * heads * d_h))
-    t.new("keys_folded", tr.activation((0 if generate else c_bt) * heads * d_h))
-    t.new("scores", tr.activation(heads * s))
-    t.drop("query_folded", "keys_folded")
-    t.new("scaled", tr.activation(heads * s))
-    t.drop("scores")
+    tr.scaled_scores(t, c_bt * heads * d_h, (0 if generate else c_bt) * heads * d_h, heads * s)
     t.new("masked", tr.activation(heads * s))
     t.drop("scaled")
     weights = tr.softmax_fp32(t, "masked", heads * s)

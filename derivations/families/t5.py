@@ -420,12 +420,8 @@ def attention_forward(t: tr.Timeline, queries: sympy.Expr, keys: sympy.Expr, gen
     elif first:
         relative_bias_forward(t, queries, keys, bidirectional=first == "relative")
     fold_query, fold_keys = folds
-    t.new("query_folded", tr.activation(fold_query * b * H * queries * d_h))
-    t.new("keys_folded", tr.activation(fold_keys * b * H * keys * d_h))
-    t.new("scores", tr.activation(scores))
-    t.drop("query_folded", "keys_folded")
-    t.new("scaled", tr.activation(scores))  # * scaling (1.0): a product all the same
-    t.drop("scores")
+    # * scaling (1.0): a product all the same
+    tr.scaled_scores(t, fold_query * b * H * queries * d_h, fold_keys * b * H * keys * d_h, scores)
     t.new("biased", tr.activation(scores))
     t.drop("scaled")
     last = "biased"
