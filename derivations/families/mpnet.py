@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from ..components import (AttentionLayout, Part, attention, encoder_task_heads, feed_forward, group,
-                          layer_norm, leaf, linear, tied_tensor)
+                          layer_norm, leaf)
 from ..contract import Family, Headline
 from ..readers import mpnet as reader
 from ..sources import Source, declare
@@ -78,18 +78,10 @@ pooler = bert.pooler
 
 
 def lm_head(tied: bool = True) -> Part:
-    """MPNetLMHead (``lm_head``): RobertaLMHead's tensors, the decoder tied to ``mpnet.embeddings.word_embeddings``
-    (its bias is ``lm_head.bias``), or untied with a weight and a bias of its own."""
-    # $$N_\mathrm{lm} = (D^2 + D) + 2D + V$$  tied;  + (V D + V) untied.
-    parts = [linear("dense", "dense (D x D, then gelu)", D, D, True, "dense"),
-             layer_norm("layer_norm", D, "layer_norm", label="layer_norm")]
-    if tied:
-        parts.append(tied_tensor("decoder", "decoder (weight: the word embeddings; bias: lm_head.bias)",
-                                 "mpnet.embeddings.word_embeddings", "decoder", matrix=D * V))
-    else:
-        parts.append(linear("decoder", "decoder (untied: weight and bias of its own)", D, V, True, "decoder"))
-    parts.append(leaf("bias", "output bias", V, "bias", note="shared with decoder.bias" if tied else ""))
-    return group("lm_head", "language-model head (MPNetLMHead)", *parts, path="lm_head", kind="heads")
+    """MPNetLMHead (``lm_head``): RobertaLMHead's tensors (roberta.lm_head: ``N_lm = (D^2 + D) + 2D + V`` tied,
+    ``+ (V D + V)`` untied), the decoder tied to ``mpnet.embeddings.word_embeddings`` (its bias is ``lm_head.bias``),
+    or untied with a weight and a bias of its own."""
+    return roberta.lm_head(tied, body="mpnet", head_class="MPNetLMHead")
 
 
 # MPNetClassificationHead: RobertaClassificationHead's modules (classifier.dense, classifier.out_proj).
