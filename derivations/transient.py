@@ -315,10 +315,10 @@ def linear(t: Timeline, name: str, rows: Expr, n_out: Expr) -> str:
     return t.new(name, activation(rows * n_out))
 
 
-def rms_norm(t: Timeline, name: str, width: Expr, rows: Expr = None) -> str:
-    """LlamaRMSNorm.forward: ``x.to(fp32)``; ``variance = x.pow(2).mean(-1)``; ``x * rsqrt(variance + eps)``;
-    ``weight * x.to(input_dtype)``. Its input is its caller's."""
-    rows = b * s if rows is None else rows
+def rms_normed(t: Timeline, name: str, width: Expr, rows: Expr) -> Expr:
+    """LlamaRMSNorm.forward up to its last statement, which its kin change: ``x.to(fp32)``;
+    ``variance = x.pow(2).mean(-1)``; ``x * rsqrt(variance + eps)``. Leaves ``{name}.normed`` (fp32, rows by width)
+    and ``{name}.variance`` held, for the caller to drop when the function returns; returns the elements."""
     n = rows * width
     t.new(f"{name}.x32", upcast(n))
     t.new(f"{name}.pow", FP32 * n)
@@ -329,6 +329,13 @@ def rms_norm(t: Timeline, name: str, width: Expr, rows: Expr = None) -> str:
     t.drop(f"{name}.eps")
     t.new(f"{name}.normed", FP32 * n)
     t.drop(f"{name}.rsqrt", f"{name}.x32")
+    return n
+
+
+def rms_norm(t: Timeline, name: str, width: Expr, rows: Expr = None) -> str:
+    """LlamaRMSNorm.forward: ``x.to(fp32)``; ``variance = x.pow(2).mean(-1)``; ``x * rsqrt(variance + eps)``
+    (:func:`rms_normed`); ``weight * x.to(input_dtype)``. Its input is its caller's."""
+    n = rms_normed(t, name, width, b * s if rows is None else rows)
     t.new(f"{name}.cast", downcast(n))
     t.new(name, activation(n))
     t.drop(f"{name}.cast")
@@ -506,6 +513,36 @@ def eager_attention(t: Timeline, q: str, k: str, v: str, mask: str, heads: Expr,
     t.new("context_contiguous", activation(c_t * rows * head_size))
     t.drop("context_copied", "keys_repeated", "values_repeated")  # the function returns
     return ("context", "context_contiguous"), weights
+
+
+def scaled_scores(t: Timeline, query: Expr, keys: Expr, scores: Expr) -> str:
+    """``torch.matmul(q, k.transpose(-1, -2))`` then its scaling (a product, whatever the factor): matmul folds batch
+    and heads of each operand by a copy where it cannot view them together (``query`` and ``keys``: the copies'
+    elements, 0 where a view will do), read by bmm and dropped; the ``scores`` die once scaled. Returns ``scaled``,
+    for the caller to drop."""
+    t.new("query_folded", activation(query))
+    t.new("keys_folded", activation(keys))
+    t.new("scores", activation(scores))
+    t.drop("query_folded", "keys_folded")
+    t.new("scaled", activation(scores))
+    t.drop("scores")
+    return "scaled"
+
+
+def merge_heads(t: Timeline, rows: Expr, head_size: Expr, folded: Expr) -> tuple[str, str]:
+    """``torch.matmul(weights, v)`` then ``transpose(1, 2).contiguous()``, as BERT's and GPT-2's kin write them:
+    matmul folds batch and heads of ``v`` by a copy (``values_folded``) where it cannot view them together
+    (``folded``: c_bt or c_b for a head-split view, 0 for a cache's whole values), read by bmm and dropped; the
+    product, ``rows`` (batch, heads and tokens) by ``head_size``, transposed to tokens by heads by a copy unless that
+    is contiguous already (c_t 0: one token or one head), when the product itself is returned. Returns the output's
+    two names (one of them of 0 bytes), for the caller to drop."""
+    t.new("values_folded", activation(folded * rows * head_size))
+    t.new("context_copied", activation(c_t * rows * head_size))
+    t.new("context", activation((1 - c_t) * rows * head_size))
+    t.drop("values_folded")
+    t.new("context_contiguous", activation(c_t * rows * head_size))
+    t.drop("context_copied")
+    return "context", "context_contiguous"
 
 
 def causal_mask_unpadded(t: Timeline, queries: Expr, keys: Expr) -> str:

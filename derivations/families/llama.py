@@ -314,11 +314,19 @@ def attention_forward(t: tr.Timeline, x: str, generate: bool, qk_norm: bool = Fa
 
     q, k, v = projected("q", H), projected("k", K), tr.linear(t, "v", rows, K * d_h)
     q_rot, k_rot = tr.rotate(t, "q_rot", q, rows * H * d_h), tr.rotate(t, "k_rot", k, rows * K * d_h)
+    return rotated_attention_forward(t, q, k, q_rot, k_rot, v, generate, capped)
+
+
+def rotated_attention_forward(t: tr.Timeline, q: str, k: str, q_rot: str, k_rot: str, v: str, generate: bool,
+                              capped=None) -> tuple[str, tuple[str, str]]:
+    """LlamaAttention.forward once q and k are rotated (a kin's rotation too): q and k die as their names are bound
+    again; with a cache (generate), k and v go into it and their transient tensors die there; eager attention;
+    o_proj. Returns the output and the attention weights."""
     t.drop(q, k)  # query_states, key_states = apply_rotary_pos_emb(...)
     if generate:
         t.drop(k_rot, v)  # key_states, value_states = past_key_values.update(...): the cache's tensors now
     context, weights = tr.attend(t, q_rot, k_rot, v, "mask", H, d_h, g_kv, capped)
-    out = tr.linear(t, "o", rows, D)
+    out = tr.linear(t, "o", b * s, D)
     t.drop(*context)
     t.drop(q_rot, *(() if generate else (k_rot, v)))  # the function returns
     return out, weights
