@@ -499,7 +499,8 @@ def model_forward(t: tr.Timeline, projected: bool, rel_norm: bool, head: str) ->
     """DebertaV2Model.forward and a head: the embeddings; DebertaV2Encoder.forward: the mask ``m * m^T`` (b by s by s
     64-bit integers), the relative positions, the relative table's LayerNorm (norm_rel_ebd), then the layers, each
     output kept in ``all_hidden_states`` (DebertaV2Model asks for them all) until the model returns: the last layer
-    runs beside the embeddings and L - 1 earlier outputs. Then the head: ``none``; ``legacy`` (cls.predictions:
+    runs beside the embeddings and L - 1 earlier outputs. Then the head: ``none``; ``tokens`` (a classifier of every
+    token); ``sequence`` (ContextPooler: the first token's dense and GELU, then the classifier); ``legacy`` (cls.predictions:
     dense to E, GELU, LayerNorm, the decoder's logits of every token); ``lm_predictions`` (dense, GELU, LayerNorm,
     ``matmul`` with the word table, ``+ bias``)."""
     rows = b * s
@@ -522,6 +523,15 @@ def model_forward(t: tr.Timeline, projected: bool, rel_norm: bool, head: str) ->
     t.drop(embedded, "token_type_ids")  # DebertaV2Model returns (the earlier outputs died above)
     if head == "none":
         return
+    if head == "tokens":  # DebertaV2ForTokenClassification: dropout (nothing at eval), the classifier
+        tr.linear(t, "logits", rows, C)
+        return
+    if head == "sequence":  # ContextPooler on the first token (a view): dense, its activation; the classifier
+        tr.linear(t, "pooler_dense", b, D)
+        t.new("pooled", tr.activation(b * D))  # ACT2FN[pooler_hidden_act]: nn.functional.gelu, one tensor
+        t.drop("pooler_dense")
+        tr.linear(t, "logits", b, C)
+        return
     width = E if head == "legacy" else D
     tr.linear(t, "transform_dense", rows, width)
     t.new("transform_act", tr.activation(rows * width))
@@ -538,7 +548,7 @@ def model_forward(t: tr.Timeline, projected: bool, rel_norm: bool, head: str) ->
 # convolution, GELU in torch; the heads cover the width (DebertaV2SelfOutput's dense reads H d_h as D). One bucket
 # fails in transformers (make_log_bucket_position divides by position_buckets // 2).
 _ASSUMES = dict(requires=(("relative_attention", False, (True,)), ("conv_kernel_size", 0, (0,)),
-                          ("hidden_act", "gelu", ("gelu",))),
+                          ("hidden_act", "gelu", ("gelu",)), ("pooler_hidden_act", "gelu", ("gelu",))),
                 products=(("H", "d_h", "D"),), counts=(("P_r", "position_buckets", -1),), at_least=(("P_r", 2),),
                 flags=(("f_a", "type_vocab_size", 0, 0), ("f_b", "num_attention_heads", 24, 1)))
 
@@ -549,11 +559,14 @@ def _transient(layout: str, head: str) -> tr.Transient:
                         generates=False, **_ASSUMES)
 
 
-# The body and the masked-LM head (legacy or lm_predictions) in every layout (one with the convolution is refused by
-# conv_kernel_size, said so).
+# The body, the masked-LM head (legacy or lm_predictions), the token and sequence classifiers, in every layout (one
+# with the convolution is refused by conv_kernel_size, said so). Not derived: the span head (its logits split into two
+# copies) and the multiple-choice head (the choices folded into the batch).
 TRANSIENT = {layout: {"DebertaV2Model": _transient(layout, "none"),
                       "DebertaV2ForMaskedLM": _transient(layout, "lm_predictions" if "lm_predictions" in layout
-                                                         else "legacy")}
+                                                         else "legacy"),
+                      "DebertaV2ForTokenClassification": _transient(layout, "tokens"),
+                      "DebertaV2ForSequenceClassification": _transient(layout, "sequence")}
              for layout in VARIANTS}
 
 
