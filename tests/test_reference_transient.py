@@ -73,9 +73,7 @@ VERIFIED = verified()
 # Every bundled checkpoint of the verified families, two layers deep and every width as published (the meta device
 # holds no data: a width costs nothing), at lengths from one token to past the usual short ones.
 # (A checkpoint whose forward takes a path the derivation refuses, said in its answer, would be checked apart.)
-REFUSED: dict[str, str] = {
-    # DeBERTa-v2's convolution beside the first layer (ConvLayer), which the derived forward does not follow.
-    "deberta-v2-xlarge": "conv_kernel_size", "deberta-v2-xxlarge": "conv_kernel_size"}
+REFUSED: dict[str, str] = {}
 REAL = [(checkpoint, architecture) for family, classes in VERIFIED.items()
         for checkpoint in registry.families()[family].checkpoints if checkpoint not in REFUSED
         for architecture in classes[:1]]

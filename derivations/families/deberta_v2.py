@@ -19,6 +19,7 @@ in the count; the convolution, the relative table's LayerNorm, the projection an
 
 from __future__ import annotations
 
+import functools
 from dataclasses import replace
 
 import sympy
@@ -495,7 +496,36 @@ def layer_forward(t: tr.Timeline, out: str) -> str:
     return out
 
 
-def model_forward(t: tr.Timeline, projected: bool, rel_norm: bool, head: str) -> None:
+def conv_forward(t: tr.Timeline, embedded: str, residual: str, out: str) -> str:
+    """ConvLayer.forward beside the first layer, on the encoder's input (``embedded``) and the layer's output
+    (``residual``): ``permute(0, 2, 1).contiguous()`` (a copy over more than one token: c_t, the heads at least two),
+    the convolution (D channels by s tokens: an odd kernel keeps the length), permuted back (a copy the same way, the
+    convolution's output then dying), ``(1 - input_mask).bool()`` (64-bit, then booleans), ``masked_fill_`` in place,
+    the activation (one tensor), the sum with the residual, LayerNorm (``.to`` the same dtype: itself), the mask cast
+    and the product; everything but the product dies as it returns."""
+    rows = b * s
+    stream = tr.activation(rows * D)
+    t.new("conv_input", c_t * stream)
+    t.new("conv_output", stream)
+    t.drop("conv_input")
+    t.new("conv_permuted", c_t * stream)
+    t.split("conv_output", conv_dead=c_t, conv_kept=1 - c_t)
+    t.drop("conv_dead")
+    conv = t.join("conv", "conv_permuted", "conv_kept")
+    t.new("rmask_int", tr.INT64 * rows)
+    t.new("rmask", tr.BOOL * rows)
+    t.drop("rmask_int")
+    t.new("conv_act", stream)  # ACT2FN[conv_act]: nn.Tanh or nn.functional.gelu, one tensor
+    t.drop(conv)
+    t.new("conv_sum", stream)
+    tr.layer_norm(t, "conv_normed", D)
+    t.new("conv_mask", tr.activation(rows))
+    t.new(out, stream)
+    t.drop("conv_act", "conv_sum", "conv_normed", "rmask", "conv_mask")  # the function returns
+    return out
+
+
+def model_forward(t: tr.Timeline, projected: bool, rel_norm: bool, head: str, conv: bool = False) -> None:
     """DebertaV2Model.forward and a head: the embeddings; DebertaV2Encoder.forward: the mask ``m * m^T`` (b by s by s
     64-bit integers), the relative positions, the relative table's LayerNorm (norm_rel_ebd), then the layers, each
     output kept in ``all_hidden_states`` (DebertaV2Model asks for them all) until the model returns: the last layer
@@ -514,6 +544,10 @@ def model_forward(t: tr.Timeline, projected: bool, rel_norm: bool, head: str) ->
     t.new("rel_embeddings.rstd", norm * tr.FP32 * 2 * P_r)
     t.drop("rel_embeddings.mean", "rel_embeddings.rstd")
     layer_forward(t, "hidden")
+    if conv:  # output_states bound to the convolution's: the first layer's output dies
+        conv_forward(t, embedded, "hidden", "hidden_conv")
+        t.drop("hidden")
+        t.join("hidden", "hidden_conv")
     with t.only(l_2):
         t.new("earlier", (L - 2) * stream)  # the outputs of the layers between the first and the last
         layer_forward(t, "last")
@@ -553,14 +587,28 @@ _ASSUMES = dict(requires=(("relative_attention", False, (True,)), ("conv_kernel_
                 flags=(("f_a", "type_vocab_size", 0, 0), ("f_b", "num_attention_heads", 24, 1)))
 
 
+# With the convolution: an odd kernel (an even one shortens the tokens, which transformers then fails to add, or
+# broadcasts), its activation one tensor of torch, and at least two heads (so that c_t says that the permuted tokens
+# are copied: more than one token, and more than one channel).
+_CONV = dict(_ASSUMES, requires=tuple((field, default, (3, 1, 5, 7, 9)) if field == "conv_kernel_size" else
+                                      (field, default, accepted) for field, default, accepted in _ASSUMES["requires"])
+             + (("conv_act", "tanh", ("tanh", "gelu")),), at_least=_ASSUMES["at_least"] + (("H", 2),))
+
+
+@functools.cache
+def _program(projected: bool, rel_norm: bool, head: str, conv: bool) -> tr.Transient:
+    return tr.transient(lambda t, generate: model_forward(t, projected, rel_norm, head, conv), generates=False,
+                        **(_CONV if conv else _ASSUMES))
+
+
 def _transient(layout: str, head: str) -> tr.Transient:
+    """The forward of a layout's class: the same program for the layouts that differ only by the head's tying."""
     parts = layout.split("+")
-    return tr.transient(lambda t, generate: model_forward(t, "projected" in parts, "no_rel_norm" not in parts, head),
-                        generates=False, **_ASSUMES)
+    return _program("projected" in parts, "no_rel_norm" not in parts, head, "conv" in parts)
 
 
-# The body, the masked-LM head (legacy or lm_predictions), the token and sequence classifiers, in every layout (one
-# with the convolution is refused by conv_kernel_size, said so). Not derived: the span head (its logits split into two
+# The body, the masked-LM head (legacy or lm_predictions), the token and sequence classifiers, in every layout. Not
+# derived: the span head (its logits split into two
 # copies) and the multiple-choice head (the choices folded into the batch).
 TRANSIENT = {layout: {"DebertaV2Model": _transient(layout, "none"),
                       "DebertaV2ForMaskedLM": _transient(layout, "lm_predictions" if "lm_predictions" in layout
