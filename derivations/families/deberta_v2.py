@@ -30,7 +30,7 @@ from ..claims import Rounded
 from ..contract import Family, Headline
 from ..sources import Citation, Source, declare
 from ..readers import deberta_v2 as reader
-from ..symbols import (C, D, D_g, E, F, H, L, P, P_r, T, V, b, c_t, d_h, f_a, f_b, k_c, l_2, n_abs, n_c2p, n_p2c,
+from ..symbols import (C, D, D_g, E, F, H, L, P, P_r, T, V, b, b_2, c_t, d_h, f_a, f_b, k_c, l_2, n_abs, n_c2p, n_p2c,
                        n_sh, s)
 from .. import transient as tr
 
@@ -530,7 +530,8 @@ def model_forward(t: tr.Timeline, projected: bool, rel_norm: bool, head: str, co
     64-bit integers), the relative positions, the relative table's LayerNorm (norm_rel_ebd), then the layers, each
     output kept in ``all_hidden_states`` (DebertaV2Model asks for them all) until the model returns: the last layer
     runs beside the embeddings and L - 1 earlier outputs. Then the head: ``none``; ``tokens`` (a classifier of every
-    token); ``sequence`` (ContextPooler: the first token's dense and GELU, then the classifier); ``legacy`` (cls.predictions:
+    token); ``span`` (two logits a token, split and each made contiguous: a copy over more than one row);
+    ``sequence`` (ContextPooler: the first token's dense and GELU, then the classifier); ``legacy`` (cls.predictions:
     dense to E, GELU, LayerNorm, the decoder's logits of every token); ``lm_predictions`` (dense, GELU, LayerNorm,
     ``matmul`` with the word table, ``+ bias``)."""
     rows = b * s
@@ -559,6 +560,12 @@ def model_forward(t: tr.Timeline, projected: bool, rel_norm: bool, head: str, co
         return
     if head == "tokens":  # DebertaV2ForTokenClassification: dropout (nothing at eval), the classifier
         tr.linear(t, "logits", rows, C)
+        return
+    if head == "span":  # DebertaV2ForQuestionAnswering: two logits a token, each squeezed and made contiguous
+        tr.linear(t, "logits", rows, C)
+        copied = 1 - (1 - b_2) * (1 - c_t)  # a copy over more than one row (c_t: more than one token, H >= 2)
+        t.new("start_logits", copied * tr.activation(rows))
+        t.new("end_logits", copied * tr.activation(rows))
         return
     if head == "sequence":  # ContextPooler on the first token (a view): dense, its activation; the classifier
         tr.linear(t, "pooler_dense", b, D)
@@ -595,10 +602,18 @@ _CONV = dict(_ASSUMES, requires=tuple((field, default, (3, 1, 5, 7, 9)) if field
              + (("conv_act", "tanh", ("tanh", "gelu")),), at_least=_ASSUMES["at_least"] + (("H", 2),))
 
 
+def _span(assumes: dict) -> dict:
+    """The span head's assumptions besides: two labels (``start, end = logits.split(1, dim=-1)`` fails on more), and
+    at least two heads (so that c_t says more than one token)."""
+    return dict(assumes, requires=assumes["requires"] + (("num_labels", 2, (2,)),),
+                matches=(("num_labels", 2, "C"),), at_least=tuple(dict.fromkeys(assumes["at_least"] + (("H", 2),))))
+
+
 @functools.cache
 def _program(projected: bool, rel_norm: bool, head: str, conv: bool) -> tr.Transient:
+    assumes = _CONV if conv else _ASSUMES
     return tr.transient(lambda t, generate: model_forward(t, projected, rel_norm, head, conv), generates=False,
-                        **(_CONV if conv else _ASSUMES))
+                        **(_span(assumes) if head == "span" else assumes))
 
 
 def _transient(layout: str, head: str) -> tr.Transient:
@@ -607,13 +622,13 @@ def _transient(layout: str, head: str) -> tr.Transient:
     return _program("projected" in parts, "no_rel_norm" not in parts, head, "conv" in parts)
 
 
-# The body, the masked-LM head (legacy or lm_predictions), the token and sequence classifiers, in every layout. Not
-# derived: the span head (its logits split into two
-# copies) and the multiple-choice head (the choices folded into the batch).
+# The body, the masked-LM head (legacy or lm_predictions), the token and sequence classifiers and the span head, in
+# every layout. Not derived: the multiple-choice head (the choices folded into the batch).
 TRANSIENT = {layout: {"DebertaV2Model": _transient(layout, "none"),
                       "DebertaV2ForMaskedLM": _transient(layout, "lm_predictions" if "lm_predictions" in layout
                                                          else "legacy"),
                       "DebertaV2ForTokenClassification": _transient(layout, "tokens"),
+                      "DebertaV2ForQuestionAnswering": _transient(layout, "span"),
                       "DebertaV2ForSequenceClassification": _transient(layout, "sequence")}
              for layout in VARIANTS}
 
