@@ -66,9 +66,16 @@ class Memo:
         return self.results[key]
 
     def save(self) -> None:
-        """Write the results (whole or not at all), and remove this memo's files of other keys."""
+        """Write the results (whole or not at all), with those another build saved under the same key since this
+        one read the file (builds run side by side in the tests: the last to save must not drop the others'), and
+        remove this memo's files of other keys."""
         if not self.changed:
             return
+        try:
+            saved = json.loads(self.path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            saved = {}
+        self.results = saved | self.results
         write_whole(self.path, json.dumps(self.results))
         for old in CACHE.glob(f"{self.name}-*.json"):
             if old != self.path:
