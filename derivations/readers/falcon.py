@@ -21,8 +21,7 @@ KV_HEADS_DIVIDE_HEADS = divides("K", "H", "With `new_decoder_architecture`, the 
                                           "heads {H}: transformers builds other values, but the attention cannot run.")
 # FalconConfig (5.23) takes any head size and the model builds, but with rotary positions (alibi false) an odd head
 # above 1 fails in the forward pass, on the shapes (rotate_half's halves); with ALiBi no rotation runs, and a head of 1
-# runs by broadcasting. The reader refuses the first, as LLaMA's does; the rule depends on alibi, which is no layout,
-# so the calculator (which counts what transformers builds) does not hold it.
+# runs by broadcasting. The reader refuses the first, as LLaMA's does (where alibi is false).
 EVEN_HEAD = even_or_one("d_h", "With rotary positions (alibi false) the head size {d_h} must be even (or 1): rotary "
                                "embeddings turn pairs of coordinates.",
                         "the head size ({d_h}) must be even for rotary position embeddings (or alibi true)")
@@ -119,7 +118,8 @@ CHECKS = validation.fields(
     activation=validation.activation(),  # annotated with null, which ACT2FN does not know
     classifier_dropout=validation.dropout("float | int | None", "ForTokenClassification"))
 
-# The rules every layout has. EVEN_HEAD is rotary's alone (the reader checks it where alibi is false), and
-# KV_HEADS_DIVIDE_HEADS the new architecture's alone (multi-query reads no
-# num_kv_heads): the reader checks it there, and the calculator, which asks for K in every layout, does not.
-READER = Reader("falcon", read, LAYOUT, FIELD_OF, (HEADS_DIVIDE_WIDTH,), checks=CHECKS)
+# The rules the calculator holds. EVEN_HEAD is rotary's alone: the reader checks it where alibi is false, and the
+# calculator, which has no alibi switch, holds it for the positions of every released Falcon (rotary).
+# KV_HEADS_DIVIDE_HEADS is the new architecture's alone (multi-query reads no num_kv_heads): the reader checks it
+# there, and the calculator, which asks for K in every layout, does not.
+READER = Reader("falcon", read, LAYOUT, FIELD_OF, (HEADS_DIVIDE_WIDTH, EVEN_HEAD), checks=CHECKS)
