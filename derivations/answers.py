@@ -344,8 +344,9 @@ def memory(config: Mapping, architecture: str | None, tokens: int | None, target
         result["weights_bytes"] = result["quantization"]["weights_bytes"]
     if cross:
         result["target"] = (target or tokens)
-    result |= _transient(config, held, values, tokens, batch, fmt, windows, target, attention,
-                         _rotary(config, chosen, windows))
+    layers = _layers(config, chosen, values, windows)
+    result |= _transient(config, held, values, tokens, batch, fmt, layers, target, attention,
+                         _rotary(config, chosen, layers))
     if "transient_bytes" in result:
         # derivations.transient: the peak of the forward's tensors beside the weights and the cache it fills.
         result["inference_bytes"] = result["weights_bytes"] + result["kv_cache_bytes"] + result["transient_bytes"]
@@ -415,8 +416,9 @@ def inference_bytes(config: Mapping, architecture: str | None, tokens: int, batc
     weights = storage.weight_bytes(tensors, fmt) if scheme is None else \
         weights_format(scheme, held, values, tensors, fmt)["weights_bytes"]
     elements, windows, _ = _cache(config, chosen, held, values, tokens, None, batch)
-    transient = _transient(config, held, values, tokens, batch, fmt, windows, attention=attention,
-                           rotary=_rotary(config, chosen, windows))
+    layers = _layers(config, chosen, values, windows)
+    transient = _transient(config, held, values, tokens, batch, fmt, layers, attention=attention,
+                           rotary=_rotary(config, chosen, layers))
     if "transient_bytes" not in transient:
         raise ConfigError(f"{chosen.architecture}: no inference total: {transient['inference_refused']}")
     return weights + elements * _cache_bits(fmt) // 8 + transient["transient_bytes"]
@@ -479,6 +481,12 @@ def _attention(attention: str | None) -> str | None:
     if attention is not None and attention not in ATTENTIONS:
         raise ConfigError(f"unknown attention {attention!r} (known: {', '.join(ATTENTIONS)})")
     return attention
+
+
+def _layers(config: Mapping, chosen, values: dict, windows) -> tuple:
+    """The windows of the layers a forward runs: the cache's (a decoder's), or an encoder's layers' own (it keeps no
+    cache: ModernBERT's sliding layers)."""
+    return windows if windows else tuple(configs.READERS[chosen.model_type].encoder_windows(config, values.get("L", 0)))
 
 
 def _rotary(config: Mapping, chosen, windows) -> tuple[bool, ...]:
@@ -573,7 +581,9 @@ def moment_values(config: Mapping, rows: dict, values: dict, tokens: int, batch:
     at |= {"r_1": int(all(rotary[:1])), "r_2": int(any(rotary[1:]) or not rotary)}
     # ... and the model builds the sliding-window mask: some layer is given it, or (a mask built whatever the layers
     # are) the config's window is no longer than the tokens.
-    window = None if rows.get("window") is None else config.get(*rows["window"])
+    window = None if rows.get("window") is None else config.get(*rows["window"][:2])
+    if isinstance(window, int) and rows["window"][2:]:  # a fraction of the field (ModernBERT's local_attention // 2)
+        window //= rows["window"][2]
     at["m_w"] = int(any(masked) or (isinstance(window, int) and tokens >= window))
     return at
 

@@ -142,8 +142,9 @@ class Transient:
     matches: tuple[tuple[str, object, str], ...] = ()
     # The config field (and its default) that sets the window of a sliding-window mask the model builds whatever its
     # layers are (Gemma 3's); under sdpa the mask is built where the tokens reach it (m_w). None: the mask is built
-    # where some layer slides, with its window.
-    window: tuple[str, object] | None = None
+    # where some layer slides, with its window. A third element divides the field (ModernBERT's window, half its
+    # local_attention).
+    window: tuple | None = None
     # Where the forward's tensors depend on more than the sizes (a mixture's routing), what the moments are: the
     # case they take, which holds the most (the figure is then a bound, said so).
     bound: str | None = None
@@ -158,7 +159,7 @@ def transient(program: Callable[..., None], generates: bool = True, even: tuple[
               windowed: bool = False, derived: tuple[tuple[str, str, float, str], ...] = (),
               flags: tuple[tuple[str, str, object, object], ...] = (), fp16: str = "",
               at_least: tuple[tuple[str, int | str], ...] = (), matches: tuple[tuple[str, object, str], ...] = (),
-              attention: str = "eager", window: tuple[str, object] | None = None, bound: str | None = None,
+              attention: str = "eager", window: tuple | None = None, bound: str | None = None,
               counts: tuple[tuple[str, str, int | str], ...] = ()) -> Transient:
     """The forwards of a family's ``program(timeline, generate)``: the bare one, and generate's where the class
     generates; ``even``, ``requires``, ``products``, ``derived``, ``flags``, ``fp16``, ``at_least``, ``matches``: what
