@@ -203,6 +203,8 @@ def sliding_mask(t: tr.Timeline) -> str:
     t.new("mask.bool_mask", built * tr.BOOL * s * s)
     t.drop("mask.nonnegative", "mask.and1")
     t.drop("mask.batch_arange", "mask.head_arange", "mask.q_arange", "mask.kv_arange")  # sdpa_mask returns
+    if t.attention == "sdpa":  # sdpa_mask's booleans, 1 x 1 x T x T expanded over the batch (a view), are the mask
+        return t.join("mask", "mask.bool_mask")
     t.new("mask.zero", built * tr.w)
     t.new("mask.minimum", built * tr.w)
     t.new("mask", built * tr.activation(b * s * s))
@@ -233,7 +235,8 @@ def rotate_fp32(t: tr.Timeline, name: str, x: str, elements) -> tuple[str, str]:
 
 def attention_forward(t: tr.Timeline, normed: str, masked) -> tuple[tuple[str, ...], str, tuple[str, ...]]:
     """ModernBertAttention.forward on ``normed``: one fused product (Wqkv), its q, k and v views; q and k rotated in
-    fp32 and cast back; eager_attention_forward: the scores (torch.matmul copies the rotated query and keys, laid out
+    fp32 and cast back; under sdpa, derivations.transient.sdpa_attention (given the mask where ``masked``); else
+    eager_attention_forward: the scores (torch.matmul copies the rotated query and keys, laid out
     tokens by heads, to fold batch and heads where more than one sequence, head and token: c_bt), scaled, plus the
     mask where the layer is given one (``masked``), the softmax in fp32, the product with the values (a view of the
     fused product, interleaved with q and k: copied to fold where more than one sequence and head, c_b), the heads
@@ -246,6 +249,12 @@ def attention_forward(t: tr.Timeline, normed: str, masked) -> tuple[tuple[str, .
     t.new("k_cast", tr.downcast(rows * D))
     t.drop(*q32[:1], *k32[:1])  # apply_rotary_pos_emb returns (fp32: the sums are the cast ones)
     query, key = ("q_cast", q32[1]), ("k_cast", k32[1])
+    if t.attention == "sdpa":  # sdpa's kernel takes the views as they are; the sliding layers' mask where given
+        t.masked = masked
+        context, _ = tr.sdpa_attention(t, query, key, "v", H, d_h)
+        out = tr.linear(t, "attention_out", rows, D)
+        t.drop(*context)
+        return (qkv, *query, *key), out, ()
     t.new("query_folded", tr.activation(c_bt * heads * d_h))
     t.new("keys_folded", tr.activation(c_bt * heads * d_h))
     t.new("scores", tr.activation(heads * s))
@@ -326,15 +335,22 @@ _REQUIRES = (("hidden_activation", "gelu", tr.ONE_OP_ACTIVATIONS),
              ("classifier_activation", "gelu", tr.ONE_OP_ACTIVATIONS))
 
 
-def _transient(head: str) -> tr.Transient:
+def _transient(head: str, attention: str = "eager") -> tr.Transient:
     # Rotary embeddings rotate the two halves of a head: even (a head of 1, which the reader accepts, broadcasts the
     # rotation's 2, which the program does not follow).
     return tr.transient(lambda t, generate: model_forward(t, head), generates=False, requires=_REQUIRES,
-                        even=("d_h",), window=("local_attention", 128, 2))
+                        even=("d_h",), window=("local_attention", 128, 2), attention=attention)
 
 
-_CLASSES = {"ModernBertModel": _transient("none"), "ModernBertForMaskedLM": _transient("mlm")}
-TRANSIENT = {layout: _CLASSES for layout in VARIANTS}
+def _classes(attention: str) -> dict[str, dict[str, tr.Transient]]:
+    classes = {"ModernBertModel": _transient("none", attention), "ModernBertForMaskedLM": _transient("mlm", attention)}
+    return {layout: classes for layout in VARIANTS}
+
+
+TRANSIENT = _classes("eager")
+# ... under sdpa attention (transformers' default): the global layers' attention unmasked, the sliding layers' given
+# the boolean mask where the tokens reach the window.
+TRANSIENT_SDPA = _classes("sdpa")
 
 
 FAMILY = Family(
@@ -364,4 +380,5 @@ FAMILY = Family(
     # for the heads and refuses what the reader refuses: heads that do not divide the width, an odd rotary head.
     ratios={d_h: (D, H)},
     transient=TRANSIENT,
+    transient_sdpa=TRANSIENT_SDPA,
 )
