@@ -99,6 +99,19 @@ def transient_rows(family, variant: str, name: str, attention: str = "eager") ->
         derived = family.transient.get(variant, {}).get(name)
     if derived is None:
         return {"refused": NO_TRANSIENT}
+    # A family's layouts often share one forward (the same Transient object): its polynomials are made once.
+    held = _TRANSIENT_ROWS.get(id(derived))
+    if held is None or held[0] is not derived:
+        held = _TRANSIENT_ROWS[id(derived)] = (derived, _transient_terms(derived))
+    return held[1]
+
+
+# id(Transient) -> (the Transient, kept alive so that its id is not reused; its rows).
+_TRANSIENT_ROWS: dict[int, tuple] = {}
+
+
+def _transient_terms(derived) -> dict:
+    """:func:`transient_rows` of one derived forward."""
     return {"forward": [terms(m) for m in derived.forward],
             "generate": None if derived.generate is None else [terms(m) for m in derived.generate],
             "even": list(derived.even),

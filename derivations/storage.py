@@ -296,7 +296,8 @@ def transient_values(values: dict[str, int], tokens: int, batch: int, fmt: Forma
     query heads; one is expanded as a view), attention's output transposed by a copy (c_t: more than one token and
     more than one head), a view of a fused projection copied to fold batch and heads (c_b: more than one of each), and of a head-split
     one (c_bt: more than one sequence, head and token); an encoder-decoder's decoder's tokens s_d (``target``)
-    with its conditions (l_2d, c_td, c_btd); and under sdpa, a head wider than 256 (g_w)."""
+    with its conditions (l_2d, c_td, c_btd); under sdpa, a head wider than 256 (g_w); ALiBi's power of two (H_a,
+    a_r)."""
     width = activation_bytes(fmt)
     out = dict(values) | {"s": tokens, "b": batch, "w": width, "u": int(width < 4)}
     heads = values.get("H")
@@ -314,6 +315,9 @@ def transient_values(values: dict[str, int], tokens: int, batch: int, fmt: Forma
     out["c_btd"] = int(batch > 1 and (heads or 1) > 1 and out["s_d"] > 1)
     # Under sdpa: a head wider than 256 (transformers' use_gqa_in_sdpa then repeats grouped key/value heads).
     out["g_w"] = int(values.get("d_h", 0) > 256)
+    if heads is not None:  # ALiBi's slopes: the largest power of two at most H, and whether H is not one
+        out["H_a"] = 1 << (heads.bit_length() - 1)
+        out["a_r"] = int(out["H_a"] != heads)
     if "X_a" in values:  # a mixture's experts loop, at the routing that holds the most (derivations.transient)
         out |= experts_hit(values, tokens * batch)
     if "G_x" in values:  # DeepSeek's groups of experts: the mask of the groups is copied to the experts, or viewed

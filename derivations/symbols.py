@@ -119,6 +119,10 @@ c_g = sympy.Symbol("c_g", integer=True, nonnegative=True)
 # token's experts come from.
 G_x = _size("G_x", r"G_{\mathrm{x}}")
 G_k = _size("G_k", r"G_{\mathrm{k}}")
+# ALiBi's slopes (BLOOM's, Falcon's): one for each of the first H_a heads, H_a the largest power of two at most H, and
+# where H is not one (a_r), the slopes of the H - H_a others, made apart and concatenated.
+H_a = _size("H_a", r"H_{\mathrm{a}}")
+a_r = sympy.Symbol("a_r", integer=True, nonnegative=True)
 # Switches a config sets, each 1 or 0, where a tensor or a product exists or not without changing the classes' layout
 # (DeBERTa-v2: an absolute position table, the content-to-position and position-to-content scores, the relative
 # table projected by the content's own query and key maps).
@@ -311,6 +315,10 @@ NOTATION: tuple[Notation, ...] = (
     Notation(G_x, "groups the router splits the experts into (DeepSeek's group-limited routing)", ("n_group",),
              "DeepSeek-V2's paper writes M for the devices a token's experts may sit on"),
     Notation(G_k, "groups a token's experts come from (DeepSeek's group-limited routing)", ("topk_group",), ""),
+    Notation(H_a, "the largest power of two at most H: ALiBi's slopes are made for that many heads first", (),
+             "transformers' closest_power_of_2 in _get_alibi_slopes"),
+    Notation(a_r, "1 where the heads are not a power of two (H > H_a): ALiBi's slopes of the other heads are made "
+                  "apart and concatenated, else 0", (), "transformers' _get_alibi_slopes"),
     Notation(M, "the multiple LLaMA rounds its feed-forward width up to", (),
              "multiple_of in Meta's params.json (256 for LLaMA-1 and Llama-2-7B)"),
     Notation(r, "the factor LLaMA scales its feed-forward width by, before rounding (not an integer)",

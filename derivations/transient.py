@@ -23,9 +23,10 @@ the same on transformers' models (tests/live_bytes.py) and compares.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import sympy
 
@@ -110,13 +111,16 @@ class Timeline:
         return list(seen)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Transient:
     """A class's forward at inference: the moments of the bare forward, and of generate's forward on the prompt
-    (None for a class that does not generate: a body alone, an encoder)."""
+    (None for a class that does not generate: a body alone, an encoder).
 
-    forward: tuple[Expr, ...]
-    generate: tuple[Expr, ...] | None
+    The moments are derived when first read, not when a family's module is imported: a family declares its forward
+    in every layout and class, and a process (a page, a test, a command) reads few of them."""
+
+    # What derives the moments: (forward, generate), called once.
+    moments: Callable[[], tuple[tuple[Expr, ...], tuple[Expr, ...] | None]] = field(repr=False)
     # Sizes the program assumes even (rotary embeddings rotate the halves of a head): an odd one is refused.
     even: tuple[str, ...] = ()
     # Config fields that choose another code path than the program's, each (field, transformers' default, the
@@ -153,6 +157,18 @@ class Transient:
     # DeepSeek's groups of experts (n_group, topk_group), its key/value heads (num_key_value_heads, H by default).
     counts: tuple[tuple[str, str, int | str], ...] = ()
 
+    @functools.cached_property
+    def _derived(self) -> tuple[tuple[Expr, ...], tuple[Expr, ...] | None]:
+        return self.moments()
+
+    @property
+    def forward(self) -> tuple[Expr, ...]:
+        return self._derived[0]
+
+    @property
+    def generate(self) -> tuple[Expr, ...] | None:
+        return self._derived[1]
+
 
 def transient(program: Callable[..., None], generates: bool = True, even: tuple[str, ...] = (),
               requires: tuple[tuple[str, object, tuple], ...] = (), products: tuple[tuple[str, str, str], ...] = (),
@@ -169,16 +185,18 @@ def transient(program: Callable[..., None], generates: bool = True, even: tuple[
     below read it); ``window``: see :class:`Transient`; ``bound``: the moments are those of the case that holds the
     most, named so (a mixture's routing, :data:`WORST`); ``counts``: config fields read as sizes (see
     :class:`Transient`)."""
-    out = []
-    for generate in (False, True)[:1 + generates]:
-        moments: list[Expr] = []
-        for sliding, weight in (((False, 1 - f_w), (True, f_w)) if windowed else ((None, 1),)):
-            timeline = Timeline(attention)
-            program(timeline, generate) if sliding is None else program(timeline, generate, sliding=sliding)
-            moments += [sympy.expand(weight * m) for m in timeline.peak()]
-        out.append(tuple(dict.fromkeys(moments)))
-    return Transient(out[0], out[1] if generates else None, even, requires, products, derived, flags, fp16,
-                     at_least, matches, window, bound, counts)
+    def moments() -> tuple[tuple[Expr, ...], tuple[Expr, ...] | None]:
+        out = []
+        for generate in (False, True)[:1 + generates]:
+            found: list[Expr] = []
+            for sliding, weight in (((False, 1 - f_w), (True, f_w)) if windowed else ((None, 1),)):
+                timeline = Timeline(attention)
+                program(timeline, generate) if sliding is None else program(timeline, generate, sliding=sliding)
+                found += [sympy.expand(weight * m) for m in timeline.peak()]
+            out.append(tuple(dict.fromkeys(found)))
+        return out[0], out[1] if generates else None
+
+    return Transient(moments, even, requires, products, derived, flags, fp16, at_least, matches, window, bound, counts)
 
 
 def evaluate_peak(moments, values) -> int:
@@ -301,10 +319,10 @@ def linear(t: Timeline, name: str, rows: Expr, n_out: Expr) -> str:
     return t.new(name, activation(rows * n_out))
 
 
-def rms_norm(t: Timeline, name: str, width: Expr, rows: Expr = None) -> str:
-    """LlamaRMSNorm.forward: ``x.to(fp32)``; ``variance = x.pow(2).mean(-1)``; ``x * rsqrt(variance + eps)``;
-    ``weight * x.to(input_dtype)``. Its input is its caller's."""
-    rows = b * s if rows is None else rows
+def rms_normed(t: Timeline, name: str, width: Expr, rows: Expr) -> Expr:
+    """LlamaRMSNorm.forward up to its last statement, which its kin change: ``x.to(fp32)``;
+    ``variance = x.pow(2).mean(-1)``; ``x * rsqrt(variance + eps)``. Leaves ``{name}.normed`` (fp32, rows by width)
+    and ``{name}.variance`` held, for the caller to drop when the function returns; returns the elements."""
     n = rows * width
     t.new(f"{name}.x32", upcast(n))
     t.new(f"{name}.pow", FP32 * n)
@@ -315,6 +333,13 @@ def rms_norm(t: Timeline, name: str, width: Expr, rows: Expr = None) -> str:
     t.drop(f"{name}.eps")
     t.new(f"{name}.normed", FP32 * n)
     t.drop(f"{name}.rsqrt", f"{name}.x32")
+    return n
+
+
+def rms_norm(t: Timeline, name: str, width: Expr, rows: Expr = None) -> str:
+    """LlamaRMSNorm.forward: ``x.to(fp32)``; ``variance = x.pow(2).mean(-1)``; ``x * rsqrt(variance + eps)``
+    (:func:`rms_normed`); ``weight * x.to(input_dtype)``. Its input is its caller's."""
+    n = rms_normed(t, name, width, b * s if rows is None else rows)
     t.new(f"{name}.cast", downcast(n))
     t.new(name, activation(n))
     t.drop(f"{name}.cast")
@@ -506,6 +531,36 @@ def eager_attention(t: Timeline, q: str, k: str, v: str, mask: str, heads: Expr,
     t.new("context_contiguous", activation(c_t * rows * head_size))
     t.drop("context_copied", "keys_repeated", "values_repeated")  # the function returns
     return ("context", "context_contiguous"), weights
+
+
+def scaled_scores(t: Timeline, query: Expr, keys: Expr, scores: Expr) -> str:
+    """``torch.matmul(q, k.transpose(-1, -2))`` then its scaling (a product, whatever the factor): matmul folds batch
+    and heads of each operand by a copy where it cannot view them together (``query`` and ``keys``: the copies'
+    elements, 0 where a view will do), read by bmm and dropped; the ``scores`` die once scaled. Returns ``scaled``,
+    for the caller to drop."""
+    t.new("query_folded", activation(query))
+    t.new("keys_folded", activation(keys))
+    t.new("scores", activation(scores))
+    t.drop("query_folded", "keys_folded")
+    t.new("scaled", activation(scores))
+    t.drop("scores")
+    return "scaled"
+
+
+def merge_heads(t: Timeline, rows: Expr, head_size: Expr, folded: Expr) -> tuple[str, str]:
+    """``torch.matmul(weights, v)`` then ``transpose(1, 2).contiguous()``, as BERT's and GPT-2's kin write them:
+    matmul folds batch and heads of ``v`` by a copy (``values_folded``) where it cannot view them together
+    (``folded``: c_bt or c_b for a head-split view, 0 for a cache's whole values), read by bmm and dropped; the
+    product, ``rows`` (batch, heads and tokens) by ``head_size``, transposed to tokens by heads by a copy unless that
+    is contiguous already (c_t 0: one token or one head), when the product itself is returned. Returns the output's
+    two names (one of them of 0 bytes), for the caller to drop."""
+    t.new("values_folded", activation(folded * rows * head_size))
+    t.new("context_copied", activation(c_t * rows * head_size))
+    t.new("context", activation((1 - c_t) * rows * head_size))
+    t.drop("values_folded")
+    t.new("context_contiguous", activation(c_t * rows * head_size))
+    t.drop("context_copied")
+    return "context", "context_contiguous"
 
 
 def causal_mask_unpadded(t: Timeline, queries: Expr, keys: Expr) -> str:

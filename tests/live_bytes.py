@@ -138,9 +138,11 @@ def measured(architecture: str, config: Mapping, dtype: str, tokens: int, batch:
     if model.config.is_encoder_decoder:
         return measured_encoder_decoder(model, ids, target or tokens, generate)
     # An encoder is given the ids alone: it asks whether a mask is all ones (a value the meta device does not hold)
-    # to build none, and none is built without one. A decoder is given a mask of ones, as a tokenizer gives it.
-    inputs = {"input_ids": ids} if reference.bidirectional(model) else {"input_ids": ids,
-                                                                        "attention_mask": torch.ones_like(ids)}
+    # to build none, and none is built without one. A decoder is given a mask of ones, as a tokenizer gives it; so is
+    # an encoder whose forward looks for padding in the ids without one (its spec's ``masked``: DeBERTa-v2's).
+    masked = reference.spec_of(model.config.model_type).masked
+    bare = reference.bidirectional(model) and not (masked is True or architecture in (masked or ()))
+    inputs = {"input_ids": ids} if bare else {"input_ids": ids, "attention_mask": torch.ones_like(ids)}
     accepted = inspect.signature(model.forward).parameters
     if "use_cache" in accepted:
         inputs["use_cache"] = generate

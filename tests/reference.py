@@ -288,6 +288,8 @@ def data_dependent(architecture: str, config: Mapping) -> bool:
 # The fields that set the depth, as the families' configs name them.
 DEPTH_FIELDS = ("num_hidden_layers", "n_layer", "num_layers", "num_decoder_layers", "encoder_layers", "decoder_layers",
                 "n_layers")
+# The lists of one entry a layer, cut with the depth (transformers checks their length against it).
+PER_LAYER_FIELDS = ("layer_types", "no_rope_layers")
 # Small widths for the mixtures, which run on CPU with real weights: every field that sets the layout (experts,
 # experts per token, groups, shared experts, dense first layers) stays as published.
 NARROW = {"hidden_size": 64, "intermediate_size": 64, "moe_intermediate_size": 16, "shared_expert_intermediate_size": 32,
@@ -302,8 +304,11 @@ def shallow(config: dict, depth: int = 2) -> dict:
     """The config with at most ``depth`` layers in each stack (and, for a mixture of experts, small widths:
     it runs on CPU); everything else as published."""
     out = {k: (min(v, depth) if k in DEPTH_FIELDS and isinstance(v, int) else v) for k, v in config.items()}
+    out |= {k: out[k][:depth] for k in PER_LAYER_FIELDS if isinstance(out.get(k), list)}
     if mixture(config.get("model_type")):
         out |= {k: v for k, v in NARROW.items() if out.get(k) is not None}
+        if isinstance(out.get("pad_token_id"), int) and out["pad_token_id"] >= out.get("vocab_size", 0):
+            out["pad_token_id"] = None  # outside the narrowed vocabulary; the padding row sets no size
         if "kv_lora_rank" in out:
             out["num_key_value_heads"] = out["num_attention_heads"]  # latent attention: one key/value per head
         if "first_k_dense_replace" in out:

@@ -8,6 +8,7 @@ import pytest
 import sympy
 
 from derivations import registry
+from derivations.reading import ConfigError
 from derivations.families import falcon
 from derivations.symbols import D, F, H, K, L, V, d_h
 
@@ -82,3 +83,50 @@ def test_bias_adds_every_output():
 def test_no_position_table():
     assert V * D in sympy.expand(falcon.ARCHITECTURES["FalconForCausalLM"].total).args
     assert not any(s.name == "P" for s in falcon.ARCHITECTURES["FalconForCausalLM"].total.free_symbols)
+
+
+# The head size's edges and the new architecture's switch, read as transformers 5.23 reads them. Each expected value
+# is transformers': FalconForCausalLM built on the meta device from FalconConfig(vocab_size=100, num_hidden_layers=1,
+# ...), its parameters counted, one forward run (tests/specs/falcon.py's refused and accepted edges run them live).
+def small(**changed) -> dict:
+    return {"model_type": "falcon", "vocab_size": 100, "num_hidden_layers": 1} | changed
+
+
+def test_an_odd_head_counts_with_alibi():
+    # Width 6 over 2 heads (a head of 3) with ALiBi: transformers builds 1,020 parameters, and the forward runs.
+    assert registry.resolve(small(hidden_size=6, num_attention_heads=2, alibi=True)).total == 1020
+
+
+def test_an_odd_head_is_refused_with_rotary():
+    # The same with rotary positions (alibi false, the default): transformers builds the 1,020 parameters, and the
+    # forward fails on the rotation's shapes ("Attempting to broadcast a dimension of length 4").
+    with pytest.raises(ConfigError, match=r"head size \(3\) must be even") as refused:
+        registry.resolve(small(hidden_size=6, num_attention_heads=2))
+    assert "\n" not in str(refused.value)
+
+
+def test_a_head_of_one_counts_with_rotary():
+    # Width 4 over 4 heads: transformers builds 584 parameters, and the forward runs (the rotation broadcasts).
+    assert registry.resolve(small(hidden_size=4, num_attention_heads=4)).total == 584
+
+
+def test_heads_that_do_not_divide_the_width_are_refused():
+    # Width 10 over 4 heads: FalconAttention raises "`hidden_size` must be divisible by num_heads", with ALiBi too.
+    for alibi in (False, True):
+        with pytest.raises(ConfigError, match="not a multiple of num_attention_heads"):
+            registry.resolve(small(hidden_size=10, num_attention_heads=4, alibi=alibi))
+
+
+@pytest.mark.parametrize("changed", [{"parallel_attn": False}, {"parallel_attn": None},
+                                     {"parallel_attn": False, "num_ln_in_parallel_attn": 1}],
+                         ids=["false", "null", "one-norm"])
+def test_the_new_architecture_needs_parallel_attention(changed):
+    # new_decoder_architecture without parallel_attn: transformers builds 4,512 parameters (width 16, 4 heads, 2
+    # key/value heads: input_layernorm and post_attention_layernorm), and every forward fails: the layer reads
+    # ln_attn, which it lacks (AttributeError), or, with one norm, a feed-forward input it never set
+    # (UnboundLocalError).
+    config = small(hidden_size=16, num_attention_heads=4, new_decoder_architecture=True, num_kv_heads=2) | changed
+    with pytest.raises(ConfigError, match="new_decoder_architecture needs parallel_attn true"):
+        registry.resolve(config)
+    # With parallel attention the same sizes build 4,512 too (ln_attn and ln_mlp in place of the two), and run.
+    assert registry.resolve(config | {"parallel_attn": True, "num_ln_in_parallel_attn": None}).total == 4512

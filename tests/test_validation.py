@@ -15,7 +15,7 @@ import warnings
 
 import in_process
 import pytest
-from profiles import under_ci
+import profiles
 
 import mistakes
 from mistakes import bundled, project, refusal, sets_a_size
@@ -42,8 +42,8 @@ def _cases() -> list[tuple[str, str, object, str]]:
 
 
 CASES = _cases()
-# All of them under CI; a fifth in `make test`, every fifth of the sorted table (each family keeps some).
-DRAWN = CASES if under_ci() else CASES[::5]
+# All of them under CI; in `make test` one in fifteen of each model_type's (each family keeps some).
+DRAWN = profiles.spread(CASES, 15, group=lambda case: bundled(case[0])["model_type"])
 
 
 @functools.cache
@@ -88,7 +88,8 @@ def _heads() -> list[tuple[str, str, str]]:
     return cases
 
 
-HEADS = _heads()
+# Every class under CI; in `make test` one in four of each model_type's (a class a head's dropout is held by, or not).
+HEADS = profiles.spread(_heads(), 4, group=lambda case: bundled(case[0])["model_type"])
 
 
 @pytest.mark.parametrize("name, field, architecture", HEADS, ids=[f"{a}-{f}" for _, f, a in HEADS])

@@ -63,7 +63,12 @@ def test_the_whole_depth_in_total(name: str):
 
 
 @pytest.mark.parametrize("name", NOT_DERIVED)
-def test_a_config_not_derived_gets_one_line(name: str):
+def test_a_config_not_derived_gets_one_line(name: str, tmp_path: Path):
     # Remote code (auto_map) or a model_type transformers does not know: neither derived nor measured.
     status, out, err = in_process.derivations("count", str(WILD / name))
     assert (status, out) == (2, "") and err.count("\n") == 1 and err.startswith("error: ")
+    # transformers refuses it as well (Falcon's RefinedWeb files, with n_head and n_layer, among them): it builds no
+    # config from the file without running the checkpoint's own code.
+    (tmp_path / "config.json").write_text(json.dumps(load(name)), encoding="utf-8")
+    with pytest.raises(ValueError):
+        reference.transformers.AutoConfig.from_pretrained(str(tmp_path))

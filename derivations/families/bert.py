@@ -15,7 +15,7 @@ from ..components import (AttentionLayout, Part, attention, classifier, embeddin
                           group, idle, layer_norm, leaf, lm_prediction_head, pooler as _pooler)
 from ..readers import bert as reader
 from ..sources import Citation
-from ..symbols import D, F, H, L, P, T, V, b, c_bt, c_t, d_h, l_2, s
+from ..symbols import D, F, H, L, P, T, V, b, c_bt, d_h, l_2, s
 from .. import transient as tr
 
 
@@ -429,20 +429,10 @@ def eager_attention(t: tr.Timeline, heads) -> tuple[tuple[str, str], tuple[str]]
     """BertSelfAttention's eager attention on q, k and v (its caller's): the scores, scaled, softmaxed (in the
     activation dtype), times the values, and the heads merged; returns the output's names and the weights'."""
     # torch.matmul folds batch and heads of the head-split views by a copy where it cannot view them together (c_bt).
-    t.new("query_folded", tr.activation(c_bt * heads * d_h))
-    t.new("keys_folded", tr.activation(c_bt * heads * d_h))
-    t.new("scores", tr.activation(heads * s))
-    t.drop("query_folded", "keys_folded")
-    t.new("scaled", tr.activation(heads * s))
-    t.drop("scores")
+    tr.scaled_scores(t, c_bt * heads * d_h, c_bt * heads * d_h, heads * s)
     t.new("weights", tr.activation(heads * s))
     t.drop("scaled")
-    t.new("values_folded", tr.activation(c_bt * heads * d_h))
-    t.new("context_copied", tr.activation(c_t * heads * d_h))
-    t.new("context", tr.activation((1 - c_t) * heads * d_h))
-    t.drop("values_folded")
-    t.new("context_contiguous", tr.activation(c_t * heads * d_h))
-    t.drop("context_copied")
+    tr.merge_heads(t, heads, d_h, c_bt)
     return ("context", "context_contiguous"), ("weights",)
 
 
@@ -460,11 +450,19 @@ def encoder_forward(t: tr.Timeline, head: str, embeddings=embeddings_forward, la
         t.new("previous", stream)
         layer(t, "hidden")
         t.drop("previous")
+    head_forward(t, head)
+
+
+def head_forward(t: tr.Timeline, head: str) -> None:
+    """The end of BertModel.forward (``embedding_output`` dies as it returns) and the head on the last layer's
+    output: ``pooler`` (the first token's dense and tanh, inside the model), ``none``, or ``mlm`` (transform: dense,
+    GELU, LayerNorm; then the decoder's logits of every token). A kin's (MPNet's) too."""
+    stream = tr.activation(b * s * D)
     if head == "pooler":
         t.new("pooler_dense", tr.activation(b * D))
         t.new("pooled", tr.activation(b * D))
         t.drop("pooler_dense")
-    t.drop("embedding_output")  # BertModel's forward returns
+    t.drop("embedding_output")  # the model's forward returns
     if head == "mlm":
         t.new("transform_dense", stream)
         t.new("transform_act", stream)

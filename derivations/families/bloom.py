@@ -23,7 +23,8 @@ from ..components import (Part, as_kind, classifier, embedding, feed_forward, fu
                           leaf, linear, task_heads, tied_tensor)
 from ..readers import bloom as reader
 from ..sources import READ, Citation, Source, declare
-from ..symbols import C, D, H, L, V
+from ..symbols import C, D, H, H_a, L, V, a_r, b, c_bt, c_t, d_h, l_2, s, u
+from .. import transient as tr
 
 # ---------------------------------------------------------------------------------------------
 # Embeddings: the token table, then a LayerNorm (no position table: ALiBi learns nothing)
@@ -123,11 +124,16 @@ SOURCES = declare(
 # - bloom-560m: bigscience/bloom-560m's config.json as a save_pretrained copy prints it, in BloomConfig's own names
 #   (a GitHub note on fine-tuning it, whose "_name_or_path" is "bigscience/bloom-560m"; that field and nothing else
 #   left out; PaddleNLP's copy of the original gives the same sizes as n_embed, num_attention_heads and n_layer);
-# - bloom-1b1, bloom-1b7, bloom-3b, bloom-7b1: bloom-560m's file with the sizes (hidden_size, n_head, n_layer) of
-#   each model card's "Technical Specifications" (reconstructions: the fields that size nothing are 560m's);
-# - bloom (176B): bigscience/bloom's config.json as save_pretrained writes it (BloomConfig's own names, hidden_size and
-#   n_head, where BigScience's file says n_embed and num_attention_heads, which BloomConfig maps; pretraining_tp 4),
-#   with the sizes its card prints (70 layers, 112 heads, 14336 wide): a reconstruction.
+# - bloom-3b: bigscience/bloom-3b's config.json as a save_pretrained copy prints it: ShadowConYT/
+#   ai_tutoring_system_with_llm, bloom/config.json at 33984c18 ("_name_or_path" "bigscience/bloom-3b", left out;
+#   torch_dtype float32 and transformers_version 4.27.1 are the save's, the rest the hub file's, pretraining_tp 4);
+# - bloom-1b1, bloom-1b7, bloom-7b1: bloom-560m's file with the sizes (hidden_size, n_head, n_layer) of each model
+#   card's "Technical Specifications" (reconstructions: the fields that size nothing are 560m's);
+# - bloom (176B): the 176B's config.json as BigScience's conversion wrote it (n_embed, num_attention_heads, n_layer 70,
+#   pretraining_tp 4, transformers 4.20.0.dev0), committed by the Petals authors before the release:
+#   bigscience-workshop/petals, cli/config.json at a798ea04 (2022-06-14), unchanged. An earlier revision than the
+#   hub's: it names no architectures (so it counts as BloomModel, the same total); the hub's own revision was not
+#   found among public copies.
 # Every total equals its card's exact count (tests/test_bloom.py).
 CHECKPOINTS = ("bloom-560m", "bloom-1b1", "bloom-1b7", "bloom-3b", "bloom-7b1", "bloom")
 
@@ -191,6 +197,153 @@ position_table_176b = _positions_counted("position_table_176b", "bloom", "176,27
 position_table_560m = _positions_counted("position_table_560m", "bloom-560m", "561", "BLOOM-560M")
 
 
+# ---------------------------------------------------------------------------------------------
+# The forward at inference (derivations.transient): transformers' modeling_bloom.py, statement by statement
+# ---------------------------------------------------------------------------------------------
+
+def alibi_slopes(t: tr.Timeline) -> str:
+    """_get_alibi_slopes: ``torch.full`` of the base (an fp32 scalar), ``torch.arange`` of the H_a powers (int32),
+    ``torch.pow``: the slopes of the first H_a heads (fp32); where H is not a power of two (a_r), the same for the
+    H - H_a others (odd powers of another base) and ``torch.cat`` of both, the first slopes and the others' powers
+    dying as the name is bound again; the scalars and the aranges die as it returns."""
+    t.new("alibi.base", tr.FP32)
+    t.new("alibi.powers", 4 * H_a)  # int32
+    t.new("alibi.first", tr.FP32 * H_a)
+    t.split("alibi.first", **{"alibi.first.replaced": a_r, "alibi.first.kept": 1 - a_r})
+    t.new("alibi.extra_base", tr.FP32 * a_r)
+    t.new("alibi.extra_powers", 4 * (H - H_a))  # int32, none where H is a power of two
+    t.new("alibi.extra", tr.FP32 * (H - H_a))
+    t.new("alibi.joined", tr.FP32 * a_r * H)
+    t.drop("alibi.extra", "alibi.first.replaced")
+    t.drop("alibi.base", "alibi.powers", "alibi.extra_base", "alibi.extra_powers")  # the function returns
+    return t.join("alibi.slopes", "alibi.joined", "alibi.first.kept")
+
+
+def alibi_tensor(t: tr.Timeline) -> str:
+    """build_alibi_tensor on a mask of ones: the slopes (:func:`alibi_slopes`), ``((mask.cumsum(-1) - 1) * mask)``
+    (64-bit, the mask's), ``slopes[..., None] * arange`` (fp32, b H s), ``.to(dtype)`` (a copy below fp32, the
+    product itself in fp32), the rest dying as it returns: b H s values, held by the model for every block."""
+    slopes = alibi_slopes(t)
+    t.new("alibi.cumsum", tr.INT64 * b * s)
+    t.new("alibi.minus_one", tr.INT64 * b * s)
+    t.drop("alibi.cumsum")
+    t.new("alibi.positions", tr.INT64 * b * s)
+    t.drop("alibi.minus_one")
+    t.new("alibi.product", tr.FP32 * u * b * H * s)
+    t.new("alibi.kept", tr.FP32 * (1 - u) * b * H * s)
+    t.new("alibi.cast", tr.downcast(b * H * s))
+    t.drop(slopes, "alibi.positions", "alibi.product")  # the function returns
+    return t.join("alibi", "alibi.cast", "alibi.kept")
+
+
+def attention_forward(t: tr.Timeline, generate: bool) -> tuple[str, tuple[str, str]]:
+    """BloomAttention.forward: query_key_value's one product, viewed per head (q, k and v views of it); with a cache
+    (generate) k and v are concatenated into it and read from there (contiguous); ``reshape(b H, s, d_h)`` copies
+    each view that is not one already (c_bt: more than one sequence, head and token); ``alibi.baddbmm`` (the scaled
+    scores plus ALiBi), ``+ attention_mask`` (both held to the return), the softmax in fp32 cast back (returned: the
+    block's caller holds it), ``bmm`` with the values, the heads merged (a copy unless one token or one head: c_t),
+    dense, and ``dropout_add``, the residual added."""
+    rows, heads = b * s, b * H * s
+    qkv = tr.linear(t, "qkv", rows, 3 * D)
+    t.new("query", tr.activation(c_bt * heads * d_h))
+    t.new("key", tr.activation((0 if generate else c_bt) * heads * d_h))
+    t.new("value", tr.activation((0 if generate else c_bt) * heads * d_h))
+    t.new("scores", tr.activation(heads * s))
+    t.new("masked", tr.activation(heads * s))
+    # F.softmax(..., dtype=torch.float32).to(query_layer.dtype): the scores above are held, not dropped.
+    t.new("softmax.input", tr.upcast(heads * s))
+    t.new("softmax.fp32", tr.FP32 * u * heads * s)
+    t.new("probabilities_fp32", tr.FP32 * (1 - u) * heads * s)
+    t.drop("softmax.input")
+    t.new("probabilities", tr.downcast(heads * s))
+    t.drop("softmax.fp32")
+    t.new("context", tr.activation(heads * d_h))
+    t.split("context", **{"context.merged": c_t, "context.kept": 1 - c_t})
+    t.new("context_contiguous", tr.activation(c_t * heads * d_h))
+    t.drop("context.merged")  # context_layer bound again
+    out = tr.linear(t, "dense", rows, D)
+    t.new("attention_output", tr.activation(rows * D))  # residual + dense's output
+    t.drop(out)
+    t.drop(qkv, "query", "key", "value", "scores", "masked", "context.kept", "context_contiguous")  # it returns
+    return "attention_output", ("probabilities", "probabilities_fp32")
+
+
+def mlp_forward(t: tr.Timeline, out: str) -> str:
+    """BloomMLP.forward: dense_h_to_4h; bloom_gelu_forward, ``x * 0.5 * (1.0 + torch.tanh(0.79788456 * x * (1 +
+    0.044715 * x * x)))`` in Python (each operation a tensor, dying once read); dense_4h_to_h; ``dropout_add``, the
+    residual added."""
+    rows = b * s
+    n = tr.activation(rows * 4 * D)
+    up = tr.linear(t, "h_to_4h", rows, 4 * D)
+    t.new("gelu.half", n)  # x * 0.5, the left operand, held to the last product
+    t.new("gelu.scaled", n)  # 0.79788456 * x, held while the parenthesis is computed
+    t.new("gelu.cubic0", n)  # 0.044715 * x
+    t.new("gelu.cubic", n)  # ... * x
+    t.drop("gelu.cubic0")
+    t.new("gelu.plus_one", n)
+    t.drop("gelu.cubic")
+    t.new("gelu.inner", n)
+    t.drop("gelu.scaled", "gelu.plus_one")
+    t.new("gelu.tanh", n)
+    t.drop("gelu.inner")
+    t.new("gelu.outer", n)
+    t.drop("gelu.tanh")
+    t.new("gelu", n)
+    t.drop("gelu.half", "gelu.outer")
+    t.drop(up)  # hidden_states bound again
+    down = tr.linear(t, "4h_to_h", rows, D)
+    t.new(out, tr.activation(rows * D))  # residual + the output
+    t.drop("gelu", down)  # the function returns
+    return out
+
+
+def block_forward(t: tr.Timeline, out: str, generate: bool) -> tuple[str, tuple[str, str]]:
+    """BloomBlock.forward: input_layernorm, the attention (the residual its input, or the normed input with
+    apply_residual_connection_post_layernorm: the same tensors live), post_attention_layernorm (the first normed
+    input dying once the names are bound again), the MLP; returns the output and the attention's probabilities."""
+    normed = tr.layer_norm(t, "input_layernorm", D)
+    attended, probabilities = attention_forward(t, generate)
+    tr.layer_norm(t, "post_attention_layernorm", D)
+    t.drop(normed)
+    mlp_forward(t, out)
+    t.drop("post_attention_layernorm", attended)  # the function returns
+    return out, probabilities
+
+
+def causal_lm_forward(t: tr.Timeline, generate: bool, lm_head: bool = True) -> None:
+    """BloomForCausalLM.forward (BloomModel.forward without the head): the token embeddings (held to the end) and
+    their LayerNorm, ALiBi (:func:`alibi_tensor`), the causal mask, the blocks: ``outputs = block(...)`` holds a
+    block's output and probabilities until the next block returns, ``hidden_states = outputs[0]`` its input until
+    then; ln_f; then the logits of every token, or of the last one."""
+    stream = tr.activation(b * s * D)
+    t.new("embeddings", stream)
+    tr.layer_norm(t, "hidden", D)
+    alibi = alibi_tensor(t)
+    mask = tr.causal_mask(t)
+    output, probabilities = block_forward(t, "output", generate)
+    t.drop("hidden")  # hidden_states = outputs[0]
+    with t.only(l_2):  # a second block, while the first one's outputs are held
+        t.drop(output)
+        t.new("previous", stream)
+        t.drop(*probabilities)
+        t.new("previous.probabilities", tr.downcast(b * H * s * s))
+        t.new("previous.probabilities_fp32", tr.FP32 * (1 - u) * b * H * s * s)
+        block_forward(t, "output", generate)
+        t.drop("previous.probabilities", "previous.probabilities_fp32", "previous")
+    tr.layer_norm(t, "ln_f", D)
+    t.drop("embeddings", alibi, mask, *probabilities, output)  # the function returns
+    if lm_head:
+        t.new("logits", tr.activation(b * (1 if generate else s) * V))
+
+
+# The code paths the program follows: each block's products whole (slow_but_exact splits them by pretraining_tp).
+_REQUIRES = (("slow_but_exact", False, (False,)),)
+TRANSIENT = {layout: {"BloomModel": tr.transient(lambda t, generate: causal_lm_forward(t, False, lm_head=False),
+                                                  generates=False, requires=_REQUIRES),
+                      "BloomForCausalLM": tr.transient(causal_lm_forward, requires=_REQUIRES)}
+             for layout in VARIANTS}
+
+
 FAMILY = Family(
     name="bloom",
     reader=reader.READER,
@@ -208,4 +361,5 @@ FAMILY = Family(
     rounded=NAMES,
     miscounts=(position_table_176b, position_table_560m),
     sources=SOURCES,
+    transient=TRANSIENT,
 )

@@ -24,7 +24,7 @@ from . import llama
 from ..components import Part, group, layer_norm
 from ..readers import cohere as reader
 from ..sources import Citation, Source, declare
-from ..symbols import D, F, H, K, L, V, b, d_h, g_kv, s
+from ..symbols import D, F, H, K, L, V, b, d_h, s
 from .. import transient as tr
 
 
@@ -188,14 +188,7 @@ def attention_forward(t: tr.Timeline, x: str, generate: bool, qk_norm: bool = Fa
     t.new("k_rot.cast", tr.downcast(nk))
     t.drop("q32", "k32", "q_embed.below", "k_embed.below")  # apply_rotary_pos_emb returns
     q_rot, k_rot = t.join("q_rot", "q_rot.cast", "q_rot.fp32"), t.join("k_rot", "k_rot.cast", "k_rot.fp32")
-    t.drop(q, k)  # query_states, key_states = apply_rotary_pos_emb(...)
-    if generate:
-        t.drop(k_rot, v)  # past_key_values.update(...): the cache's tensors now
-    context, weights = tr.attend(t, q_rot, k_rot, v, "mask", H, d_h, g_kv)
-    out = tr.linear(t, "o", rows, D)
-    t.drop(*context)
-    t.drop(q_rot, *(() if generate else (k_rot, v)))  # the function returns
-    return out, weights
+    return llama.rotated_attention_forward(t, q, k, q_rot, k_rot, v, generate)
 
 
 def layer_forward(t: tr.Timeline, x: str, out: str, generate: bool, kin: llama.Kin) -> str:

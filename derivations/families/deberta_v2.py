@@ -19,6 +19,7 @@ in the count; the convolution, the relative table's LayerNorm, the projection an
 
 from __future__ import annotations
 
+import functools
 from dataclasses import replace
 
 import sympy
@@ -29,7 +30,9 @@ from ..claims import Rounded
 from ..contract import Family, Headline
 from ..sources import Citation, Source, declare
 from ..readers import deberta_v2 as reader
-from ..symbols import (C, D, D_g, E, F, H, L, P, P_r, T, V, d_h, k_c, n_abs, n_c2p, n_p2c, n_sh)
+from ..symbols import (C, D, D_g, E, F, H, L, P, P_r, T, V, b, b_2, c_t, d_h, f_a, f_b, k_c, l_2, n_abs, n_c2p, n_p2c,
+                       n_sh, s)
+from .. import transient as tr
 
 # ---------------------------------------------------------------------------------------------
 # Embeddings: word (E wide), an absolute position table where position_biased_input, token types where
@@ -299,6 +302,337 @@ xxlarge_1_5b = Rounded("xxlarge_1_5b", 1_500_000_000, "deberta-v2-xxlarge: total
 FIRST_CARDS = (large_418m, small_143m, xlarge_900m, xxlarge_1_5b)
 
 
+# ---------------------------------------------------------------------------------------------
+# The forward at inference (derivations.transient): transformers' modeling_deberta_v2.py, statement by statement,
+# eager, its input the ids and a mask of ones (as a tokenizer gives them: without a mask the model looks for padding
+# in the ids); relative attention over log buckets (position_buckets > 0), as DeBERTa-v3 runs it
+# ---------------------------------------------------------------------------------------------
+
+# f_a: no token types (type_vocab_size 0); f_b: one head (the relative table's head split is then a view).
+NO_TYPES, ONE_HEAD = f_a, f_b
+
+
+def embeddings_forward(t: tr.Timeline, projected: bool) -> str:
+    """DebertaV2Model.forward's ``token_type_ids = torch.zeros(...)`` (64-bit, held until it returns), then
+    DebertaV2Embeddings.forward: the word embeddings; the absolute positions (one row) where position_biased_input
+    (n_abs), else ``torch.zeros_like(inputs_embeds)``; their sum (n_abs); the token types' embeddings and their sum
+    (type_vocab_size > 0); ``embed_proj`` where E differs from D; LayerNorm; the mask cast to the activations' dtype
+    and the product; everything but the product dies as it returns."""
+    rows = b * s
+    stream, types = tr.activation(rows * E), 1 - NO_TYPES
+    t.new("token_type_ids", tr.INT64 * rows)
+    t.new("inputs_embeds", stream)
+    t.new("position_embeddings", tr.activation(n_abs * s * E + (1 - n_abs) * rows * E))
+    t.new("sum_positions", n_abs * stream)
+    t.new("type_embeddings", types * stream)
+    t.new("sum_types", types * stream)
+    # embeddings bound again: the positions' sum dies where the types' sum replaces it (each 0 bytes where not made;
+    # where neither is, embeddings is inputs_embeds, which stays bound).
+    t.split("sum_positions", **{"sum_positions.dead": types, "sum_positions.kept": 1 - types})
+    t.drop("sum_positions.dead")
+    last = t.join("summed", "sum_types", "sum_positions.kept")
+    if projected:
+        tr.linear(t, "projected", rows, D)
+        t.drop(last)
+        last = "projected"
+    tr.layer_norm(t, "normed", D)
+    t.drop(last)
+    t.new("mask_cast", tr.activation(rows))
+    t.new("embedding_output", tr.activation(rows * D))
+    t.drop("normed", "mask_cast", "inputs_embeds", "position_embeddings", "type_embeddings")
+    return "embedding_output"
+
+
+def relative_positions(t: tr.Timeline) -> str:
+    """DebertaV2Encoder.get_rel_pos: build_relative_position on the tokens, the query and key aranges and their
+    difference (64-bit, s by s), then make_log_bucket_position on it: the sign, the conditions (booleans), the
+    absolute distances (64-bit), their log buckets in fp32 (``abs_pos / mid``, log, the division by a CPU scalar,
+    ``* (mid - 1)``, ceil, ``+ mid``, each dying into the next), ``torch.where`` of the bucket and the distance cast
+    to fp32, then ``.to(torch.long)``: s by s 64-bit integers, held by the encoder for every layer."""
+    pairs = s * s
+    t.new("q_ids", tr.INT64 * s)
+    t.new("k_ids", tr.INT64 * s)
+    t.new("rel_pos_ids", tr.INT64 * pairs)
+    # make_log_bucket_position
+    t.new("sign", tr.INT64 * pairs)
+    t.new("below", tr.BOOL * pairs)
+    t.new("above", tr.BOOL * pairs)
+    t.new("inside", tr.BOOL * pairs)
+    t.drop("below", "above")
+    t.new("abs", tr.INT64 * pairs)
+    t.new("abs_pos", tr.INT64 * pairs)
+    t.drop("abs", "inside")
+    previous = None
+    for step in ("ratio", "log", "divided", "scaled", "ceil", "log_pos"):
+        t.new(step, tr.FP32 * pairs)
+        if previous is not None:
+            t.drop(previous)
+        previous = step
+    t.new("near", tr.BOOL * pairs)
+    t.new("relative_fp32", tr.FP32 * pairs)
+    t.new("signed", tr.FP32 * pairs)
+    t.new("bucket_pos", tr.FP32 * pairs)
+    t.drop("near", "relative_fp32", "signed", "sign", "abs_pos", "log_pos")  # make_log_bucket_position returns
+    t.drop("rel_pos_ids")  # bound again
+    t.new("relative_pos", tr.INT64 * pairs)
+    t.drop("bucket_pos", "q_ids", "k_ids")  # build_relative_position returns
+    return "relative_pos"
+
+
+def head_split(t: tr.Timeline, name: str, rows, copied) -> str:
+    """transpose_for_scores on a projection of ``rows`` rows: ``permute(0, 2, 1, 3).contiguous()``, a copy where
+    ``copied`` (more than one head and row), else the projection itself; a copied projection dies."""
+    size = tr.activation(rows * H * d_h)
+    t.new(f"{name}.projected", size)
+    t.new(f"{name}.copy", copied * size)
+    t.split(f"{name}.projected", **{f"{name}.dead": copied, f"{name}.kept": 1 - copied})
+    t.drop(f"{name}.dead")
+    return t.join(name, f"{name}.copy", f"{name}.kept")
+
+
+def position_layer(t: tr.Timeline, name: str, exists) -> str:
+    """A projection of the relative table's 2 P_r rows (the layer's own query or key map with share_att_key, else its
+    position map), split into heads (a copy but with one head), ``.repeat`` for the batch (a copy, always): where
+    ``exists`` (0 or 1)."""
+    rows = 2 * P_r
+    size = tr.activation(exists * rows * H * d_h)
+    t.new(f"{name}.projected", size)
+    t.new(f"{name}.copy", (1 - ONE_HEAD) * size)
+    # transpose_for_scores returns: a copied projection dies.
+    t.split(f"{name}.projected", **{f"{name}.dead": 1 - ONE_HEAD, f"{name}.kept": ONE_HEAD})
+    t.drop(f"{name}.dead")
+    t.new(name, b * size)
+    t.drop(f"{name}.kept", f"{name}.copy")
+    return name
+
+
+def disentangled_bias(t: tr.Timeline) -> str:
+    """DisentangledSelfAttention.disentangled_attention_bias (the relative positions and the table its caller's): the
+    relative table's query and key layers (both with share_att_key, the query's first; else c2p's key layer and p2c's
+    query layer, each where its score is asked for); c2p: ``bmm`` of the queries and the table's keys (every query
+    against 2 P_r rows), the indices ``clamp(relative_pos + att_span)`` (64-bit), ``gather`` (the product dies),
+    ``c2p_att / scale`` and ``score += ...`` (the first term: 0 + x, a tensor); p2c: the indices ``clamp(-r_pos +
+    att_span)``, ``bmm`` of the keys and the table's queries, ``gather`` (transposed: a view), ``/ scale`` and
+    ``score += ...`` (in place after c2p, a new tensor without it). Everything but the score dies as it returns."""
+    heads, pairs = b * H * s, s * s
+    scores = tr.activation(heads * s)
+    shared = n_sh
+    query_alone = position_layer(t, "pos_query_shared", shared)
+    key = position_layer(t, "pos_key", shared + (1 - shared) * n_c2p)
+    query = position_layer(t, "pos_query_own", (1 - shared) * n_p2c)
+    t.join("pos_query", query_alone, query)
+    # content -> position
+    t.new("c2p_product", n_c2p * tr.activation(heads * 2 * P_r))
+    t.new("c2p_sum", n_c2p * tr.INT64 * pairs)
+    t.new("c2p_pos", n_c2p * tr.INT64 * pairs)
+    t.drop("c2p_sum")
+    t.new("c2p_att", n_c2p * scores)
+    t.drop("c2p_product")
+    t.new("c2p_scaled", n_c2p * scores)
+    t.new("score", n_c2p * scores)
+    t.drop("c2p_scaled")
+    # position -> content
+    t.new("p2c_neg", n_p2c * tr.INT64 * pairs)
+    t.new("p2c_sum", n_p2c * tr.INT64 * pairs)
+    t.drop("p2c_neg")
+    t.new("p2c_pos", n_p2c * tr.INT64 * pairs)
+    t.drop("p2c_sum")
+    t.new("p2c_product", n_p2c * tr.activation(heads * 2 * P_r))
+    t.new("p2c_att", n_p2c * scores)
+    t.drop("p2c_product")
+    t.new("p2c_scaled", n_p2c * scores)
+    t.new("score_p2c", (1 - n_c2p) * n_p2c * scores)
+    t.drop("p2c_scaled")
+    t.drop("pos_query", key, "c2p_pos", "c2p_att", "p2c_pos", "p2c_att")  # the function returns
+    return t.join("rel_att", "score", "score_p2c")
+
+
+def attention_forward(t: tr.Timeline) -> str:
+    """DisentangledSelfAttention.forward on its caller's input: q, k and v split into heads; ``key_layer.transpose /
+    scale`` (a tensor), ``bmm`` with the queries, the relative bias (held as ``rel_att`` until it returns), the
+    scores plus it (a new tensor even where the bias is the integer 0, no score asked for), the mask as booleans and
+    its negation, ``masked_fill``, softmax, ``bmm`` with the values, the heads merged (a copy where c_t)."""
+    rows, heads = b * s, b * H * s
+    scores = tr.activation(heads * s)
+    for name in ("query", "key", "value"):
+        head_split(t, name, rows, c_t)
+    t.new("key_scaled", tr.activation(heads * d_h))
+    t.new("scores", scores)
+    t.drop("key_scaled")
+    rel_att = disentangled_bias(t)
+    t.new("biased", scores)
+    t.drop("scores")
+    t.new("mask_bool", tr.BOOL * b * s * s)
+    t.new("mask_not", tr.BOOL * b * s * s)
+    t.new("masked", scores)
+    t.drop("mask_not", "biased")
+    t.new("probabilities", scores)  # attention_scores stays bound to the masked scores until the function returns
+    t.new("context", tr.activation(heads * d_h))
+    t.new("context_copy", c_t * tr.activation(heads * d_h))
+    t.split("context", context_dead=c_t, context_kept=1 - c_t)
+    t.drop("context_dead")
+    t.drop("query", "key", "value", rel_att, "mask_bool", "masked", "probabilities")  # the function returns
+    return t.join("self_output", "context_copy", "context_kept")
+
+
+def layer_forward(t: tr.Timeline, out: str) -> str:
+    """DebertaV2Layer.forward on its caller's input: the attention; DebertaV2SelfOutput (dense, LayerNorm of it plus
+    the input); the intermediate dense and its GELU; DebertaV2Output (dense, LayerNorm of it plus the attention's
+    output). The attention's output and the intermediate live until the layer returns."""
+    rows = b * s
+    context = attention_forward(t)
+    tr.linear(t, "attention_dense", rows, D)
+    t.new("attention_sum", tr.activation(rows * D))
+    tr.layer_norm(t, "attention_output", D)
+    t.drop("attention_sum", "attention_dense")
+    t.drop(context)  # DebertaV2Attention returns
+    tr.linear(t, "intermediate_dense", rows, F)
+    t.new("intermediate", tr.activation(rows * F))  # GELUActivation: nn.functional.gelu, one tensor
+    t.drop("intermediate_dense")
+    tr.linear(t, "output_dense", rows, D)
+    t.new("output_sum", tr.activation(rows * D))
+    tr.layer_norm(t, out, D)
+    t.drop("output_sum", "output_dense", "intermediate", "attention_output")  # the layer returns
+    return out
+
+
+def conv_forward(t: tr.Timeline, embedded: str, residual: str, out: str) -> str:
+    """ConvLayer.forward beside the first layer, on the encoder's input (``embedded``) and the layer's output
+    (``residual``): ``permute(0, 2, 1).contiguous()`` (a copy over more than one token: c_t, the heads at least two),
+    the convolution (D channels by s tokens: an odd kernel keeps the length), permuted back (a copy the same way, the
+    convolution's output then dying), ``(1 - input_mask).bool()`` (64-bit, then booleans), ``masked_fill_`` in place,
+    the activation (one tensor), the sum with the residual, LayerNorm (``.to`` the same dtype: itself), the mask cast
+    and the product; everything but the product dies as it returns."""
+    rows = b * s
+    stream = tr.activation(rows * D)
+    t.new("conv_input", c_t * stream)
+    t.new("conv_output", stream)
+    t.drop("conv_input")
+    t.new("conv_permuted", c_t * stream)
+    t.split("conv_output", conv_dead=c_t, conv_kept=1 - c_t)
+    t.drop("conv_dead")
+    conv = t.join("conv", "conv_permuted", "conv_kept")
+    t.new("rmask_int", tr.INT64 * rows)
+    t.new("rmask", tr.BOOL * rows)
+    t.drop("rmask_int")
+    t.new("conv_act", stream)  # ACT2FN[conv_act]: nn.Tanh or nn.functional.gelu, one tensor
+    t.drop(conv)
+    t.new("conv_sum", stream)
+    tr.layer_norm(t, "conv_normed", D)
+    t.new("conv_mask", tr.activation(rows))
+    t.new(out, stream)
+    t.drop("conv_act", "conv_sum", "conv_normed", "rmask", "conv_mask")  # the function returns
+    return out
+
+
+def model_forward(t: tr.Timeline, projected: bool, rel_norm: bool, head: str, conv: bool = False) -> None:
+    """DebertaV2Model.forward and a head: the embeddings; DebertaV2Encoder.forward: the mask ``m * m^T`` (b by s by s
+    64-bit integers), the relative positions, the relative table's LayerNorm (norm_rel_ebd), then the layers, each
+    output kept in ``all_hidden_states`` (DebertaV2Model asks for them all) until the model returns: the last layer
+    runs beside the embeddings and L - 1 earlier outputs. Then the head: ``none``; ``tokens`` (a classifier of every
+    token); ``span`` (two logits a token, split and each made contiguous: a copy over more than one row);
+    ``sequence`` (ContextPooler: the first token's dense and GELU, then the classifier); ``legacy`` (cls.predictions:
+    dense to E, GELU, LayerNorm, the decoder's logits of every token); ``lm_predictions`` (dense, GELU, LayerNorm,
+    ``matmul`` with the word table, ``+ bias``)."""
+    rows = b * s
+    stream = tr.activation(rows * D)
+    embedded = embeddings_forward(t, projected)
+    t.new("extended_mask", tr.INT64 * b * s * s)
+    relative = relative_positions(t)
+    norm = int(rel_norm)
+    t.new("rel_embeddings", norm * tr.activation(2 * P_r * D))
+    t.new("rel_embeddings.mean", norm * tr.FP32 * 2 * P_r)
+    t.new("rel_embeddings.rstd", norm * tr.FP32 * 2 * P_r)
+    t.drop("rel_embeddings.mean", "rel_embeddings.rstd")
+    layer_forward(t, "hidden")
+    if conv:  # output_states bound to the convolution's: the first layer's output dies
+        conv_forward(t, embedded, "hidden", "hidden_conv")
+        t.drop("hidden")
+        t.join("hidden", "hidden_conv")
+    with t.only(l_2):
+        t.new("earlier", (L - 2) * stream)  # the outputs of the layers between the first and the last
+        layer_forward(t, "last")
+        t.drop("earlier", "hidden")
+        t.join("hidden", "last")
+    t.drop("extended_mask", relative, "rel_embeddings")  # the encoder returns
+    t.drop(embedded, "token_type_ids")  # DebertaV2Model returns (the earlier outputs died above)
+    if head == "none":
+        return
+    if head == "tokens":  # DebertaV2ForTokenClassification: dropout (nothing at eval), the classifier
+        tr.linear(t, "logits", rows, C)
+        return
+    if head == "span":  # DebertaV2ForQuestionAnswering: two logits a token, each squeezed and made contiguous
+        tr.linear(t, "logits", rows, C)
+        copied = 1 - (1 - b_2) * (1 - c_t)  # a copy over more than one row (c_t: more than one token, H >= 2)
+        t.new("start_logits", copied * tr.activation(rows))
+        t.new("end_logits", copied * tr.activation(rows))
+        return
+    if head == "sequence":  # ContextPooler on the first token (a view): dense, its activation; the classifier
+        tr.linear(t, "pooler_dense", b, D)
+        t.new("pooled", tr.activation(b * D))  # ACT2FN[pooler_hidden_act]: nn.functional.gelu, one tensor
+        t.drop("pooler_dense")
+        tr.linear(t, "logits", b, C)
+        return
+    width = E if head == "legacy" else D
+    tr.linear(t, "transform_dense", rows, width)
+    t.new("transform_act", tr.activation(rows * width))
+    t.drop("transform_dense")
+    tr.layer_norm(t, "transform", width)
+    t.drop("transform_act")
+    tr.linear(t, "logits", rows, V)
+    if head == "lm_predictions":
+        t.new("logits_biased", tr.activation(rows * V))
+        t.drop("logits")
+
+
+# The code paths the program follows: relative attention over log buckets (position_buckets a positive count), no
+# convolution, GELU in torch; the heads cover the width (DebertaV2SelfOutput's dense reads H d_h as D). One bucket
+# fails in transformers (make_log_bucket_position divides by position_buckets // 2).
+_ASSUMES = dict(requires=(("relative_attention", False, (True,)), ("conv_kernel_size", 0, (0,)),
+                          ("hidden_act", "gelu", ("gelu",)), ("pooler_hidden_act", "gelu", ("gelu",))),
+                products=(("H", "d_h", "D"),), counts=(("P_r", "position_buckets", -1),), at_least=(("P_r", 2),),
+                flags=(("f_a", "type_vocab_size", 0, 0), ("f_b", "num_attention_heads", 24, 1)))
+
+
+# With the convolution: an odd kernel (an even one shortens the tokens, which transformers then fails to add, or
+# broadcasts), its activation one tensor of torch, and at least two heads (so that c_t says that the permuted tokens
+# are copied: more than one token, and more than one channel).
+_CONV = dict(_ASSUMES, requires=tuple((field, default, (3, 1, 5, 7, 9)) if field == "conv_kernel_size" else
+                                      (field, default, accepted) for field, default, accepted in _ASSUMES["requires"])
+             + (("conv_act", "tanh", ("tanh", "gelu")),), at_least=_ASSUMES["at_least"] + (("H", 2),))
+
+
+def _span(assumes: dict) -> dict:
+    """The span head's assumptions besides: two labels (``start, end = logits.split(1, dim=-1)`` fails on more), and
+    at least two heads (so that c_t says more than one token)."""
+    return dict(assumes, requires=assumes["requires"] + (("num_labels", 2, (2,)),),
+                matches=(("num_labels", 2, "C"),), at_least=tuple(dict.fromkeys(assumes["at_least"] + (("H", 2),))))
+
+
+@functools.cache
+def _program(projected: bool, rel_norm: bool, head: str, conv: bool) -> tr.Transient:
+    assumes = _CONV if conv else _ASSUMES
+    return tr.transient(lambda t, generate: model_forward(t, projected, rel_norm, head, conv), generates=False,
+                        **(_span(assumes) if head == "span" else assumes))
+
+
+def _transient(layout: str, head: str) -> tr.Transient:
+    """The forward of a layout's class: the same program for the layouts that differ only by the head's tying."""
+    parts = layout.split("+")
+    return _program("projected" in parts, "no_rel_norm" not in parts, head, "conv" in parts)
+
+
+# The body, the masked-LM head (legacy or lm_predictions), the token and sequence classifiers and the span head, in
+# every layout. Not derived: the multiple-choice head (the choices folded into the batch).
+TRANSIENT = {layout: {"DebertaV2Model": _transient(layout, "none"),
+                      "DebertaV2ForMaskedLM": _transient(layout, "lm_predictions" if "lm_predictions" in layout
+                                                         else "legacy"),
+                      "DebertaV2ForTokenClassification": _transient(layout, "tokens"),
+                      "DebertaV2ForQuestionAnswering": _transient(layout, "span"),
+                      "DebertaV2ForSequenceClassification": _transient(layout, "sequence")}
+             for layout in VARIANTS}
+
+
 FAMILY = Family(
     name="deberta_v2",
     reader=reader.READER,
@@ -328,4 +662,5 @@ FAMILY = Family(
                  "backbone_and_pooler", "context_pooler"),
     sources=SOURCES,
     minimum={T: 0, P_r: 0, k_c: 0, n_abs: 0, n_c2p: 0, n_p2c: 0, n_sh: 0},
+    transient=TRANSIENT,
 )

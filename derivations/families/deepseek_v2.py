@@ -378,6 +378,17 @@ def causal_lm_forward(t: tr.Timeline, generate: bool, lm_head: bool, attention, 
         t.new("logits", tr.activation(b * (1 if generate else s) * V))
 
 
+def causal_lm_classes(prefix: str, attention, moe, rotary, assumes: dict) -> dict[str, tr.Transient]:
+    """``{prefix}Model`` (the body alone: no head, no generation) and ``{prefix}ForCausalLM``, each running
+    :func:`causal_lm_forward` with these parts, at the bound of the routing that holds the most."""
+    def run(t, generate, lm_head=True):
+        causal_lm_forward(t, generate, lm_head, attention, moe, rotary)
+
+    return {f"{prefix}Model": tr.transient(lambda t, generate: run(t, False, False), generates=False,
+                                           bound=tr.ROUTED_BOUND, **assumes),
+            f"{prefix}ForCausalLM": tr.transient(run, bound=tr.ROUTED_BOUND, **assumes)}
+
+
 # What the program reads beyond the sizes: the groups of the router (n_group and topk_group, 1 where unset: the
 # greedy routing reads neither), the key/value heads (one a query head: transformers' forward fails otherwise, its
 # keys already have H heads), the routing (f_a: group_limited_greedy; f_b: topk_group 1).
@@ -393,12 +404,7 @@ def transient(routing: tr.Routing = routed(f_a * f_b)) -> dict[str, dict[str, tr
         attention = partial(latent_attention_forward, compressed=not no_q_lora)
         moe = partial(moe_forward, routing=routing)
 
-        def run(t, generate, lm_head=True):
-            causal_lm_forward(t, generate, lm_head, attention, moe, rotary_complex)
-
-        return {"DeepseekV2Model": tr.transient(lambda t, generate: run(t, False, False), generates=False,
-                                                bound=tr.ROUTED_BOUND, **ASSUMES),
-                "DeepseekV2ForCausalLM": tr.transient(run, bound=tr.ROUTED_BOUND, **ASSUMES)}
+        return causal_lm_classes("DeepseekV2", attention, moe, rotary_complex, ASSUMES)
 
     return reader.READER.layout.variants(classes)
 

@@ -259,12 +259,7 @@ def transient(routing: tr.Routing = deepseek_v2.routed(f_c)) -> dict[str, dict[s
         attention = partial(deepseek_v2.latent_attention_forward, compressed=not no_q_lora, rope=rope)
         moe = partial(deepseek_v2.moe_forward, router=router_forward, routing=routing)
 
-        def run(t, generate, lm_head=True):
-            deepseek_v2.causal_lm_forward(t, generate, lm_head, attention, moe, lambda t: tr.rotary(t, d_r))
-
-        return {"DeepseekV3Model": tr.transient(lambda t, generate: run(t, False, False), generates=False,
-                                                bound=tr.ROUTED_BOUND, **ASSUMES),
-                "DeepseekV3ForCausalLM": tr.transient(run, bound=tr.ROUTED_BOUND, **ASSUMES)}
+        return deepseek_v2.causal_lm_classes("DeepseekV3", attention, moe, lambda t: tr.rotary(t, d_r), ASSUMES)
 
     return reader.READER.layout.variants(classes)
 

@@ -23,7 +23,8 @@ from ..components import (Part, as_kind, classifier, embedding, feed_forward, gr
 from .gpt_bigcode import grouped_fused_attention
 from ..readers import falcon as reader
 from ..sources import READ, Citation, Source, declare
-from ..symbols import C, D, F, H, K, L, V, d_h
+from ..symbols import C, D, F, H, K, L, V, b, c_b, c_bt, c_t, d_h, f_a, g_kv, l_2, s
+from .. import transient as tr
 
 # ---------------------------------------------------------------------------------------------
 # One layer: its LayerNorms, attention (fused Q, K, V: D to (H + 2K) d_h, and an output map), feed-forward
@@ -151,6 +152,146 @@ NAMES = (
 )
 
 
+# ---------------------------------------------------------------------------------------------
+# The forward at inference (derivations.transient): transformers' modeling_falcon.py, statement by statement
+# (rotary positions, eager attention)
+# ---------------------------------------------------------------------------------------------
+
+def falcon_linear(t: tr.Timeline, name: str, rows, n_out, bias: bool) -> str:
+    """FalconLinear.forward: ``input @ weight.T``, then ``+ bias`` where there is one (a second tensor, the product
+    dying as the function returns)."""
+    if not bias:
+        return tr.linear(t, name, rows, n_out)
+    tr.linear(t, f"{name}.product", rows, n_out)
+    t.new(name, tr.activation(rows * n_out))
+    t.drop(f"{name}.product")
+    return name
+
+
+def attention_forward(t: tr.Timeline, generate: bool, bias: bool, new: bool) -> tuple[str, str]:
+    """FalconAttention.forward: query_key_value (D to (H + 2K) d_h); _split_heads: the key and value picked by a list
+    of one index (``qkv[..., [-2], :]``: copies, b s K d_h each, of multi-query's one head, f_a 1, or the new
+    architecture's K; multi-head's are views), the new architecture's broadcast to the H heads and flattened (copies
+    where 1 < K < H: g_kv, the picked key and value then dying); q and k rotated (their own layout, tokens by heads:
+    the key of K heads, the new architecture's of H); with a cache (generate) k and v go into it; ``q @ k^T``, folding
+    batch and heads by a copy where a view will not do (the rotated query over more than one sequence, head and token,
+    c_bt; multi-query's one key head expanded over more than one sequence and head, c_b); the scores scaled in place,
+    masked, the softmax in the activation dtype (returned: the layer's caller holds it), the values (folded as the
+    keys), the heads merged (c_t), dense."""
+    rows, heads = b * s, b * H * s
+    qkv = falcon_linear(t, "qkv", rows, (H + 2 * K) * d_h, bias)
+    picked = tr.activation(rows * K * d_h) * (1 if new else f_a)
+    t.new("key.picked", picked)
+    t.new("value.picked", picked)
+    key_heads = H if new else K  # the key's heads as rotated
+    if new:  # torch.broadcast_to and flatten(2, 3): copies where 1 < K < H
+        t.new("query.flat", tr.activation(g_kv * heads * d_h))
+        for part in ("key", "value"):
+            t.new(f"{part}.flat", tr.activation(g_kv * heads * d_h))
+        for part in ("key", "value"):
+            t.split(f"{part}.picked", **{f"{part}.picked.copied": g_kv, f"{part}.picked.kept": 1 - g_kv})
+            t.drop(f"{part}.picked.copied")
+            t.join(part, f"{part}.flat", f"{part}.picked.kept")
+    else:
+        t.join("key", "key.picked")
+        t.join("value", "value.picked")
+    q = tr.rotate(t, "q_embed", "query", heads * d_h)
+    k = tr.rotate(t, "k_embed", "key", rows * key_heads * d_h)
+    if new:
+        t.drop("query.flat")
+    t.drop("key")  # query_layer, key_layer bound again
+    if generate:
+        t.drop(k, "value")  # key_layer, value_layer = layer_past.update(...)
+    # torch.matmul's folds of batch and heads: the query (rotated in its own layout), the keys and the values.
+    one_head = 0 if new else f_a  # multi-query's one key/value head, expanded over the H heads
+    folded = one_head * c_b + (1 - one_head) * (0 if generate else c_bt)
+    t.new("query_folded", tr.activation(c_bt * heads * d_h))
+    t.new("keys_folded", tr.activation(folded * heads * d_h))
+    t.new("scores", tr.activation(heads * s))
+    t.drop("keys_folded", "query_folded")
+    t.new("masked", tr.activation(heads * s))  # attention_scores /= sqrt(d_h) in place; + attention_mask
+    t.new("probabilities", tr.activation(heads * s))  # softmax(..., dtype=hidden_states.dtype)
+    t.drop("masked", "scores")
+    t.new("values_folded", tr.activation(folded * heads * d_h))
+    t.new("context", tr.activation(heads * d_h))
+    t.drop("values_folded")
+    t.split("context", **{"context.merged": c_t, "context.kept": 1 - c_t})
+    t.new("context_contiguous", tr.activation(c_t * heads * d_h))
+    t.drop("context.merged")  # attn_output bound again
+    out = falcon_linear(t, "dense", rows, D, bias)
+    t.drop("context.kept", "context_contiguous")  # attn_output bound again
+    t.drop(qkv, q, *(() if generate else (k, "value")))  # the function returns
+    return out, "probabilities"
+
+
+def layer_forward(t: tr.Timeline, out: str, generate: bool, bias: bool, new: bool, norms: str) -> tuple[str, str]:
+    """FalconDecoderLayer.forward on its caller's input: the LayerNorms (ln_attn and ln_mlp, or input_layernorm, read
+    by both sublayers where attention is parallel), the attention; without parallel_attn the residual added and
+    post_attention_layernorm; the MLP (dense_h_to_4h, one activation, dense_4h_to_h), ``mlp_output +=
+    attention_output`` in place (parallel), ``dropout_add`` of the residual; returns the output and the attention's
+    probabilities."""
+    rows = b * s
+    normed = [tr.layer_norm(t, "ln_attn" if norms == "two_norms" else "input_layernorm", D)]
+    if norms == "two_norms":
+        normed.append(tr.layer_norm(t, "ln_mlp", D))
+    attended, probabilities = attention_forward(t, generate, bias, new)
+    if norms == "sequential":
+        normed.append(t.new("residual", tr.activation(rows * D)))  # dropout_add(attention_output, residual)
+        normed.append(tr.layer_norm(t, "post_attention_layernorm", D))
+    up = falcon_linear(t, "h_to_4h", rows, F, bias)
+    act = tr.linear(t, "act", rows, F)  # gelu (FalconConfig's default), relu ...: one tensor of torch's
+    t.drop(up)
+    down = falcon_linear(t, "4h_to_h", rows, D, bias)
+    t.drop(act)
+    t.new(out, tr.activation(rows * D))  # dropout_add(mlp_output, residual)
+    t.drop(*normed, attended, down)  # the function returns
+    return out, probabilities
+
+
+def causal_lm_forward(t: tr.Timeline, generate: bool, bias: bool, new: bool, norms: str,
+                      lm_head: bool = True) -> None:
+    """FalconForCausalLM.forward (FalconModel.forward without the head): the token embeddings (the first layer's
+    input, held to the end), the positions, the causal mask, the rotary cosine and sine, the layers (``outputs =
+    block(...)`` holding a layer's output and probabilities until the next one returns), ln_f; then the logits of
+    every token, or of the last one."""
+    stream = tr.activation(b * s * D)
+    t.new("embeddings", stream)
+    position_ids = tr.positions(t)
+    mask = tr.causal_mask(t)
+    rotary = tr.rotary(t, d_h)
+    output, probabilities = layer_forward(t, "output", generate, bias, new, norms)
+    with t.only(l_2):  # a second layer, while the first one's outputs are held
+        t.drop(output, probabilities)
+        t.new("previous", stream)
+        t.new("previous.probabilities", tr.activation(b * H * s * s))
+        layer_forward(t, "output", generate, bias, new, norms)
+        t.drop("previous.probabilities", "previous")
+    tr.layer_norm(t, "ln_f", D)
+    t.drop(position_ids, "embeddings", mask, *rotary, probabilities, output)  # the function returns
+    if lm_head:
+        t.new("logits", tr.activation(b * (1 if generate else s) * V))
+
+
+def _transient(layout: str) -> dict:
+    """The forwards of a layout's classes: f_a is multi-query's one key/value head (the old architecture's), which
+    the new architecture ignores; its K key/value heads are at least 2 (K = 1 folds its values otherwise)."""
+    bias, new = "bias" in layout.split("+"), "new_decoder" in layout.split("+")
+    norms = next((n for n in ("two_norms", "sequential") if n in layout.split("+")), "")
+    # The code paths the program follows: rotary positions (not ALiBi), plain rotary angles, one activation of
+    # torch's. (The new architecture without parallel attention, which cannot run, the reader refuses.)
+    requires = (("alibi", False, (False,)), ("rope_scaling", None, (None,)),
+                ("activation", "gelu", ("gelu_pytorch_tanh", *tr.ONE_OP_ACTIVATIONS)))
+    assumes = dict(even=("d_h",), requires=requires, flags=(("f_a", "multi_query", True, True),),
+                   at_least=(("K", 2),) if new else ())
+    return {"FalconModel": tr.transient(lambda t, generate: causal_lm_forward(t, False, bias, new, norms, False),
+                                        generates=False, **assumes),
+            "FalconForCausalLM": tr.transient(lambda t, generate: causal_lm_forward(t, generate, bias, new, norms),
+                                              **assumes)}
+
+
+TRANSIENT = {layout: _transient(layout) for layout in VARIANTS}
+
+
 FAMILY = Family(
     name="falcon",
     reader=reader.READER,
@@ -166,6 +307,7 @@ FAMILY = Family(
     table_columns={"FalconForCausalLM": "FalconForCausalLM"},
     rounded=NAMES,
     sources=SOURCES,
+    transient=TRANSIENT,
     ratios={d_h: (D, H)},  # the calculator's head size: the width over the heads
     layout_free=("layer_7b", "layer_40b", "model_40b", "non_embedding", "non_embedding_40b"),
 )

@@ -26,11 +26,11 @@ import sympy
 
 from ..claims import Miscount, Rounded
 from ..contract import Family, Headline
-from . import deepseek_v2, deepseek_v3, qwen3
+from . import deepseek_v2, deepseek_v3, llama, qwen3
 from ..components import AttentionLayout, Part, attention, group, leaf, linear, rms_norm
 from ..readers import glm4_moe as reader
 from ..sources import Citation, Source, declare
-from ..symbols import D, F, F_e, H, K, L, L_f, V, X, X_a, X_s, b, d_h, d_r, f_c, g_kv, s
+from ..symbols import D, F, F_e, H, K, L, L_f, V, X, X_a, X_s, b, d_h, d_r, f_c, s
 from .. import transient as tr
 
 
@@ -268,14 +268,7 @@ def attention_forward(t: tr.Timeline, x: str, generate: bool, qk_norm: bool = Fa
     t.drop(q_part)
     k_rot = t.new("k_rot", tr.activation(rows * K * d_h))
     t.drop(k_part)
-    t.drop(q, k)  # query_states, key_states = apply_rotary_pos_emb(...)
-    if generate:
-        t.drop(k_rot, v)  # past_key_values.update(...): the cache's tensors now
-    context, weights = tr.attend(t, q_rot, k_rot, v, "mask", H, d_h, g_kv)
-    out = tr.linear(t, "o", rows, D)
-    t.drop(*context)
-    t.drop(q_rot, *(() if generate else (k_rot, v)))  # the function returns
-    return out, weights
+    return llama.rotated_attention_forward(t, q, k, q_rot, k_rot, v, generate)
 
 
 # What the program reads beyond the sizes: the rotary part of a head (d_r = int(d_h partial_rotary_factor), even:
@@ -292,12 +285,7 @@ def transient(routing: tr.Routing = deepseek_v2.routed(f_c)) -> dict[str, dict[s
         attention = partial(attention_forward, qk_norm=qk_norm)
         moe = partial(deepseek_v2.moe_forward, router=deepseek_v3.router_forward, routing=routing)
 
-        def run(t, generate, lm_head=True):
-            deepseek_v2.causal_lm_forward(t, generate, lm_head, attention, moe, lambda t: tr.rotary(t, d_r))
-
-        return {"Glm4MoeModel": tr.transient(lambda t, generate: run(t, False, False), generates=False,
-                                             bound=tr.ROUTED_BOUND, **ASSUMES),
-                "Glm4MoeForCausalLM": tr.transient(run, bound=tr.ROUTED_BOUND, **ASSUMES)}
+        return deepseek_v2.causal_lm_classes("Glm4Moe", attention, moe, lambda t: tr.rotary(t, d_r), ASSUMES)
 
     return reader.READER.layout.variants(classes)
 

@@ -20,7 +20,7 @@ from ..components import (Part, as_kind, classifier, column_parallel, feed_forwa
 from ..reading import SEQUENCE_SUMMARY
 from ..readers import gpt2 as reader
 from ..sources import Citation, cite
-from ..symbols import C, D, F, H, L, P, V, b, c_b, c_t, d_h, s
+from ..symbols import C, D, F, H, L, P, V, b, c_b, d_h, s
 from .. import transient as tr
 
 
@@ -281,22 +281,12 @@ def attention_forward(t: tr.Timeline, generate: bool) -> tuple[str, str]:
         return out, None
     # torch.matmul folds batch and heads of a view into c_attn's rows by a copy (c_b), read by bmm and dropped: the
     # query and the transposed keys (the cache's keys are contiguous), then the values (the cache's too).
-    t.new("query_folded", tr.activation(c_b * heads * d_h))
-    t.new("keys_folded", tr.activation((0 if generate else c_b) * heads * d_h))
-    t.new("scores", tr.activation(heads * s))
-    t.drop("query_folded", "keys_folded")
-    t.new("scaled", tr.activation(heads * s))
-    t.drop("scores")
+    tr.scaled_scores(t, c_b * heads * d_h, (0 if generate else c_b) * heads * d_h, heads * s)
     t.new("masked", tr.activation(heads * s))
     t.drop("scaled")
     t.new("weights", tr.activation(heads * s))  # softmax(dim=-1) in the activation dtype; .type() is a no-op
     t.drop("masked")
-    t.new("values_folded", tr.activation((0 if generate else c_b) * heads * d_h))
-    t.new("context_copied", tr.activation(c_t * heads * d_h))
-    t.new("context", tr.activation((1 - c_t) * heads * d_h))
-    t.drop("values_folded")
-    t.new("context_contiguous", tr.activation(c_t * heads * d_h))  # reshape copies unless a view will do
-    t.drop("context_copied")
+    tr.merge_heads(t, heads, d_h, 0 if generate else c_b)  # reshape copies unless a view will do
     out = tr.linear(t, "c_proj", rows, D)
     t.drop("context", "context_contiguous")
     t.drop("qkv")  # the function returns

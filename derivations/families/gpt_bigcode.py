@@ -18,7 +18,8 @@ from ..components import (Part, Shard, attention_products, classifier, group, li
 from . import gpt2
 from ..readers import gpt_bigcode as reader
 from ..sources import READ, Citation, Source, declare
-from ..symbols import C, D, H, K, L, P, V, d_h
+from ..symbols import C, D, F, H, K, L, P, V, b, c_b, c_bt, c_t, d_h, f_a, l_2, s
+from .. import transient as tr
 
 # ---------------------------------------------------------------------------------------------
 # Attention: queries for H heads, one fused map with K key heads and K value heads (K = 1: multi-query)
@@ -131,6 +132,108 @@ NAMES = (
 )
 
 
+# ---------------------------------------------------------------------------------------------
+# The forward at inference (derivations.transient): transformers' modeling_gpt_bigcode.py, statement by statement
+# ---------------------------------------------------------------------------------------------
+
+def attention_forward(t: tr.Timeline, generate: bool) -> tuple[str, tuple[str, str]]:
+    """GPTBigCodeAttention.forward: c_attn's one product, split into q, k and v (views of it: multi-query's one
+    key/value head, f_a 1, or multi-head's, each head's q, k and v side by side); with a cache (generate) k and v are
+    concatenated into it and read from there (contiguous); eager_attention_forward: repeat_kv (the one key/value head
+    expanded over the H heads, a view), ``torch.matmul`` folding batch and heads of each operand by a copy where a view
+    will not do (multi-query: more than one sequence and head, c_b, even from the cache, whose one head is expanded;
+    multi-head: c_bt, not from the cache), the scores scaled, masked, the softmax in fp32 cast back (returned: the
+    block holds it as ``_``), the values, the output transposed (c_t); c_proj. Returns the output and the weights."""
+    rows, heads = b * s, b * H * s
+    folded = f_a * c_b + (1 - f_a) * c_bt  # a query or a key/value head-split view of c_attn's product
+    cached = f_a * c_b  # ... of the cache's (contiguous) keys and values
+    qkv = tr.linear(t, "qkv", rows, D + 2 * K * d_h)
+    if t.attention == "sdpa":  # sdpa reads the views of c_attn's product (its output laid out tokens by heads)
+        context, _ = tr.sdpa_attention(t, "q", "k", "v", H, d_h)
+        out = tr.linear(t, "c_proj", rows, D)
+        t.drop(*context, qkv)  # attn_output bound again; the function returns
+        return out, ()
+    t.new("query_folded", tr.activation(folded * heads * d_h))
+    t.new("keys_folded", tr.activation((cached if generate else folded) * heads * d_h))
+    t.new("scores", tr.activation(heads * s))
+    t.drop("keys_folded", "query_folded")
+    t.new("scaled", tr.activation(heads * s))
+    t.drop("scores")
+    t.new("masked", tr.activation(heads * s))
+    t.drop("scaled")
+    weights = tr.softmax_fp32(t, "masked", heads * s)
+    t.new("values_folded", tr.activation((cached if generate else folded) * heads * d_h))
+    t.new("context_copied", tr.activation(c_t * heads * d_h))
+    t.new("context", tr.activation((1 - c_t) * heads * d_h))
+    t.drop("values_folded")
+    t.new("context_contiguous", tr.activation(c_t * heads * d_h))
+    t.drop("context_copied")
+    out = tr.linear(t, "c_proj", rows, D)
+    t.drop("context", "context_contiguous")  # attn_output bound again
+    t.drop(qkv)  # the function returns
+    return out, weights
+
+
+def block_forward(t: tr.Timeline, out: str, generate: bool) -> str:
+    """GPTBigCodeBlock.forward on its caller's input: ln_1, the attention (its output and weights held until the block
+    returns: ``attn_output, _``), the residual sum (ln_1's output dying as the name is bound again), ln_2, the MLP
+    (c_fc, one activation, c_proj), the residual sum (ln_2's output dying)."""
+    rows = b * s
+    normed = tr.layer_norm(t, "ln_1", D)
+    attended, weights = attention_forward(t, generate)
+    t.new("residual", tr.activation(rows * D))  # attn_output + residual
+    t.drop(normed)
+    normed = tr.layer_norm(t, "ln_2", D)
+    fc = tr.linear(t, "c_fc", rows, F)
+    act = tr.linear(t, "act", rows, F)  # gelu_pytorch_tanh, gelu ...: one tensor of torch's
+    t.drop(fc)
+    mlp = tr.linear(t, "mlp_out", rows, D)
+    t.drop(act)
+    t.new(out, tr.activation(rows * D))  # residual + feed_forward_hidden_states
+    t.drop(normed)
+    t.drop("residual", attended, *weights, mlp)  # the function returns
+    return out
+
+
+def causal_lm_forward(t: tr.Timeline, generate: bool, lm_head: bool = True) -> None:
+    """GPTBigCodeForCausalLM.forward (GPTBigCodeModel.forward without the head): the token embeddings, the positions,
+    the causal mask, the position embeddings (one row) and the sum (the first four held to the end), the blocks (each
+    one's input dying when the name is bound to its output), ln_f; then the logits of every token, or of the last."""
+    stream = tr.activation(b * s * D)
+    t.new("inputs_embeds", stream)
+    position_ids = tr.positions(t)
+    mask = tr.causal_mask(t)
+    t.new("position_embeds", tr.activation(s * D))
+    t.new("hidden", stream)
+    block_forward(t, "output", generate)
+    t.drop("hidden")
+    with t.only(l_2):  # a second block: the first one's output, its input (bound again as the block returns)
+        t.drop("output")
+        t.new("previous", stream)
+        block_forward(t, "output", generate)
+        t.drop("previous")
+    tr.layer_norm(t, "ln_f", D)
+    t.drop("output", position_ids, "inputs_embeds", mask, "position_embeds")
+    if lm_head:
+        t.new("logits", tr.activation(b * (1 if generate else s) * V))
+
+
+# The code paths the program follows: an activation that is one operation of torch's (gelu_pytorch_tanh, the
+# default, is torch's gelu with approximate="tanh"); f_a: multi-query attention (multi_query, true by default).
+_ASSUMES = dict(requires=(("activation_function", "gelu_pytorch_tanh",
+                           ("gelu_pytorch_tanh", *tr.ONE_OP_ACTIVATIONS)),),
+                flags=(("f_a", "multi_query", True, True),))
+TRANSIENT = {layout: {"GPTBigCodeModel": tr.transient(lambda t, generate: causal_lm_forward(t, False, False),
+                                                       generates=False, **_ASSUMES),
+                      "GPTBigCodeForCausalLM": tr.transient(causal_lm_forward, **_ASSUMES)}
+             for layout in VARIANTS}
+# ... under sdpa attention (transformers' default for GPTBigCode).
+TRANSIENT_SDPA = {layout: {"GPTBigCodeModel": tr.transient(lambda t, generate: causal_lm_forward(t, False, False),
+                                                            generates=False, attention="sdpa", **_ASSUMES),
+                           "GPTBigCodeForCausalLM": tr.transient(causal_lm_forward, attention="sdpa", **_ASSUMES)}
+                  for layout in VARIANTS}
+
+
 FAMILY = Family(
     name="gpt_bigcode",
     reader=reader.READER,
@@ -147,5 +250,7 @@ FAMILY = Family(
                    "embedding_share | percent": "tables / total (%)"},
     rounded=NAMES,
     sources=SOURCES,
+    transient=TRANSIENT,
+    transient_sdpa=TRANSIENT_SDPA,
     ratios={d_h: (D, H)},  # the calculator's head size: the width over the heads
 )

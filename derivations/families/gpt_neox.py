@@ -25,7 +25,7 @@ from ..components import (Part, as_kind, classifier, embedding, feed_forward, fu
                          linear, task_heads, tied_tensor)
 from ..readers import gpt_neox as reader
 from ..sources import Citation, cite
-from ..symbols import C, D, F, H, L, P, V, b, c_bt, c_t, d_h, d_r, f_a, l_2, s
+from ..symbols import C, D, F, H, L, P, V, b, c_bt, d_h, d_r, f_a, l_2, s
 from .. import transient as tr
 
 
@@ -251,12 +251,7 @@ def attention_forward(t: tr.Timeline, generate: bool) -> tuple[str, tuple[str, s
     t.drop("scaled")
     weights = tr.softmax_fp32(t, "masked", heads * s)
     # torch.matmul folds batch and heads of v, a view of the product, by a copy (c_bt); the cache's v is whole.
-    t.new("values_folded", tr.activation((0 if generate else c_bt) * heads * d_h))
-    t.new("context_copied", tr.activation(c_t * heads * d_h))
-    t.new("context", tr.activation((1 - c_t) * heads * d_h))
-    t.drop("values_folded")
-    t.new("context_contiguous", tr.activation(c_t * heads * d_h))
-    t.drop("context_copied")
+    tr.merge_heads(t, heads, d_h, 0 if generate else c_bt)
     out = tr.linear(t, "dense", rows, D)
     t.drop("context", "context_contiguous")
     t.drop(q, *(() if generate else (k,)), qkv)  # the function returns

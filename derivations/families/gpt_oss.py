@@ -191,20 +191,10 @@ CARD_ACTIVE = tuple(_card(checkpoint, checkpoint, "Active Parameters", figures[-
 # ---------------------------------------------------------------------------------------------
 
 def rms_norm(t: tr.Timeline, name: str, width, rows=None) -> str:
-    """GptOssRMSNorm.forward: LLaMA's statements (derivations.transient.rms_norm) up to the normed fp32 rows, then
+    """GptOssRMSNorm.forward: LLaMA's statements (derivations.transient.rms_normed) up to the normed fp32 rows, then
     ``(self.weight * hidden_states).to(input_dtype)``: the product in fp32 (the result itself in fp32), cast below
     fp32, where the product dies once read."""
-    rows = b * s if rows is None else rows
-    n = rows * width
-    t.new(f"{name}.x32", tr.upcast(n))
-    t.new(f"{name}.pow", tr.FP32 * n)
-    t.new(f"{name}.variance", tr.FP32 * rows)
-    t.drop(f"{name}.pow")
-    t.new(f"{name}.eps", tr.FP32 * rows)
-    t.new(f"{name}.rsqrt", tr.FP32 * rows)
-    t.drop(f"{name}.eps")
-    t.new(f"{name}.normed", tr.FP32 * n)
-    t.drop(f"{name}.rsqrt", f"{name}.x32")
+    n = tr.rms_normed(t, name, width, b * s if rows is None else rows)
     t.new(f"{name}.product", tr.FP32 * u * n)
     t.new(f"{name}.kept", tr.FP32 * (1 - u) * n)
     t.new(f"{name}.cast", tr.downcast(n))

@@ -316,10 +316,20 @@ def attention_forward(t: tr.Timeline, x: str, generate: bool, qk_norm: bool = Fa
 
     q, k, v = projected("q", H), projected("k", K), tr.linear(t, "v", rows, K * d_h)
     q_rot, k_rot = rotate_qk(t, q, k, rows)
+    return rotated_attention_forward(t, None, None, q_rot, k_rot, v, generate, capped, folded)
+
+
+def rotated_attention_forward(t: tr.Timeline, q: str | None, k: str | None, q_rot: str, k_rot: str, v: str,
+                              generate: bool, capped=None, folded=None) -> tuple[str, tuple[str, str]]:
+    """LlamaAttention.forward once q and k are rotated (a kin's rotation too): q and k die as their names are bound
+    again (None: dead already); with a cache (generate), k and v go into it and their transient tensors die there;
+    eager attention; o_proj. Returns the output and the attention weights."""
+    if q is not None:
+        t.drop(q, k)  # query_states, key_states = apply_rotary_pos_emb(...)
     if generate:
         t.drop(k_rot, v)  # key_states, value_states = past_key_values.update(...): the cache's tensors now
     context, weights = tr.attend(t, q_rot, k_rot, v, "mask", H, d_h, g_kv, capped, folded=folded)
-    out = tr.linear(t, "o", rows, D)
+    out = tr.linear(t, "o", b * s, D)
     t.drop(*context)
     t.drop(q_rot, *(() if generate else (k_rot, v)))  # the function returns
     return out, weights

@@ -22,7 +22,7 @@ from ..components import (Part, as_kind, column_parallel, embedding, fused_atten
                           row_parallel, tied_tensor)
 from ..readers import modernbert as reader
 from ..sources import Citation, Source, declare
-from ..symbols import C, D, F, H, L, V, b, c_b, c_bt, c_t, d_h, f_m, l_2, m_1, m_2, m_w, s
+from ..symbols import C, D, F, H, L, V, b, c_b, c_bt, d_h, f_m, l_2, m_1, m_2, m_w, s
 from .. import transient as tr
 
 # ---------------------------------------------------------------------------------------------
@@ -255,25 +255,15 @@ def attention_forward(t: tr.Timeline, normed: str, masked) -> tuple[tuple[str, .
         out = tr.linear(t, "attention_out", rows, D)
         t.drop(*context)
         return (qkv, *query, *key), out, ()
-    t.new("query_folded", tr.activation(c_bt * heads * d_h))
-    t.new("keys_folded", tr.activation(c_bt * heads * d_h))
-    t.new("scores", tr.activation(heads * s))
-    t.drop("keys_folded", "query_folded")
-    t.new("scaled", tr.activation(heads * s))
-    t.drop("scores")
+    tr.scaled_scores(t, c_bt * heads * d_h, c_bt * heads * d_h, heads * s)
     t.split("scaled", **{"scaled.masked": masked, "scaled.kept": 1 - masked})
     t.new("masked_scores", tr.activation(masked * heads * s))
     t.drop("scaled.masked")
     scores = t.join("weights_input", "masked_scores", "scaled.kept")
     weights = tr.softmax_fp32(t, scores, heads * s)
-    t.new("values_folded", tr.activation(c_b * heads * d_h))
-    t.new("context_copied", tr.activation(c_t * heads * d_h))
-    t.new("context", tr.activation((1 - c_t) * heads * d_h))
-    t.drop("values_folded")
-    t.new("context_contiguous", tr.activation(c_t * heads * d_h))
-    t.drop("context_copied")  # eager_attention_forward returns
+    context = tr.merge_heads(t, heads, d_h, c_b)  # eager_attention_forward returns
     out = tr.linear(t, "attention_out", rows, D)
-    t.drop("context", "context_contiguous")
+    t.drop(*context)
     return (qkv, *query, *key), out, weights
 
 

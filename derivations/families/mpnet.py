@@ -13,13 +13,13 @@ from __future__ import annotations
 from dataclasses import replace
 
 from ..components import (AttentionLayout, Part, attention, encoder_task_heads, feed_forward, group,
-                          layer_norm, leaf, linear, tied_tensor)
+                          layer_norm, leaf)
 from ..contract import Family, Headline
 from ..readers import mpnet as reader
 from ..sources import Source, declare
 from ..symbols import B, D, F, H, L, P, V, b, b_2, c_bt, c_t, d_h, l_2, s
 from .. import transient as tr
-from . import bert, roberta
+from . import bert, roberta, t5
 
 # BERT-base's shapes: F = 4D, and heads partition the width (MPNetSelfAttention requires it).
 STANDARD = bert.STANDARD
@@ -78,18 +78,10 @@ pooler = bert.pooler
 
 
 def lm_head(tied: bool = True) -> Part:
-    """MPNetLMHead (``lm_head``): RobertaLMHead's tensors, the decoder tied to ``mpnet.embeddings.word_embeddings``
-    (its bias is ``lm_head.bias``), or untied with a weight and a bias of its own."""
-    # $$N_\mathrm{lm} = (D^2 + D) + 2D + V$$  tied;  + (V D + V) untied.
-    parts = [linear("dense", "dense (D x D, then gelu)", D, D, True, "dense"),
-             layer_norm("layer_norm", D, "layer_norm", label="layer_norm")]
-    if tied:
-        parts.append(tied_tensor("decoder", "decoder (weight: the word embeddings; bias: lm_head.bias)",
-                                 "mpnet.embeddings.word_embeddings", "decoder", matrix=D * V))
-    else:
-        parts.append(linear("decoder", "decoder (untied: weight and bias of its own)", D, V, True, "decoder"))
-    parts.append(leaf("bias", "output bias", V, "bias", note="shared with decoder.bias" if tied else ""))
-    return group("lm_head", "language-model head (MPNetLMHead)", *parts, path="lm_head", kind="heads")
+    """MPNetLMHead (``lm_head``): RobertaLMHead's tensors (roberta.lm_head: ``N_lm = (D^2 + D) + 2D + V`` tied,
+    ``+ (V D + V)`` untied), the decoder tied to ``mpnet.embeddings.word_embeddings`` (its bias is ``lm_head.bias``),
+    or untied with a weight and a bias of its own."""
+    return roberta.lm_head(tied, body="mpnet", head_class="MPNetLMHead")
 
 
 # MPNetClassificationHead: RobertaClassificationHead's modules (classifier.dense, classifier.out_proj).
@@ -190,19 +182,7 @@ def position_bias_forward(t: tr.Timeline) -> str:
     t.new("distance", tr.INT64 * qk)  # n = torch.abs(n)
     t.drop("negated")
     t.new("is_small", tr.BOOL * qk)
-    previous = None  # max_exact + (log(n.float() / max_exact) / log(...) * (num_buckets - max_exact)).to(long)
-    for step in ("float", "ratio", "log", "scaled", "times"):
-        t.new(f"large.{step}", tr.FP32 * qk)
-        if previous is not None:
-            t.drop(previous)
-        previous = f"large.{step}"
-    t.new("large.long", tr.INT64 * qk)
-    t.drop(previous)
-    t.new("large", tr.INT64 * qk)
-    t.drop("large.long")
-    t.new("large.full", tr.INT64 * qk)  # torch.min(large, full_like(large, num_buckets - 1))
-    t.new("large.min", tr.INT64 * qk)
-    t.drop("large.full", "large")
+    t5.large_buckets_forward(t, qk)  # the same statements as T5's _relative_position_bucket
     t.new("chosen", tr.INT64 * qk)  # ret += torch.where(is_small, n, large): in place
     t.drop("chosen")
     t.drop("distance", "is_small", "large.min")  # relative_position_bucket returns
@@ -222,19 +202,10 @@ def layer_forward(t: tr.Timeline, out: str) -> str:
     rows, heads = b * s, b * H * s
     for name in ("q", "k", "v"):
         tr.linear(t, name, rows, D)
-    t.new("query_folded", tr.activation(c_bt * heads * d_h))  # torch.matmul folds batch and heads (BERT's)
-    t.new("keys_folded", tr.activation(c_bt * heads * d_h))
-    t.new("scores", tr.activation(heads * s))
-    t.drop("query_folded", "keys_folded")
-    t.new("scaled", tr.activation(heads * s))  # / sqrt(d_h); then += position_bias, in place
-    t.drop("scores")
+    # torch.matmul folds batch and heads (BERT's); / sqrt(d_h); then += position_bias, in place
+    tr.scaled_scores(t, c_bt * heads * d_h, c_bt * heads * d_h, heads * s)
     t.new("probs", tr.activation(heads * s))  # softmax: attention_scores still names the scaled scores
-    t.new("values_folded", tr.activation(c_bt * heads * d_h))
-    t.new("context_copied", tr.activation(c_t * heads * d_h))
-    t.new("context", tr.activation((1 - c_t) * heads * d_h))
-    t.drop("values_folded")
-    t.new("context_contiguous", tr.activation(c_t * heads * d_h))  # c.permute(0, 2, 1, 3).contiguous()
-    t.drop("context_copied")
+    tr.merge_heads(t, heads, d_h, c_bt)  # c.permute(0, 2, 1, 3).contiguous()
     tr.linear(t, "o", rows, D)
     t.drop("q", "k", "v", "scaled", "probs", "context", "context_contiguous")  # MPNetSelfAttention returns
     t.new("attention_sum", tr.activation(rows * D))
@@ -253,7 +224,8 @@ def layer_forward(t: tr.Timeline, out: str) -> str:
 def encoder_forward(t: tr.Timeline, head: str) -> None:
     """MPNetModel.forward and its heads: the embeddings (held until it returns), the position bias (the encoder's),
     the layers (the first reads the embeddings, a later one its predecessor's output, which dies when it returns);
-    then ``pooler`` (the first token's dense and tanh) or ``mlm`` (dense, GELU, layer_norm, the decoder's logits)."""
+    then BERT's heads (bert.head_forward): ``pooler`` (the first token's dense and tanh) or ``mlm`` (dense, GELU,
+    layer_norm, the decoder's logits)."""
     stream = tr.activation(b * s * D)
     embeddings_forward(t)
     position_bias_forward(t)
@@ -264,18 +236,7 @@ def encoder_forward(t: tr.Timeline, head: str) -> None:
         layer_forward(t, "hidden")
         t.drop("previous")
     t.drop("position_bias", "bias_kept")  # MPNetEncoder returns
-    if head == "pooler":
-        t.new("pooler_dense", tr.activation(b * D))
-        t.new("pooled", tr.activation(b * D))
-        t.drop("pooler_dense")
-    t.drop("embedding_output")  # MPNetModel's forward returns
-    if head == "mlm":
-        t.new("transform_dense", stream)
-        t.new("transform_act", stream)
-        t.drop("transform_dense")
-        tr.layer_norm(t, "transform", D)
-        t.drop("transform_act")
-        t.new("logits", tr.activation(b * s * V))
+    bert.head_forward(t, head)
 
 
 def classes() -> dict:

@@ -17,7 +17,7 @@ from ..components import Part, group, rms_norm
 from ..contract import Family, Headline
 from ..readers import olmo2 as reader
 from ..sources import Citation, Source, declare
-from ..symbols import D, F, H, K, L, V, b, d_h, g_kv, s, u
+from ..symbols import D, F, H, K, L, V, b, d_h, s, u
 from .. import transient as tr
 from . import llama
 
@@ -104,20 +104,10 @@ NAMES = tuple(Rounded(f"name_{size}", billions * 10**9, f"OLMo 2 {size.upper()}"
 # ---------------------------------------------------------------------------------------------
 
 def forward_rms_norm(t: tr.Timeline, name: str, width, rows=None) -> str:
-    """Olmo2RMSNorm.forward: LLaMA's RMSNorm (derivations.transient.rms_norm) but for its last statement,
+    """Olmo2RMSNorm.forward: LLaMA's RMSNorm (derivations.transient.rms_normed) but for its last statement,
     ``(self.weight * hidden_states).to(input_dtype)``: the weight multiplies the fp32 normed tensor (a product in
     fp32), which is then cast (in fp32 the product is the result itself)."""
-    rows = b * s if rows is None else rows
-    n = rows * width
-    t.new(f"{name}.x32", tr.upcast(n))
-    t.new(f"{name}.pow", tr.FP32 * n)
-    t.new(f"{name}.variance", tr.FP32 * rows)
-    t.drop(f"{name}.pow")
-    t.new(f"{name}.eps", tr.FP32 * rows)
-    t.new(f"{name}.rsqrt", tr.FP32 * rows)
-    t.drop(f"{name}.eps")
-    t.new(f"{name}.normed", tr.FP32 * n)
-    t.drop(f"{name}.rsqrt", f"{name}.x32")
+    n = tr.rms_normed(t, name, width, b * s if rows is None else rows)
     t.new(f"{name}.weighted", tr.upcast(n))  # below fp32 a product of its own, as big as an upcast
     t.new(name, tr.activation(n))  # the cast below fp32; in fp32, the product itself
     t.drop(f"{name}.weighted")
@@ -177,14 +167,7 @@ def attention_forward(t: tr.Timeline, x: str, generate: bool) -> tuple[str, tupl
         t.split(f"{name}_embed", **{f"{name}_embed_fp32": u, f"{name}_rot_fp32": 1 - u})
     t.drop("q_embed_fp32", "k_embed_fp32")  # apply_rotary_pos_emb returns
     q_rot, k_rot = t.join("q_rot", "q_cast", "q_rot_fp32"), t.join("k_rot", "k_cast", "k_rot_fp32")
-    t.drop(q, k)
-    if generate:
-        t.drop(k_rot, v)  # past_key_values.update(...): the cache's tensors now
-    context, weights = tr.attend(t, q_rot, k_rot, v, "mask", H, d_h, g_kv, None)
-    out = tr.linear(t, "o", rows, D)
-    t.drop(*context)
-    t.drop(q_rot, *(() if generate else (k_rot, v)))  # the function returns
-    return out, weights
+    return llama.rotated_attention_forward(t, q, k, q_rot, k_rot, v, generate)
 
 
 def layer_forward(t: tr.Timeline, x: str, out: str, generate: bool, kin: llama.Kin) -> str:

@@ -21,7 +21,7 @@ from ..components import (AttentionLayout, Part, as_kind, attention, embedding, 
                           linear, score, tied_tensor)
 from ..readers import opt as reader
 from ..sources import Citation, Source, declare
-from ..symbols import C, D, E, F, H, L, P, V, b, c_bt, c_t, d_h, s
+from ..symbols import C, D, E, F, H, L, P, V, b, c_bt, d_h, s
 from .. import transient as tr
 
 # OPTLearnedPositionalEmbedding: num_embeddings + 2 rows (positions are looked up at position + 2).
@@ -130,21 +130,11 @@ def attention_forward(t: tr.Timeline, generate: bool) -> tuple[str, str]:
     if generate:  # the cache's copies are the cache's (not counted); the projections die as update returns
         t.drop("key", "value")
     # torch.matmul folds batch and heads of a head-split view by a copy (c_bt; the cache's keys are contiguous).
-    t.new("query_folded", tr.activation(c_bt * heads * d_h))
-    t.new("keys_folded", tr.activation((0 if generate else c_bt) * heads * d_h))
-    t.new("scores", tr.activation(heads * s))
-    t.drop("query_folded", "keys_folded")
-    t.new("scaled", tr.activation(heads * s))
-    t.drop("scores")
+    tr.scaled_scores(t, c_bt * heads * d_h, (0 if generate else c_bt) * heads * d_h, heads * s)
     t.new("masked", tr.activation(heads * s))
     t.drop("scaled")
     weights = tr.softmax_fp32(t, "masked", heads * s)
-    t.new("values_folded", tr.activation((0 if generate else c_bt) * heads * d_h))
-    t.new("context_copied", tr.activation(c_t * heads * d_h))
-    t.new("context", tr.activation((1 - c_t) * heads * d_h))
-    t.drop("values_folded")
-    t.new("context_contiguous", tr.activation(c_t * heads * d_h))
-    t.drop("context_copied")
+    tr.merge_heads(t, heads, d_h, 0 if generate else c_bt)
     out = tr.linear(t, "out_proj", rows, D)
     t.drop("context", "context_contiguous", "query", *(() if generate else ("key", "value")))
     return out, weights

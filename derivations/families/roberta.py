@@ -62,23 +62,24 @@ token_types = embeddings.child("token_type")
 # ---------------------------------------------------------------------------------------------
 
 
-def lm_head(tied: bool = True) -> Part:
+def lm_head(tied: bool = True, body: str = "roberta", head_class: str = "RobertaLMHead") -> Part:
     """RobertaLMHead (``lm_head``): dense D x D, gelu, layer_norm, then a decoder to V logits and a bias.
 
     Tied (tie_word_embeddings true, the default), ``lm_head.decoder.weight`` *is* the word embedding
-    table and ``lm_head.decoder.bias`` *is* ``lm_head.bias``: both counted where they are first
-    defined. Untied, the decoder is a linear map of its own, bias included, beside ``lm_head.bias``.
+    table (``{body}.embeddings.word_embeddings``) and ``lm_head.decoder.bias`` *is* ``lm_head.bias``: both
+    counted where they are first defined. Untied, the decoder is a linear map of its own, bias included, beside
+    ``lm_head.bias``. A kin's head of the same tensors (MPNet's) names its body and its class.
     """
     # $$N_\mathrm{lm} = (D^2 + D) + 2D + V$$  tied;  + (V D + V) untied.
     parts = [linear("dense", "dense (D x D, then gelu)", D, D, True, "dense"),
              layer_norm("layer_norm", D, "layer_norm", label="layer_norm")]
     if tied:
         parts.append(tied_tensor("decoder", "decoder (weight: the word embeddings; bias: lm_head.bias)",
-                                 "roberta.embeddings.word_embeddings", "decoder", matrix=D * V))
+                                 f"{body}.embeddings.word_embeddings", "decoder", matrix=D * V))
     else:
         parts.append(linear("decoder", "decoder (untied: weight and bias of its own)", D, V, True, "decoder"))
     parts.append(leaf("bias", "output bias", V, "bias", note="shared with decoder.bias" if tied else ""))
-    return group("lm_head", "language-model head (RobertaLMHead)", *parts, path="lm_head", kind="heads")
+    return group("lm_head", f"language-model head ({head_class})", *parts, path="lm_head", kind="heads")
 
 
 # RobertaClassificationHead (``classifier``): the first token's state through dense D x D and tanh, then

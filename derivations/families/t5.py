@@ -339,6 +339,27 @@ def layer_norm_forward(t: tr.Timeline, name: str, rows: sympy.Expr) -> str:
     return name
 
 
+def large_buckets_forward(t: tr.Timeline, qk: sympy.Expr) -> str:
+    """_relative_position_bucket's buckets of the distances past max_exact, each step a tensor of ``qk`` (queries x
+    keys): ``max_exact + (log(distance.float() / max_exact) / log(max_distance / max_exact) * (num_buckets -
+    max_exact)).to(long)`` (fp32 steps, each dying once the next is made), then ``torch.min(large,
+    full_like(large, num_buckets - 1))``, which the caller holds (``large.min``) with the distances."""
+    previous = None
+    for step in ("float", "ratio", "log", "scaled", "times"):
+        t.new(f"large.{step}", tr.FP32 * qk)
+        if previous is not None:
+            t.drop(previous)
+        previous = f"large.{step}"
+    t.new("large.long", tr.INT64 * qk)
+    t.drop(previous)
+    t.new("large", tr.INT64 * qk)
+    t.drop("large.long")
+    t.new("large.full", tr.INT64 * qk)
+    t.new("large.min", tr.INT64 * qk)
+    t.drop("large.full", "large")
+    return "large.min"
+
+
 def relative_bias_forward(t: tr.Timeline, queries: sympy.Expr, keys: sympy.Expr, bidirectional: bool) -> str:
     """T5Attention.compute_bias in the first block of a stack: the positions of the queries and the keys (64-bit
     integers) and their differences, _relative_position_bucket (the encoder's both ways, the decoder's one way:
@@ -366,20 +387,7 @@ def relative_bias_forward(t: tr.Timeline, queries: sympy.Expr, keys: sympy.Expr,
         t.new("distance", tr.INT64 * qk)
         t.drop("nearest")
     t.new("is_small", tr.BOOL * qk)
-    # max_exact + (log(distance.float() / max_exact) / log(...) * (num_buckets - max_exact)).to(long)
-    previous = None
-    for step in ("float", "ratio", "log", "scaled", "times"):
-        t.new(f"large.{step}", tr.FP32 * qk)
-        if previous is not None:
-            t.drop(previous)
-        previous = f"large.{step}"
-    t.new("large.long", tr.INT64 * qk)
-    t.drop(previous)
-    t.new("large", tr.INT64 * qk)
-    t.drop("large.long")
-    t.new("large.full", tr.INT64 * qk)  # torch.min(large, full_like(large, num_buckets - 1))
-    t.new("large.min", tr.INT64 * qk)
-    t.drop("large.full", "large")
+    large_buckets_forward(t, qk)
     t.new("chosen", tr.INT64 * qk)  # torch.where(is_small, distance, large)
     if bidirectional:
         t.drop("chosen")  # relative_buckets += ...: in place
@@ -412,12 +420,8 @@ def attention_forward(t: tr.Timeline, queries: sympy.Expr, keys: sympy.Expr, gen
     elif first:
         relative_bias_forward(t, queries, keys, bidirectional=first == "relative")
     fold_query, fold_keys = folds
-    t.new("query_folded", tr.activation(fold_query * b * H * queries * d_h))
-    t.new("keys_folded", tr.activation(fold_keys * b * H * keys * d_h))
-    t.new("scores", tr.activation(scores))
-    t.drop("query_folded", "keys_folded")
-    t.new("scaled", tr.activation(scores))  # * scaling (1.0): a product all the same
-    t.drop("scores")
+    # * scaling (1.0): a product all the same
+    tr.scaled_scores(t, fold_query * b * H * queries * d_h, fold_keys * b * H * keys * d_h, scores)
     t.new("biased", tr.activation(scores))
     t.drop("scaled")
     last = "biased"

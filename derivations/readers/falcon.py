@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from ..reading import ConfigError, Fields, Layout, Reader, Switch, num_labels, shown, size, switch
-from ..rules import divides
+from ..rules import divides, even_or_one
 from .. import validation
 from .bloom import width
 
@@ -19,9 +19,13 @@ HEADS_DIVIDE_WIDTH = divides("H", "D", "`FalconAttention` requires the heads {H}
 # but the view fails.
 KV_HEADS_DIVIDE_HEADS = divides("K", "H", "With `new_decoder_architecture`, the key/value heads {K} must divide the "
                                           "heads {H}: transformers builds other values, but the attention cannot run.")
-# FalconConfig's RoPE check (validate_rope) refuses an odd head above 1, even with ALiBi, where no rotation runs. The
-# count does not depend on it, and the calculator derives the head size (the width over the heads) and so cannot
-# hold a rule on it: the reader counts such a config, as the calculator does.
+# FalconConfig (5.23) takes any head size and the model builds, but with rotary positions (alibi false) an odd head
+# above 1 fails in the forward pass, on the shapes (rotate_half's halves); with ALiBi no rotation runs, and a head of 1
+# runs by broadcasting. The reader refuses the first, as LLaMA's does; the rule depends on alibi, which is no layout,
+# so the calculator (which counts what transformers builds) does not hold it.
+EVEN_HEAD = even_or_one("d_h", "With rotary positions (alibi false) the head size {d_h} must be even (or 1): rotary "
+                               "embeddings turn pairs of coordinates.",
+                        "the head size ({d_h}) must be even for rotary position embeddings (or alibi true)")
 FIELD_OF = {"V": "vocab_size", "D": "hidden_size", "H": "num_attention_heads", "d_h": "hidden_size / num_attention_heads",
             "K": "num_kv_heads", "F": "ffn_hidden_size", "L": "num_hidden_layers", "C": "num_labels"}
 
@@ -57,19 +61,23 @@ def read(config: Mapping) -> dict[str, int]:
     head = hidden // heads
     new = switched(config, "new_decoder_architecture", False)
     multi_query = switched(config, "multi_query", True)
-    for each in ("alibi", "bias"):
-        switched(config, each, False)
+    switched(config, "bias", False)
+    if not switched(config, "alibi", False):
+        EVEN_HEAD.check({"d_h": head})
     given = config.get("num_kv_heads")
     kv = heads if given is None else size(config, "num_kv_heads", {})
     layout = norms(config)
     count = config.get("num_ln_in_parallel_attn")
     # FalconDecoderLayer.forward: the new architecture reads ln_attn and ln_mlp (num_ln_in_parallel_attn 2) or
     # input_layernorm alone (1); the old one reads input_layernorm, so it cannot have built ln_attn and ln_mlp.
-    # new_decoder_architecture without parallel_attn (false or null) builds the sequential norms, and its forward
-    # then reads ln_attn, which it lacks: counted as built (FalconConfig says the new architecture ignores the
-    # switch; the layer does not).
     if new and count not in (None, 1, 2):
         raise ConfigError(f"num_ln_in_parallel_attn must be 1, 2 or null with new_decoder_architecture, got {count}")
+    # new_decoder_architecture without parallel_attn (false or null) builds the sequential norms (FalconConfig says
+    # the new architecture ignores the switch; FalconDecoderLayer.__init__ does not), and no forward of it runs: it
+    # reads ln_attn, which the layer lacks, or (num_ln_in_parallel_attn 1) a feed-forward input it never set.
+    if new and layout == "sequential":
+        raise ConfigError("new_decoder_architecture needs parallel_attn true: without it transformers builds the "
+                          "sequential norms, with which its layer cannot run")
     if not new and layout == "two_norms":
         raise ConfigError("num_ln_in_parallel_attn 2 needs new_decoder_architecture: transformers builds ln_attn "
                           "and ln_mlp, and the layer cannot run without them")
@@ -111,6 +119,7 @@ CHECKS = validation.fields(
     activation=validation.activation(),  # annotated with null, which ACT2FN does not know
     classifier_dropout=validation.dropout("float | int | None", "ForTokenClassification"))
 
-# The rules every layout has. KV_HEADS_DIVIDE_HEADS is the new architecture's alone (multi-query reads no
+# The rules every layout has. EVEN_HEAD is rotary's alone (the reader checks it where alibi is false), and
+# KV_HEADS_DIVIDE_HEADS the new architecture's alone (multi-query reads no
 # num_kv_heads): the reader checks it there, and the calculator, which asks for K in every layout, does not.
 READER = Reader("falcon", read, LAYOUT, FIELD_OF, (HEADS_DIVIDE_WIDTH,), checks=CHECKS)

@@ -10,7 +10,8 @@ from strategies import maybe_flags, maybe_labels
 @st.composite
 def configs(draw: st.DrawFn) -> dict:
     """The three layouts (multi-query, multi-head, the new decoder architecture with K dividing H), sequential or
-    parallel, with one or two norms, biases or none, rotary or ALiBi (even heads, as FalconConfig's rotary check needs)."""
+    parallel, with one or two norms, biases or none, rotary or ALiBi (even heads, which the rotation needs: an odd
+    head above 1 runs with ALiBi alone)."""
     kv, group, head = draw(st.integers(1, 4)), draw(st.integers(1, 3)), 2 * draw(st.integers(1, 12))
     heads = kv * group
     config = {"model_type": "falcon", "vocab_size": draw(st.integers(1, 60000)),
@@ -48,10 +49,14 @@ SPEC = Spec(
              ({"new_decoder_architecture": True, "num_ln_in_parallel_attn": 3}, "num_ln_in_parallel_attn"),
              ({"num_ln_in_parallel_attn": 2}, "needs new_decoder_architecture"),
              ({"multi_query": False, "num_kv_heads": 2}, "num_kv_heads"),
-             ({"bias": "no"}, "bias")],
+             ({"bias": "no"}, "bias"),
+             # A head of 3 builds, and the rotation fails on its halves; the new architecture without parallel
+             # attention builds the sequential norms, and its layer reads ln_attn.
+             ({"hidden_size": 12}, r"head size \(3\) must be even"),
+             ({"new_decoder_architecture": True, "num_kv_heads": 2, "parallel_attn": False}, "needs parallel_attn")],
     accepted=[{"num_ln_in_parallel_attn": 1}, {"num_ln_in_parallel_attn": 3}, {"parallel_attn": False,
               "num_ln_in_parallel_attn": 2}, {"hidden_size": 4, "num_attention_heads": 4},
-              {"multi_query": False, "num_kv_heads": 4}],
+              {"multi_query": False, "num_kv_heads": 4}, {"hidden_size": 12, "alibi": True}],
     configs=configs(),
     examples=30,
     runs=reference.builds_and_runs,

@@ -8,9 +8,9 @@ from strategies import bert_sizes, maybe_labels
 
 
 @st.composite
-def configs(draw: st.DrawFn) -> dict:
+def configs(draw: st.DrawFn, model_type: str = "roberta") -> dict:
     # At least two rows in each table: the padding row (1 by default) must fit both.
-    config = bert_sizes(draw, "roberta", smallest=2, most_layers=3, most_positions=1026)
+    config = bert_sizes(draw, model_type, smallest=2, most_layers=3, most_positions=1026)
     maybe_labels(draw, config)
     if draw(st.booleans()):
         # Any row of both tables (the word and the position table share pad_token_id), or none.
