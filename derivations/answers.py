@@ -344,7 +344,9 @@ def memory(config: Mapping, architecture: str | None, tokens: int | None, target
         result["weights_bytes"] = result["quantization"]["weights_bytes"]
     if cross:
         result["target"] = (target or tokens)
-    result |= _transient(config, held, values, tokens, batch, fmt, windows, target, attention)
+    layers = _layers(config, chosen, values, windows)
+    result |= _transient(config, held, values, tokens, batch, fmt, layers, target, attention,
+                         _rotary(config, chosen, layers))
     if "transient_bytes" in result:
         # derivations.transient: the peak of the forward's tensors beside the weights and the cache it fills.
         result["inference_bytes"] = result["weights_bytes"] + result["kv_cache_bytes"] + result["transient_bytes"]
@@ -414,7 +416,9 @@ def inference_bytes(config: Mapping, architecture: str | None, tokens: int, batc
     weights = storage.weight_bytes(tensors, fmt) if scheme is None else \
         weights_format(scheme, held, values, tensors, fmt)["weights_bytes"]
     elements, windows, _ = _cache(config, chosen, held, values, tokens, None, batch)
-    transient = _transient(config, held, values, tokens, batch, fmt, windows, attention=attention)
+    layers = _layers(config, chosen, values, windows)
+    transient = _transient(config, held, values, tokens, batch, fmt, layers, attention=attention,
+                           rotary=_rotary(config, chosen, layers))
     if "transient_bytes" not in transient:
         raise ConfigError(f"{chosen.architecture}: no inference total: {transient['inference_refused']}")
     return weights + elements * _cache_bits(fmt) // 8 + transient["transient_bytes"]
@@ -479,17 +483,28 @@ def _attention(attention: str | None) -> str | None:
     return attention
 
 
+def _layers(config: Mapping, chosen, values: dict, windows) -> tuple:
+    """The windows of the layers a forward runs: the cache's (a decoder's), or an encoder's layers' own (it keeps no
+    cache: ModernBERT's sliding layers)."""
+    return windows if windows else tuple(configs.READERS[chosen.model_type].encoder_windows(config, values.get("L", 0)))
+
+
+def _rotary(config: Mapping, chosen, windows) -> tuple[bool, ...]:
+    """Whether each self-attention layer (one a window the cache keeps) rotates its queries and keys (its reader's)."""
+    return tuple(configs.READERS[chosen.model_type].rotary(config, len(windows)))
+
+
 def _transient(config: Mapping, held: dict, values: dict, tokens: int, batch: int, fmt: storage.Format,
-               windows, target: int | None = None, attention: str | None = None) -> dict:
+               windows, target: int | None = None, attention: str | None = None, rotary=()) -> dict:
     """The forward's transient peak at inference under ``attention`` (None: sdpa, transformers' default, where its
     forward is derived and runs; else eager), with ``"attention"`` saying which, and ``"attention_note"`` why where
     sdpa was asked for and eager is answered (by default the tables' label and ``"attention"`` say which, no note);
     or why there is none."""
     if _attention(attention) != "eager":
-        sdpa = _peak(config, held["transient_sdpa"], values, tokens, batch, fmt, windows, target)
+        sdpa = _peak(config, held["transient_sdpa"], values, tokens, batch, fmt, windows, target, rotary)
         if "transient_bytes" in sdpa:
             return sdpa | {"attention": "sdpa"}
-    eager = _peak(config, held["transient"], values, tokens, batch, fmt, windows, target)
+    eager = _peak(config, held["transient"], values, tokens, batch, fmt, windows, target, rotary)
     if attention != "sdpa" or "transient_bytes" not in eager:
         return eager | ({"attention": "eager"} if "transient_bytes" in eager else {})
     return eager | {"attention": "eager",
@@ -498,11 +513,11 @@ def _transient(config: Mapping, held: dict, values: dict, tokens: int, batch: in
 
 
 def _peak(config: Mapping, rows: dict, values: dict, tokens: int, batch: int, fmt: storage.Format, windows,
-          target: int | None = None) -> dict:
+          target: int | None = None, rotary=()) -> dict:
     """The forward's transient peak at inference (derivations.transient, compiled ``rows``): the largest of its
     moments, for the bare forward and for generate's forward on the prompt (the bare one for a class that does not
     generate); or why there is none."""
-    at = moment_values(config, rows, values, tokens, batch, fmt, windows, target)
+    at = moment_values(config, rows, values, tokens, batch, fmt, windows, target, rotary)
     if "inference_refused" in at:
         return at
     forward = compiled.largest(rows["forward"], at)
@@ -514,10 +529,10 @@ def _peak(config: Mapping, rows: dict, values: dict, tokens: int, batch: int, fm
 
 
 def moment_values(config: Mapping, rows: dict, values: dict, tokens: int, batch: int, fmt: storage.Format,
-                  windows, target: int | None = None) -> dict:
+                  windows, target: int | None = None, rotary=()) -> dict:
     """The values a class's compiled transient ``rows`` are evaluated at (the sizes, the lengths, the conditions, what
     the program reads from the config), or ``{"inference_refused": why}`` where the program does not describe the
-    config's forward."""
+    config's forward. ``rotary``: whether each layer rotates its queries and keys (none said: every one)."""
     if "refused" in rows:
         return {"inference_refused": rows["refused"]}
     values = dict(values)
@@ -562,9 +577,13 @@ def moment_values(config: Mapping, rows: dict, values: dict, tokens: int, batch:
     # (m_2).
     masked = [w is not None and tokens >= w for w in windows]
     at |= {"m_1": int(any(masked[:1])), "m_2": int(any(masked[1:]))}
+    # The first layer rotates its queries and keys (r_1), some later one does (r_2).
+    at |= {"r_1": int(all(rotary[:1])), "r_2": int(any(rotary[1:]) or not rotary)}
     # ... and the model builds the sliding-window mask: some layer is given it, or (a mask built whatever the layers
     # are) the config's window is no longer than the tokens.
-    window = None if rows.get("window") is None else config.get(*rows["window"])
+    window = None if rows.get("window") is None else config.get(*rows["window"][:2])
+    if isinstance(window, int) and rows["window"][2:]:  # a fraction of the field (ModernBERT's local_attention // 2)
+        window //= rows["window"][2]
     at["m_w"] = int(any(masked) or (isinstance(window, int) and tokens >= window))
     return at
 

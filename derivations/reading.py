@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import itertools
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from types import MappingProxyType
 from typing import NamedTuple
 
@@ -197,6 +197,12 @@ class Reader(NamedTuple):
     checks: Mapping = MappingProxyType({})
     # The reader module's name, which is the family module's: filled in by configs.READERS.
     module: str = ""
+    # Whether each decoder layer rotates its queries and keys (rotary embeddings), as transformers reads it from this
+    # config (derivations.transient: what a forward makes). Default: every layer.
+    rotary: Callable[[Mapping, int], Sequence[bool]] = lambda config, layers: (True,) * layers
+    # An encoder's: the attention window of each layer (None: full attention), which sets only the forward's masks
+    # (an encoder keeps no cache: ``windows`` is a decoder's). Default: every layer full.
+    encoder_windows: Callable[[Mapping, int], Sequence[int | None]] = lambda config, layers: (None,) * layers
 
     def field(self, size: str) -> str:
         """What an error calls a size: its config field (the first, where there are several)."""

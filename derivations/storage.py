@@ -303,6 +303,7 @@ def transient_values(values: dict[str, int], tokens: int, batch: int, fmt: Forma
     heads = values.get("H")
     out["l_2"] = int(values.get("L", 1) >= 2)
     out["g_kv"] = int(heads is not None and 1 < values.get("K", heads) < heads)
+    out["g_1"] = int(heads is not None and values.get("K", heads) == 1 < heads)  # one key/value head, expanded
     out["c_t"] = int(tokens > 1 and (heads or 1) > 1)
     out["c_b"] = int(batch > 1 and (heads or 1) > 1)
     out["c_bt"] = int(batch > 1 and (heads or 1) > 1 and tokens > 1)

@@ -95,6 +95,11 @@ m_1 = sympy.Symbol("m_1", integer=True, nonnegative=True)
 m_2 = sympy.Symbol("m_2", integer=True, nonnegative=True)
 m_w = sympy.Symbol("m_w", integer=True, nonnegative=True)
 g_w = sympy.Symbol("g_w", integer=True, nonnegative=True)
+# Which layers rotate their queries and keys (SmolLM3's layers without rotary embeddings do not): the first (r_1),
+# some later one (r_2); and one key/value head for several query heads (g_1: repeat_kv expands it, a view).
+r_1 = sympy.Symbol("r_1", integer=True, nonnegative=True)
+r_2 = sympy.Symbol("r_2", integer=True, nonnegative=True)
+g_1 = sympy.Symbol("g_1", integer=True, nonnegative=True)
 # A mixture's experts loop (derivations.transient.experts_loop): whether a token picks an expert at all (x_1) and
 # two or more (x_2: the loop holds the tensors of the expert before the one it runs), and how many experts a
 # layer's routing hits at most while two of them take every token (x_h, a count).
@@ -272,6 +277,12 @@ NOTATION: tuple[Notation, ...] = (
     Notation(m_w, "1 where a model builds a sliding-window mask for sdpa attention: it has one (a layer slides, or "
                   "it builds one anyway: Gemma 3) and its window is no longer than the tokens, else 0", (),
              "sliding_window"),
+    Notation(r_1, "1 where the first layer rotates its queries and keys (rotary embeddings), else 0 (a layer "
+                  "without position embeddings: SmolLM3's NoPE layers)", (), "no_rope_layers"),
+    Notation(r_2, "1 where some later layer rotates its queries and keys, else 0", (), "no_rope_layers"),
+    Notation(g_1, "1 where one key/value head serves several query heads (K = 1 < H), else 0: repeat_kv expands it "
+                  "(a view), which a matrix product over heads copies to fold a batch of more than one", (),
+             "transformers' repeat_kv; torch.matmul's reshape"),
     Notation(g_w, "1 where a head is wider than 256, else 0: transformers then repeats grouped key/value heads "
                   "for sdpa (enable_gqa only up to 256)", (), "transformers' use_gqa_in_sdpa"),
     Notation(x_1, "1 where the router picks an expert for each token (X_a >= 1), else 0 (top-0: no expert runs)",

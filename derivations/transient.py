@@ -49,6 +49,9 @@ class Timeline:
         self.attention = attention
         # Under sdpa, whether the layer being run is given a mask (a condition, 0 or 1): its caller sets it.
         self.masked: Expr = sympy.Integer(0)
+        # Whether the layer being run rotates its queries and keys (a condition, 0 or 1: SmolLM3's layers without
+        # rotary embeddings do not): its caller sets it.
+        self.rotated: Expr = sympy.Integer(1)
         self.live: dict[str, Expr] = {}
         self.moments: list[Expr] = []
         self._factor: Expr = sympy.Integer(1)
@@ -143,8 +146,9 @@ class Transient:
     matches: tuple[tuple[str, object, str], ...] = ()
     # The config field (and its default) that sets the window of a sliding-window mask the model builds whatever its
     # layers are (Gemma 3's); under sdpa the mask is built where the tokens reach it (m_w). None: the mask is built
-    # where some layer slides, with its window.
-    window: tuple[str, object] | None = None
+    # where some layer slides, with its window. A third element divides the field (ModernBERT's window, half its
+    # local_attention).
+    window: tuple | None = None
     # Where the forward's tensors depend on more than the sizes (a mixture's routing), what the moments are: the
     # case they take, which holds the most (the figure is then a bound, said so).
     bound: str | None = None
@@ -171,7 +175,7 @@ def transient(program: Callable[..., None], generates: bool = True, even: tuple[
               windowed: bool = False, derived: tuple[tuple[str, str, float, str], ...] = (),
               flags: tuple[tuple[str, str, object, object], ...] = (), fp16: str = "",
               at_least: tuple[tuple[str, int | str], ...] = (), matches: tuple[tuple[str, object, str], ...] = (),
-              attention: str = "eager", window: tuple[str, object] | None = None, bound: str | None = None,
+              attention: str = "eager", window: tuple | None = None, bound: str | None = None,
               counts: tuple[tuple[str, str, int | str], ...] = ()) -> Transient:
     """The forwards of a family's ``program(timeline, generate)``: the bare one, and generate's where the class
     generates; ``even``, ``requires``, ``products``, ``derived``, ``flags``, ``fp16``, ``at_least``, ``matches``: what
@@ -489,17 +493,27 @@ def softcap(t: Timeline, name: str, x: str, elements: Expr, capped: Expr = 1) ->
 
 
 def eager_attention(t: Timeline, q: str, k: str, v: str, mask: str, heads: Expr, head_size: Expr,
-                    repeated: Expr, capped: Expr | None = None) -> tuple[tuple[str, str], tuple[str, str]]:
+                    repeated: Expr, capped: Expr | None = None,
+                    folded: tuple[Expr, Expr] | None = None) -> tuple[tuple[str, str], tuple[str, str]]:
     """eager_attention_forward: ``repeat_kv`` on the keys and values (a copy to the H query heads where
     ``repeated`` is 1), ``matmul(q, k^T) * scaling``, ``+ mask``, the softmax in fp32 (:func:`softmax_fp32`),
     ``matmul(weights, v)``, ``transpose(1, 2).contiguous()``; ``capped`` (Gemma 2): the scores softcapped after
     scaling where it is 1 (:func:`softcap`). Returns the output and the attention weights, which
     it returns too (the caller holds them: two names, the cast below fp32 and the fp32 softmax in fp32); the output
-    is two names too (one of them of 0 bytes), both dying when the caller binds its name again."""
+    is two names too (one of them of 0 bytes), both dying when the caller binds its name again.
+    ``folded``: the conditions (the query's, the keys' and values' each) where torch.matmul copies its operand to
+    fold batch and heads (``expand(...).reshape(b H, ...)`` of a view it cannot fold: a head-split projection, an
+    expanded key/value head), a copy of H heads born before the product and dying as it returns; None: not counted
+    (a family whose other moments hold these)."""
     rows = b * heads * s
     t.new("keys_repeated", activation(repeated * rows * head_size))
     t.new("values_repeated", activation(repeated * rows * head_size))
+    if folded is not None:
+        t.new("query_folded", activation(folded[0] * rows * head_size))
+        t.new("keys_folded", activation(folded[1] * rows * head_size))
     t.new("scores", activation(rows * s))
+    if folded is not None:
+        t.drop("keys_folded", "query_folded")  # matmul returns
     t.new("scaled", activation(rows * s))
     t.drop("scores")
     scores = "scaled" if capped is None else softcap(t, "softcapped", "scaled", rows * s, capped)
@@ -508,8 +522,12 @@ def eager_attention(t: Timeline, q: str, k: str, v: str, mask: str, heads: Expr,
     weights = softmax_fp32(t, "masked", rows * s)
     # The product, heads by tokens; transposed to tokens by heads, a copy unless that is contiguous already (c_t 0:
     # one token or one head), when the product itself is returned.
+    if folded is not None:
+        t.new("values_folded", activation(folded[1] * rows * head_size))
     t.new("context_copied", activation(c_t * rows * head_size))
     t.new("context", activation((1 - c_t) * rows * head_size))
+    if folded is not None:
+        t.drop("values_folded")  # matmul returns
     t.new("context_contiguous", activation(c_t * rows * head_size))
     t.drop("context_copied", "keys_repeated", "values_repeated")  # the function returns
     return ("context", "context_contiguous"), weights
@@ -586,6 +604,10 @@ class Retimed:
     def masked(self) -> Expr:
         return self.timeline.masked
 
+    @property
+    def rotated(self) -> Expr:
+        return self.timeline.rotated
+
     def new(self, name: str, size) -> str:
         return self.timeline.new(name, sympy.sympify(size).subs(self.lengths))
 
@@ -649,13 +671,14 @@ def sdpa_attention(t: Timeline, q: str, k: str, v: str, heads: Expr, head_size: 
 
 
 def attend(t: Timeline, q: str, k: str, v: str, mask: str, heads: Expr, head_size: Expr, repeated: Expr,
-           capped: Expr | None = None, heads_first: Expr = 0) -> tuple[tuple[str, ...], tuple[str, ...]]:
+           capped: Expr | None = None, heads_first: Expr = 0,
+           folded: tuple[Expr, Expr] | None = None) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """The attention of the timeline's implementation: :func:`eager_attention`, or :func:`sdpa_attention` (which
     takes no softcap: transformers' sdpa refuses one, and a program under sdpa requires it unset; ``heads_first``:
-    how the query is laid out, which only sdpa's output follows)."""
+    how the query is laid out, which only sdpa's output follows; ``folded``: eager's matmul copies)."""
     if t.attention == "sdpa":
         return sdpa_attention(t, q, k, v, heads, head_size, heads_first)
-    return eager_attention(t, q, k, v, mask, heads, head_size, repeated, capped)
+    return eager_attention(t, q, k, v, mask, heads, head_size, repeated, capped, folded)
 
 
 # ---------------------------------------------------------------------------------------------

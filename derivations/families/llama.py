@@ -296,12 +296,14 @@ gqa_ignored = Miscount(
 # ---------------------------------------------------------------------------------------------
 
 def attention_forward(t: tr.Timeline, x: str, generate: bool, qk_norm: bool = False, capped=None,
-                      norm=tr.rms_norm) -> tuple[str, tuple[str, str]]:
-    """LlamaAttention.forward on the normed ``x``: q, k and v projected (views of the products), q and k rotated;
+                      norm=tr.rms_norm, folded=None) -> tuple[str, tuple[str, str]]:
+    """LlamaAttention.forward on the normed ``x``: q, k and v projected (views of the products), q and k rotated
+    (where the layer rotates them, ``t.rotated``: SmolLM3's layers without rotary embeddings use the projections);
     with a cache (generate), k and v go into it and their transient tensors die there; eager attention; o_proj.
     Returns the output and the attention weights, which the layer holds (``hidden_states, _ = ...``). ``qk_norm``:
     Qwen3's RMSNorm of each query and key head (``q_norm(q_proj(x).view(...))``, ``norm`` the kin's), the product
-    dying with it; ``capped``: Gemma 2's softcap of the scores (derivations.transient.eager_attention)."""
+    dying with it; ``capped``: Gemma 2's softcap of the scores; ``folded``: eager matmul's copies of its operands
+    (both derivations.transient.eager_attention)."""
     rows = b * s
 
     def projected(name: str, heads) -> str:
@@ -313,23 +315,38 @@ def attention_forward(t: tr.Timeline, x: str, generate: bool, qk_norm: bool = Fa
         return normed
 
     q, k, v = projected("q", H), projected("k", K), tr.linear(t, "v", rows, K * d_h)
-    q_rot, k_rot = tr.rotate(t, "q_rot", q, rows * H * d_h), tr.rotate(t, "k_rot", k, rows * K * d_h)
-    return rotated_attention_forward(t, q, k, q_rot, k_rot, v, generate, capped)
+    q_rot, k_rot = rotate_qk(t, q, k, rows)
+    return rotated_attention_forward(t, None, None, q_rot, k_rot, v, generate, capped, folded)
 
 
-def rotated_attention_forward(t: tr.Timeline, q: str, k: str, q_rot: str, k_rot: str, v: str, generate: bool,
-                              capped=None) -> tuple[str, tuple[str, str]]:
+def rotated_attention_forward(t: tr.Timeline, q: str | None, k: str | None, q_rot: str, k_rot: str, v: str,
+                              generate: bool, capped=None, folded=None) -> tuple[str, tuple[str, str]]:
     """LlamaAttention.forward once q and k are rotated (a kin's rotation too): q and k die as their names are bound
-    again; with a cache (generate), k and v go into it and their transient tensors die there; eager attention;
-    o_proj. Returns the output and the attention weights."""
-    t.drop(q, k)  # query_states, key_states = apply_rotary_pos_emb(...)
+    again (None: dead already); with a cache (generate), k and v go into it and their transient tensors die there;
+    eager attention; o_proj. Returns the output and the attention weights."""
+    if q is not None:
+        t.drop(q, k)  # query_states, key_states = apply_rotary_pos_emb(...)
     if generate:
         t.drop(k_rot, v)  # key_states, value_states = past_key_values.update(...): the cache's tensors now
-    context, weights = tr.attend(t, q_rot, k_rot, v, "mask", H, d_h, g_kv, capped)
+    context, weights = tr.attend(t, q_rot, k_rot, v, "mask", H, d_h, g_kv, capped, folded=folded)
     out = tr.linear(t, "o", b * s, D)
     t.drop(*context)
     t.drop(q_rot, *(() if generate else (k_rot, v)))  # the function returns
     return out, weights
+
+
+def rotate_qk(t: tr.Timeline, q: str, k: str, rows) -> tuple[str, str]:
+    """``query_states, key_states = apply_rotary_pos_emb(...)``: q and k rotated, the projections dying as the names
+    are bound again; where the layer may not rotate (``t.rotated`` a condition), the rotation's moments exist only
+    where it does, and the projections stand for the rotated tensors (the same sizes) where it does not."""
+    if t.rotated == 1:
+        q_rot, k_rot = tr.rotate(t, "q_rot", q, rows * H * d_h), tr.rotate(t, "k_rot", k, rows * K * d_h)
+        t.drop(q, k)
+        return q_rot, k_rot
+    with t.only(t.rotated):
+        q_rot, k_rot = tr.rotate(t, "q_rot", q, rows * H * d_h), tr.rotate(t, "k_rot", k, rows * K * d_h)
+        t.drop(q, k)
+    return q_rot, k_rot
 
 
 def gated_mlp_forward(t: tr.Timeline, x: str, width=F) -> str:
@@ -370,6 +387,8 @@ class Kin:
     # The rotary embeddings of its own (Gemma 3's one pair a kind of layer): rotary(t) -> the names held; None: one
     # pair of rotary_width.
     rotary: Callable | None = None
+    # Whether the first layer, and some later layer, rotates its queries and keys (conditions: SmolLM3's r_1, r_2).
+    rotated: tuple = (1, 1)
 
 
 LLAMA = Kin()
@@ -406,12 +425,12 @@ def causal_lm_forward(t: tr.Timeline, generate: bool, lm_head: bool = True, kin:
     layer = kin.layer or layer_forward
     # Under sdpa, whether a layer is given a mask: the first (m_1), some later one (m_2, whose moments, where one is,
     # hold every other later layer's).
-    t.masked = m_1
+    t.masked, t.rotated = m_1, kin.rotated[0]
     layer(t, embeddings, "hidden", generate, kin)
     with t.only(l_2):
         t.drop("hidden")
         t.new("previous", stream)
-        t.masked = m_2
+        t.masked, t.rotated = m_2, kin.rotated[1]
         layer(t, "previous", "hidden", generate, kin)
         t.drop("previous")
     kin.norm(t, "final", D)

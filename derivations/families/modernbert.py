@@ -22,7 +22,8 @@ from ..components import (Part, as_kind, column_parallel, embedding, fused_atten
                           row_parallel, tied_tensor)
 from ..readers import modernbert as reader
 from ..sources import Citation, Source, declare
-from ..symbols import C, D, F, H, L, V, d_h
+from ..symbols import C, D, F, H, L, V, b, c_b, c_bt, d_h, f_m, l_2, m_1, m_2, m_w, s
+from .. import transient as tr
 
 # ---------------------------------------------------------------------------------------------
 # Embeddings: the token table, then a LayerNorm (no positions: rotary, no token types)
@@ -172,6 +173,176 @@ paper_395m = Rounded("paper_395m", 395_000_000, "ModernBERT large: “… and 39
 ROUNDED = (base_149m, large_395m, paper_149m, paper_395m)
 
 
+# ---------------------------------------------------------------------------------------------
+# The forward at inference (derivations.transient): transformers' modeling_modernbert.py under eager attention,
+# statement by statement, its input the ids alone (an all-ones mask is no mask: the global layers get none)
+# ---------------------------------------------------------------------------------------------
+
+def sliding_mask(t: tr.Timeline) -> str:
+    """create_bidirectional_sliding_window_mask for eager attention, built where the tokens reach the window
+    (``kv_length >= sliding_window``, sliding_window = local_attention // 2: m_w), whatever the layers are: the
+    aranges of the batch, the head, the queries and the keys; ``abs(q - kv) <= sliding_window`` (the difference and
+    its absolute value, T x T 64-bit integers, then T x T booleans) and ``q >= 0`` (T booleans), each anded into a
+    ones scalar; then ``torch.where`` to 0 and the dtype's minimum, b x 1 x T x T, held for every layer."""
+    built = m_w
+    t.new("mask.batch_arange", built * tr.INT64 * b)
+    t.new("mask.head_arange", built * tr.INT64)
+    for side in ("q", "kv"):  # torch.arange(length) + offset
+        t.new(f"mask.{side}_arange0", built * tr.INT64 * s)
+        t.new(f"mask.{side}_arange", built * tr.INT64 * s)
+        t.drop(f"mask.{side}_arange0")
+    t.new("mask.ones", built * tr.BOOL)
+    t.new("mask.difference", built * tr.INT64 * s * s)
+    t.new("mask.distance", built * tr.INT64 * s * s)
+    t.drop("mask.difference")
+    t.new("mask.within", built * tr.BOOL * s * s)
+    t.drop("mask.distance")
+    t.new("mask.and1", built * tr.BOOL * s * s)
+    t.drop("mask.within", "mask.ones")
+    t.new("mask.nonnegative", built * tr.BOOL * s)
+    t.new("mask.bool_mask", built * tr.BOOL * s * s)
+    t.drop("mask.nonnegative", "mask.and1")
+    t.drop("mask.batch_arange", "mask.head_arange", "mask.q_arange", "mask.kv_arange")  # sdpa_mask returns
+    if t.attention == "sdpa":  # sdpa_mask's booleans, 1 x 1 x T x T expanded over the batch (a view), are the mask
+        return t.join("mask", "mask.bool_mask")
+    t.new("mask.zero", built * tr.w)
+    t.new("mask.minimum", built * tr.w)
+    t.new("mask", built * tr.activation(b * s * s))
+    t.drop("mask.minimum", "mask.zero", "mask.bool_mask")
+    return "mask"
+
+
+def rotate_fp32(t: tr.Timeline, name: str, x: str, elements) -> tuple[str, str]:
+    """ModernBERT's apply_rotary_pos_emb on one of q and k: ``(x.float() * cos) + (rotate_half(x.float()) * sin)``,
+    each ``x.float()`` an upcast of its own (the tensor itself in fp32), the rotation in fp32; the result kept in
+    fp32 until ``.to(original_dtype)`` (:func:`cast`). Returns the sum's names: dying once cast below fp32, the
+    result itself in fp32."""
+    n = elements
+    t.new(f"{name}.x32", tr.upcast(n))
+    t.new(f"{name}.cos", tr.FP32 * n)
+    t.drop(f"{name}.x32")
+    t.new(f"{name}.x32b", tr.upcast(n))  # rotate_half(q.float()): a second upcast
+    t.new(f"{name}.neg", tr.FP32 * n / 2)
+    t.new(f"{name}.half", tr.FP32 * n)
+    t.drop(f"{name}.neg", f"{name}.x32b")
+    t.new(f"{name}.sin", tr.FP32 * n)
+    t.drop(f"{name}.half")
+    t.new(f"{name}.sum", tr.FP32 * tr.u * n)
+    t.new(f"{name}.kept", tr.FP32 * (1 - tr.u) * n)
+    t.drop(f"{name}.cos", f"{name}.sin")
+    return f"{name}.sum", f"{name}.kept"
+
+
+def attention_forward(t: tr.Timeline, normed: str, masked) -> tuple[tuple[str, ...], str, tuple[str, ...]]:
+    """ModernBertAttention.forward on ``normed``: one fused product (Wqkv), its q, k and v views; q and k rotated in
+    fp32 and cast back; under sdpa, derivations.transient.sdpa_attention (given the mask where ``masked``); else
+    eager_attention_forward: the scores (torch.matmul copies the rotated query and keys, laid out
+    tokens by heads, to fold batch and heads where more than one sequence, head and token: c_bt), scaled, plus the
+    mask where the layer is given one (``masked``), the softmax in fp32, the product with the values (a view of the
+    fused product, interleaved with q and k: copied to fold where more than one sequence and head, c_b), the heads
+    merged; Wo. Returns the names the layer drops when attention returns, the output, and the weights (``_``)."""
+    rows, heads = b * s, b * H * s
+    qkv = tr.linear(t, "qkv", rows, 3 * D)
+    q32 = rotate_fp32(t, "q_rot", "q", rows * D)
+    k32 = rotate_fp32(t, "k_rot", "k", rows * D)
+    t.new("q_cast", tr.downcast(rows * D))  # .to(original_dtype): the tensor itself in fp32
+    t.new("k_cast", tr.downcast(rows * D))
+    t.drop(*q32[:1], *k32[:1])  # apply_rotary_pos_emb returns (fp32: the sums are the cast ones)
+    query, key = ("q_cast", q32[1]), ("k_cast", k32[1])
+    if t.attention == "sdpa":  # sdpa's kernel takes the views as they are; the sliding layers' mask where given
+        t.masked = masked
+        context, _ = tr.sdpa_attention(t, query, key, "v", H, d_h)
+        out = tr.linear(t, "attention_out", rows, D)
+        t.drop(*context)
+        return (qkv, *query, *key), out, ()
+    tr.scaled_scores(t, c_bt * heads * d_h, c_bt * heads * d_h, heads * s)
+    t.split("scaled", **{"scaled.masked": masked, "scaled.kept": 1 - masked})
+    t.new("masked_scores", tr.activation(masked * heads * s))
+    t.drop("scaled.masked")
+    scores = t.join("weights_input", "masked_scores", "scaled.kept")
+    weights = tr.softmax_fp32(t, scores, heads * s)
+    context = tr.merge_heads(t, heads, d_h, c_b)  # eager_attention_forward returns
+    out = tr.linear(t, "attention_out", rows, D)
+    t.drop(*context)
+    return (qkv, *query, *key), out, weights
+
+
+def layer_forward(t: tr.Timeline, x: str, out: str, first: bool, masked) -> str:
+    """ModernBertEncoderLayer.forward on ``x`` (its caller's): attn_norm (the first layer's an identity: ``x``
+    itself), attention, ``hidden_states + attn_output`` (the output and the weights held until the layer returns);
+    ``hidden_states + mlp(mlp_norm(hidden_states))``: the norm, Wi (its halves views), GELU of one half, times the
+    other, Wo, the sum."""
+    rows, stream = b * s, tr.activation(b * s * D)
+    normed = x if first else tr.layer_norm(t, "attn_norm", D)
+    local, attended, weights = attention_forward(t, normed, masked)
+    t.drop(*local, *(() if first else (normed,)))  # attention returns; its argument dies
+    t.new("after_attention", stream)
+    normed = tr.layer_norm(t, "mlp_norm", D)
+    wi = tr.linear(t, "wi", rows, 2 * F)
+    t.new("act", tr.activation(rows * F))
+    t.new("gated", tr.activation(rows * F))
+    t.drop("act")
+    tr.linear(t, "wo", rows, D)
+    t.drop("gated", wi, normed)  # ModernBertMLP returns; its argument dies
+    t.new(out, stream)
+    t.drop("wo", "after_attention", attended, *weights)  # the layer returns
+    return out
+
+
+def model_forward(t: tr.Timeline, head: str) -> None:
+    """ModernBertModel.forward and the masked-LM head: the positions (one row), the embeddings (the looked-up rows
+    dying after their LayerNorm), held by mask_kwargs until the model returns; the global layers' mask (none: no
+    padding), the sliding one (:func:`sliding_mask`); the rotary cosine and sine of each kind of layer present (one
+    pair, two where both kinds are: f_m); the layers (the first given the sliding mask where m_1, a later one where
+    m_2); the final LayerNorm; then ``head``: ``none``, or ``mlm`` (dense, GELU, LayerNorm, the decoder's logits of
+    every token)."""
+    stream = tr.activation(b * s * D)
+    t.new("position_ids", tr.INT64 * s)
+    t.new("looked_up", stream)
+    tr.layer_norm(t, "embeddings", D)
+    t.drop("looked_up")
+    mask = sliding_mask(t)
+    rotary = tr.rotary(t, d_h) + tr.rotary(t, d_h, "second_", f_m)
+    layer_forward(t, "embeddings", "hidden", True, m_1)
+    with t.only(l_2):
+        t.drop("hidden")
+        t.new("previous", stream)
+        layer_forward(t, "previous", "hidden", False, m_2)
+        t.drop("previous")
+    tr.layer_norm(t, "final", D)
+    t.drop("hidden", "embeddings", "position_ids", mask, *rotary)  # the model returns
+    if head == "mlm":
+        t.new("head_dense", stream)
+        t.new("head_act", stream)
+        t.drop("head_dense")
+        tr.layer_norm(t, "head", D)
+        t.drop("head_act")
+        t.new("logits", tr.activation(b * s * V))
+
+
+# The code paths the program follows: activations that are one operation of torch.
+_REQUIRES = (("hidden_activation", "gelu", tr.ONE_OP_ACTIVATIONS),
+             ("classifier_activation", "gelu", tr.ONE_OP_ACTIVATIONS))
+
+
+def _transient(head: str, attention: str = "eager") -> tr.Transient:
+    # Rotary embeddings rotate the two halves of a head: even (a head of 1, which the reader accepts, broadcasts the
+    # rotation's 2, which the program does not follow).
+    return tr.transient(lambda t, generate: model_forward(t, head), generates=False, requires=_REQUIRES,
+                        even=("d_h",), window=("local_attention", 128, 2), attention=attention)
+
+
+def _classes(attention: str) -> dict[str, dict[str, tr.Transient]]:
+    classes = {"ModernBertModel": _transient("none", attention), "ModernBertForMaskedLM": _transient("mlm", attention)}
+    return {layout: classes for layout in VARIANTS}
+
+
+TRANSIENT = _classes("eager")
+# ... under sdpa attention (transformers' default): the global layers' attention unmasked, the sliding layers' given
+# the boolean mask where the tokens reach the window.
+TRANSIENT_SDPA = _classes("sdpa")
+
+
 FAMILY = Family(
     name="modernbert",
     reader=reader.READER,
@@ -198,4 +369,6 @@ FAMILY = Family(
     # The calculator derives the head size as the reader does (hidden_size // num_attention_heads), so that it asks
     # for the heads and refuses what the reader refuses: heads that do not divide the width, an odd rotary head.
     ratios={d_h: (D, H)},
+    transient=TRANSIENT,
+    transient_sdpa=TRANSIENT_SDPA,
 )

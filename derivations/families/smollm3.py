@@ -16,8 +16,9 @@ from ..components import Part, group
 from ..contract import Family, Headline
 from ..readers import smollm3 as reader
 from ..sources import Citation, Source, declare
-from ..symbols import D, F, H, K, L, V
-from . import llama
+from ..symbols import D, F, H, K, L, V, b_2, c_bt, g_1, g_kv, r_1, r_2
+from .. import transient as tr
+from . import llama, qwen2
 
 
 def architectures(attention_bias: bool = False, mlp_bias: bool = False, untied: bool = False,
@@ -54,6 +55,44 @@ REPORTED = Rounded("reported_3_08b", 308 * 10**7, "SmolLM3-3B as AIbase reports 
 ROUNDED = (NAME, REPORTED)  # the page's table
 
 
+# ---------------------------------------------------------------------------------------------
+# The forward at inference (derivations.transient): LLaMA's, with Qwen2's masks, where a layer may not rotate
+# ---------------------------------------------------------------------------------------------
+#
+# SmolLM3Model.forward computes the rotary cosine and sine once, whether or not a layer rotates; a layer without
+# rotary embeddings (no_rope_layers 0) hands attention its projections as they are: head-split views of the products,
+# which torch.matmul cannot fold into one batch of b H matrices (``expand(...).reshape``) where the batch holds more
+# than one sequence, so it copies them (and a single key/value head that repeat_kv expands to H heads, a view of
+# stride 0, likewise). A rotated query or key keeps the projection's layout (the rotation is elementwise): the same
+# copies, which LLaMA's forward makes too, where its other moments hold more.
+
+def folded(generate: bool) -> tuple:
+    """Where eager attention's matmuls copy an operand (derivations.transient.eager_attention): the query where more
+    than one sequence, head and token (c_bt); the keys and values where K = H and the same (not from generate's cache,
+    which concatenates them into tensors of their own), or where one key/value head is expanded to H > 1 heads (g_1)
+    and the batch holds more than one sequence (b_2); repeated heads (g_kv) are a copy of their own already."""
+    own = 0 if generate else (1 - g_kv - g_1) * c_bt
+    return c_bt, own + g_1 * b_2
+
+
+def attention_forward(t: tr.Timeline, x: str, generate: bool):
+    """SmolLM3Attention.forward: LlamaAttention's, rotating where the layer does (``if self.use_rope``), and eager
+    matmul's copies counted."""
+    return llama.attention_forward(t, x, generate, folded=folded(generate))
+
+
+# Both masks where some layer slides (SmolLM3Model.forward builds the sliding one where layer_types has one, as
+# Qwen2Model.forward does); the first layer rotates where r_1, some later one where r_2 (the reader's no_rope_layers).
+KIN = llama.Kin(masks=qwen2.masks, attention=attention_forward, rotated=(r_1, r_2))
+# SmolLM3MLP calls ACT2FN[hidden_act]: the program follows an activation that is one operation of torch.
+_ACTIVATION = (("hidden_act", "silu", tr.ONE_OP_ACTIVATIONS),)
+TRANSIENT = llama.transient("SmolLM3", KIN, layouts=VARIANTS, windowed=True, requires=_ACTIVATION)
+# ... under sdpa attention (transformers' default): the causal mask skipped, the sliding one where the tokens reach it;
+# sdpa's kernel takes the projections' views as they are.
+TRANSIENT_SDPA = llama.transient("SmolLM3", KIN, layouts=VARIANTS, windowed=True, attention="sdpa",
+                                 requires=_ACTIVATION)
+
+
 FAMILY = Family(
     name="smollm3",
     reader=reader.READER,
@@ -75,4 +114,6 @@ FAMILY = Family(
     rounded=ROUNDED,
     layout_free=("non_embedding",),
     sources=SOURCES,
+    transient=TRANSIENT,
+    transient_sdpa=TRANSIENT_SDPA,
 )

@@ -73,4 +73,16 @@ CHECKS = validation.fields(
     # checkpoints'): the rotary embedding raises each to a power as the model is built.
     global_rope_theta=validation.ROPE_THETA, local_rope_theta=validation.ROPE_THETA)
 
-READER = Reader("modernbert", read, LAYOUT, FIELD_OF, (HEADS_DIVIDE_WIDTH, EVEN_HEAD), checks=CHECKS)
+def windows(config: Mapping, layers: int) -> tuple[int | None, ...]:
+    """Each layer's attention window, as ModernBertAttention reads its type (layer_types, else every
+    global_attn_every_n_layers-th layer full, from the first): a sliding layer attends to ``sliding_window =
+    local_attention // 2`` tokens on either side (it keeps no cache: only the forward's masks read them)."""
+    types = config.get("layer_types")
+    every = config.get("global_attn_every_n_layers", 3)
+    window = config.get("local_attention", 128) // 2
+    return tuple(window if (types[i] == "sliding_attention" if types is not None else bool(i % every)) else None
+                 for i in range(layers))
+
+
+READER = Reader("modernbert", read, LAYOUT, FIELD_OF, (HEADS_DIVIDE_WIDTH, EVEN_HEAD), checks=CHECKS,
+                encoder_windows=windows)

@@ -61,4 +61,4 @@ CHECKS = validation.fields(DECODER_CHECKS, attention_dropout=validation.dropout(
                            no_rope_layer_interval="int", layer_types="list[str] | None")
 
 READER = Reader("smollm3", read, LAYOUT, SYMBOL_FIELDS, (KV_HEADS_DIVIDE_HEADS, EVEN_HEAD), windows=windows,
-                checks=CHECKS)
+                checks=CHECKS, rotary=rotary_layers)

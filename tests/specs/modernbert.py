@@ -18,6 +18,17 @@ def configs(draw: st.DrawFn) -> dict:
     maybe_flags(draw, config, "attention_bias", "mlp_bias", "norm_bias", "classifier_bias", "decoder_bias",
                 "tie_word_embeddings")
     maybe_labels(draw, config)
+    # Which layers slide, and their window (sliding_window = local_attention // 2), short enough for the drawn lengths
+    # to reach it: the forward builds the sliding mask then, and the sliding layers add it to their scores.
+    if draw(st.booleans()):
+        config["local_attention"] = draw(st.integers(1, 48))
+    layers = config["num_hidden_layers"]
+    kind = draw(st.sampled_from(["default", "every", "types"]))
+    if kind == "every":
+        config["global_attn_every_n_layers"] = draw(st.integers(1, 3))
+    elif kind == "types":
+        config["layer_types"] = draw(st.lists(st.sampled_from(["sliding_attention", "full_attention"]),
+                                              min_size=layers, max_size=layers))
     return config
 
 
