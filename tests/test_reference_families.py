@@ -7,10 +7,11 @@ transformers' own (tests/reference.py); the derivation is reached as the command
 The checks only one family makes are in its own tests/test_reference_<family>.py.
 
 CI (``CI`` set, as .ci/run sets it) runs every check a spec asks for. `make test`, which has three minutes, runs a
-lighter table that still checks every class and every checkpoint of every family against transformers: each
-checkpoint with its own class, and every class on the family's example checkpoint (where a spec asks for every
-class on every checkpoint); each layout with the classes whose tree it changes (where it asks for every class);
-and a fifth of the random draws.
+lighter table that still checks every family and every class against transformers: every class on the family's
+example checkpoint (where a spec asks for every class on every checkpoint, else its own class), and one in two of
+its other checkpoints, of its (layout, class) rows (each layout with the classes whose tree it changes, where the
+spec asks for every class) and of its classes on transformers' defaults (tests/profiles.spread, the first of each
+family's kept); every class on a real config; and a fifth of the random draws.
 """
 
 from __future__ import annotations
