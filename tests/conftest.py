@@ -27,19 +27,40 @@ settings.load_profile("suite")
 os.environ["HF_HUB_OFFLINE"] = "1"
 
 
+def _build_site(shared: Path) -> Path:
+    """Build the site into the session's shared folder, under a lock, unless it is built already; the report of the
+    build (its status and output)."""
+    report = shared / "site-build.json"
+    with FileLock(str(shared / "site.lock")):
+        if not report.is_file():
+            proc = site_build.mkdocs_build(site_build.ROOT / "mkdocs.yml", shared / "site")  # local, as `make site`
+            report.write_text(json.dumps({"returncode": proc.returncode, "output": proc.stdout + proc.stderr}))
+    return report
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    """On a run of the whole suite (`make test`, CI), the process that starts the session (xdist's controller, which
+    only hands out tests) starts building the site at once, beside the workers' collecting: the first test that needs
+    the site then waits for less of its build, or none. A run of chosen tests builds it when a test first asks."""
+    config = session.config
+    if hasattr(config, "workerinput") or config.args_source != pytest.Config.ArgsSource.TESTPATHS:
+        return
+    if not site_build.KATEX.is_file():
+        return  # the fixture says why the site tests cannot run
+    shared = config._tmp_path_factory.getbasetemp()  # the folder xdist's workers have theirs inside
+    threading.Thread(target=_build_site, args=(shared,), daemon=True).start()
+
+
 @pytest.fixture(scope="session")
 def site(tmp_path_factory, worker_id: str) -> Path:
-    """The site, built strictly, once per session: the first worker to ask builds it, under a lock,
-    into the session's shared folder; the others wait for it and read the same build (or its failure)."""
+    """The site, built strictly, once per session: the first to ask builds it (or the session's start has begun it,
+    pytest_sessionstart), under a lock, into the session's shared folder; the others wait for it and read the same
+    build (or its failure)."""
     site_build.require_katex()
     shared = tmp_path_factory.getbasetemp()
     if worker_id != "master":
         shared = shared.parent  # each worker's base folder is inside the session's
-    out, report = shared / "site", shared / "site-build.json"
-    with FileLock(str(shared / "site.lock")):
-        if not report.is_file():
-            proc = site_build.mkdocs_build(site_build.ROOT / "mkdocs.yml", out)  # a local build, as `make site` makes
-            report.write_text(json.dumps({"returncode": proc.returncode, "output": proc.stdout + proc.stderr}))
+    out, report = shared / "site", _build_site(shared)
     built = json.loads(report.read_text())
     assert built["returncode"] == 0, f"mkdocs build --strict failed:\n{built['output']}"
     return out

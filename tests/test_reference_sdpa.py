@@ -82,9 +82,9 @@ def small(checkpoint: str) -> dict:
     return config | narrow | ({} if config["model_type"] in without_head_dim else {"head_dim": HEAD})
 
 
-# In `make test`, one in two of each family's checkpoints (profiles.spread: a family's checkpoints share its class).
+# In `make test`, one in three of each family's checkpoints (profiles.spread: a family's checkpoints share its class).
 REAL = profiles.spread([(checkpoint, classes[0]) for family, classes in VERIFIED.items()
-                        for checkpoint in registry.families()[family].checkpoints], 2, group=lambda case: case[1])
+                        for checkpoint in registry.families()[family].checkpoints], 3, group=lambda case: case[1])
 
 
 @pytest.mark.parametrize("checkpoint, architecture", REAL, ids=[c for c, _ in REAL])

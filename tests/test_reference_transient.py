@@ -74,10 +74,10 @@ VERIFIED = verified()
 # holds no data: a width costs nothing), at lengths from one token to past the usual short ones.
 # (A checkpoint whose forward takes a path the derivation refuses, said in its answer, would be checked apart.)
 REFUSED: dict[str, str] = {}
-# In `make test`, one in two of each family's checkpoints (profiles.spread: a family's checkpoints share its class).
+# In `make test`, one in three of each family's checkpoints (profiles.spread: a family's checkpoints share its class).
 REAL = profiles.spread([(checkpoint, architecture) for family, classes in VERIFIED.items()
                         for checkpoint in registry.families()[family].checkpoints if checkpoint not in REFUSED
-                        for architecture in classes[:1]], 2, group=lambda case: case[1])
+                        for architecture in classes[:1]], 3, group=lambda case: case[1])
 
 
 @pytest.mark.parametrize("checkpoint, architecture", REAL, ids=[c for c, _ in REAL])
