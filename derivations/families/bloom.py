@@ -149,14 +149,8 @@ _CARD = Citation("bloom-card", "“Technical Specifications”")
 
 
 def _name(checkpoint: str, printed: str) -> Rounded:
-    number, unit = float(printed[:-1]), printed[-1]
-    scale = {"M": 10**6, "B": 10**9}[unit]
-    claim = round(number * scale)
-    precision = scale if "." not in printed[:-1] else scale // 10
-    while precision < claim and claim % (precision * 10) == 0:
-        precision *= 10
-    return Rounded(f"name_{checkpoint.replace('-', '_')}", claim, f"BLOOM-{printed}", _CARD, checkpoint,
-                   (ARCHITECTURES["BloomForCausalLM"], non_embedding), precision=precision, printed=printed)
+    return Rounded.of_name(f"name_{checkpoint.replace('-', '_')}", printed, f"BLOOM-{printed}", _CARD, checkpoint,
+                           (ARCHITECTURES["BloomForCausalLM"], non_embedding))
 
 
 NAMES = tuple(_name(c, printed) for c, printed in zip(CHECKPOINTS, ("560M", "1.1B", "1.7B", "3B", "7.1B", "176B")))

@@ -293,22 +293,25 @@ def attention_forward(t: tr.Timeline, generate: bool) -> tuple[str, str]:
     return out, "weights"
 
 
-def block_forward(t: tr.Timeline, x: str, out: str, generate: bool) -> str:
+def block_forward(t: tr.Timeline, x: str, out: str, generate: bool, attention=None, activation=None) -> str:
     """GPT2Block.forward on ``x`` (its caller's): ln_1, attention, residual add, ln_2, the MLP (c_fc, gelu_new,
-    c_proj), residual add; the attention's output and weights (``attn_output, _``) live until the block returns."""
+    c_proj), residual add; the attention's output and weights (``attn_output, _``) live until the block returns.
+    GPT-BigCode's block is the same statements with its own ``attention(t, generate)`` (its output and the names of
+    its weights) and ``activation(t, elements)`` (the activation's tensor, whose name it returns)."""
     rows = b * s
     normed = tr.layer_norm(t, "ln_1", D)
-    attended, weights = attention_forward(t, generate)
+    attended, weights = (attention or attention_forward)(t, generate)
     t.new("residual", tr.activation(rows * D))  # attn_output + residual
     t.drop(normed)
     normed = tr.layer_norm(t, "ln_2", D)
     fc = tr.linear(t, "c_fc", rows, F)
-    act = tr.gelu_tanh_python(t, "gelu", rows * F)
+    act = activation(t, rows * F) if activation else tr.gelu_tanh_python(t, "gelu", rows * F)
     t.drop(fc)
     mlp = tr.linear(t, "mlp_out", rows, D)
     t.drop(act)
-    t.new(out, tr.activation(rows * D))
-    t.drop(normed, "residual", attended, *([weights] if weights else []), mlp)
+    t.new(out, tr.activation(rows * D))  # residual + feed_forward_hidden_states
+    held = weights if isinstance(weights, tuple) else (weights,) if weights else ()
+    t.drop(normed, "residual", attended, *held, mlp)
     return out
 
 

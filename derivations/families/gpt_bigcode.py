@@ -18,7 +18,7 @@ from ..components import (Part, Shard, attention_products, classifier, group, li
 from . import gpt2
 from ..readers import gpt_bigcode as reader
 from ..sources import READ, Citation, Source, declare
-from ..symbols import C, D, F, H, K, L, P, V, b, c_b, c_bt, c_t, d_h, f_a, l_2, s
+from ..symbols import C, D, H, K, L, P, V, b, c_b, c_bt, c_t, d_h, f_a, l_2, s
 from .. import transient as tr
 
 # ---------------------------------------------------------------------------------------------
@@ -175,24 +175,11 @@ def attention_forward(t: tr.Timeline, generate: bool) -> tuple[str, tuple[str, s
 
 
 def block_forward(t: tr.Timeline, out: str, generate: bool) -> str:
-    """GPTBigCodeBlock.forward on its caller's input: ln_1, the attention (its output and weights held until the block
-    returns: ``attn_output, _``), the residual sum (ln_1's output dying as the name is bound again), ln_2, the MLP
-    (c_fc, one activation, c_proj), the residual sum (ln_2's output dying)."""
-    rows = b * s
-    normed = tr.layer_norm(t, "ln_1", D)
-    attended, weights = attention_forward(t, generate)
-    t.new("residual", tr.activation(rows * D))  # attn_output + residual
-    t.drop(normed)
-    normed = tr.layer_norm(t, "ln_2", D)
-    fc = tr.linear(t, "c_fc", rows, F)
-    act = tr.linear(t, "act", rows, F)  # gelu_pytorch_tanh, gelu ...: one tensor of torch's
-    t.drop(fc)
-    mlp = tr.linear(t, "mlp_out", rows, D)
-    t.drop(act)
-    t.new(out, tr.activation(rows * D))  # residual + feed_forward_hidden_states
-    t.drop(normed)
-    t.drop("residual", attended, *weights, mlp)  # the function returns
-    return out
+    """GPTBigCodeBlock.forward on its caller's input: GPT-2's block (ln_1, the attention, whose output and weights are
+    held until the block returns, the residual sum, ln_2, the MLP, the residual sum) with GPT-BigCode's attention and
+    an activation that is one tensor of torch's (gelu_pytorch_tanh, gelu ...)."""
+    return gpt2.block_forward(t, "", out, generate, attention=attention_forward,
+                              activation=lambda t, elements: t.new("act", tr.activation(elements)))
 
 
 def causal_lm_forward(t: tr.Timeline, generate: bool, lm_head: bool = True) -> None:

@@ -209,14 +209,7 @@ gpt3_layout = replace(gpt2.ARCHITECTURES["GPT2LMHeadModel"].subs({V: 50_257, P: 
 
 
 def _name(name: str, printed: str, checkpoint: str, what: str, candidates: tuple[Part, ...]) -> Rounded:
-    number, unit = float(printed[:-1]), printed[-1]
-    scale = {"M": 10**6, "B": 10**9}[unit]
-    claim = round(number * scale)
-    # The precision of the last nonzero digit printed: "160M" to ten millions, "1.4B" to a hundred millions.
-    precision = scale if "." not in printed[:-1] else scale // 10
-    while precision < claim and claim % (precision * 10) == 0:
-        precision *= 10
-    return Rounded(name, claim, what, _CARD, checkpoint, candidates, precision=precision, printed=printed)
+    return Rounded.of_name(name, printed, what, _CARD, checkpoint, candidates)
 
 
 NAMES = tuple(_name(f"name_{c.split('-')[1].replace('.', '_')}", c.split("-")[1].upper(), c, f"Pythia-{c.split('-')[1].upper()}",
