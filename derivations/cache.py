@@ -60,7 +60,7 @@ def write(name: str, data: object) -> None:
     try:
         os.makedirs(DIRECTORY, exist_ok=True)
         with tempfile.NamedTemporaryFile("w", dir=DIRECTORY, suffix=".tmp", delete=False, encoding="utf-8") as out:
-            json.dump({"stamp": stamp(), "data": data}, out)
+            out.write(json.dumps({"stamp": stamp(), "data": data}))  # dumps: the C encoder (dump's is Python's)
         os.replace(out.name, target)
     except OSError:
         return

@@ -11,6 +11,8 @@ reads only what it shows: ``count`` (the base class, the component rows, the act
 
 from __future__ import annotations
 
+import json
+import os
 from collections.abc import Mapping
 from math import prod
 
@@ -19,12 +21,6 @@ from . import cache
 # What each section holds: the keys of compile_section's result for it.
 SECTIONS = {"count": ("base", "variants", "active"), "flops": ("flops",), "memory": ("memory", "transient"),
             "split": ("split",)}
-# The sections each command reads: every command selects its class by the count's symbols; flops' decode step
-# reads the cache (memory) and a mixture's active parameters (count).
-# memory's largest layer and tensor parallelism read where each tensor may be split (split); fit reads the inference
-# total (memory: the tensors, the cache and the transient peak) and nothing else.
-READS = {"count": ("count",), "flops": ("count", "flops", "memory"), "memory": ("count", "memory", "split"),
-         "fit": ("count", "memory")}
 
 
 def compile_section(model_type: str, name: str) -> dict:
@@ -223,21 +219,38 @@ def rows(part) -> list[dict]:
 _held: dict[tuple[str, str], dict] = {}
 
 
-def keep(model_type: str, name: str, section: dict) -> None:
-    """Keep one section of a compiled family: :func:`section` reads it from now on."""
+def keep(model_type: str, name: str, section: dict, write: bool = True) -> None:
+    """Keep one section of a compiled family: :func:`section` reads it from now on, in this process and, if
+    ``write``, in the next ones (the cache's file)."""
     assert set(section) == set(SECTIONS[name]), (name, sorted(section))
     _held[model_type, name] = section
-    cache.write(f"compiled-{model_type}-{name}", section)
+    if write:
+        cache.write(f"compiled-{model_type}-{name}", section)
+
+
+# A folder of compiled sections, one file a family's section (:data:`FILE`), read before anything is compiled: the
+# site's bundle, which has no SymPy to compile them (derivations.pasted). Each is read when a command first needs it:
+# a count of one family parses that family's sections, not every family's.
+FILE = "compiled-{model_type}-{name}.json"
+_folder: str | None = None
+
+
+def read_from(folder: str) -> None:
+    """Read the sections :func:`section` needs from the files in ``folder`` (:data:`FILE`), and compile none."""
+    global _folder
+    _folder = folder
 
 
 def section(model_type: str, name: str) -> dict:
-    """One section of a compiled family, kept, else compiled now and kept."""
+    """One section of a compiled family, kept, else read from :func:`read_from`'s folder, else compiled now and kept."""
     if (model_type, name) not in _held:
-        kept = cache.read(f"compiled-{model_type}-{name}")
-        if kept is None:
-            keep(model_type, name, compile_section(model_type, name))
-        else:
+        if _folder is not None:
+            with open(os.path.join(_folder, FILE.format(model_type=model_type, name=name)), encoding="utf-8") as file:
+                keep(model_type, name, json.load(file), write=False)  # the folder is already the cache
+        elif (kept := cache.read(f"compiled-{model_type}-{name}")) is not None:
             _held[model_type, name] = kept
+        else:
+            keep(model_type, name, compile_section(model_type, name))
     return _held[model_type, name]
 
 

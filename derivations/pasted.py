@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
 import tempfile
 
 from . import __main__ as cli
@@ -23,13 +22,7 @@ from . import answers, compiled, configs, storage
 
 # The name the pasted text is read under: the command line's errors name the file they read.
 FILE = "config.json"
-# In the bundle: every model_type's compiled sections (compiled.SECTIONS), one file a section.
-COMPILED = "compiled-{}.json"
-
 _folder: str | None = None
-# The folder the bundle was unpacked to, and the sections installed from it.
-_bundle: str | None = None
-_installed: set[str] = set()
 
 
 def folder() -> str:
@@ -41,16 +34,10 @@ def folder() -> str:
     return _folder
 
 
-def install(bundle: str, section: str = "count") -> None:
-    """Keep a section of the compiled families the bundle (the folder it was unpacked to) holds, so that no
-    command needs SymPy, which the bundle does not hold. The count's at once; the others when a command first reads
-    them (:data:`derivations.compiled.READS`)."""
-    global _bundle
-    _bundle = bundle
-    _installed.add(section)
-    with open(os.path.join(bundle, COMPILED.format(section)), encoding="utf-8") as file:
-        for model_type, kept in json.load(file).items():
-            compiled.keep(model_type, section, kept)
+def install(bundle: str) -> None:
+    """Read the compiled families from the bundle (the folder it was unpacked to), so that no command needs SymPy,
+    which the bundle does not hold: each family's section when a command first reads it."""
+    compiled.read_from(bundle)
 
 
 def _write(text: str | None) -> None:
@@ -104,10 +91,6 @@ def command(argv: list[str], text: str | None = None) -> str:
     (``title``, ``head``, ``body``, ``foot``; None when it prints JSON or refuses). For ``fit``, ``flops`` and
     ``memory`` on the page, run as the command line runs (its own parser, its own lines, its own table)."""
     argv = [str(arg) for arg in argv]  # from the page: a JavaScript array
-    if _bundle is not None and argv and argv[0] in compiled.READS:
-        for section in compiled.READS[argv[0]]:
-            if section not in _installed:
-                install(_bundle, section)
     with contextlib.chdir(folder()):
         _write(text)
         status, output, cells, notes = cli.run(argv)

@@ -45,10 +45,10 @@ def sources() -> list[Path]:
 
 def bundle() -> bytes:
     """The zip the page unpacks: derivations/ (the modules above) and the compiled sections."""
-    from derivations import compiled, configs, pasted
+    from derivations import compiled, configs
 
-    sections = {name: {model_type: compiled.section(model_type, name) for model_type in configs.READERS}
-                for name in compiled.SECTIONS}
+    sections = {compiled.FILE.format(model_type=model_type, name=name): compiled.section(model_type, name)
+                for model_type in configs.READERS for name in compiled.SECTIONS}
     out = io.BytesIO()
     with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as archive:
         def add(name: str, data: bytes) -> None:
@@ -58,8 +58,8 @@ def bundle() -> bytes:
 
         for path in sources():
             add(f"derivations/{path.relative_to(PACKAGE).as_posix()}", path.read_bytes())
-        for name, families in sections.items():
-            add(pasted.COMPILED.format(name), json.dumps(families, separators=(",", ":")).encode())
+        for name, section in sections.items():  # one file a family's section: the page reads only what it counts
+            add(name, json.dumps(section, separators=(",", ":")).encode())
     return out.getvalue()
 
 
