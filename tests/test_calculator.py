@@ -131,17 +131,33 @@ def test_mixtral_shows_the_active_count_of_its_convention(script):
     assert calculator.minimum(mixtral.FAMILY)["X_a"] == 0
 
 
-@pytest.mark.parametrize("name, family", FAMILIES, ids=IDS)
-def test_random_sizes_count_as_the_derivation(script, name, family):
-    # Sizes far past 2^53, where a JavaScript Number would round: the script's BigInts are exact.
+def random_cases(name: str, family) -> list[dict]:
+    """Three sizes of each class, far past 2^53, where a JavaScript Number would round (the same on every run)."""
     generator = random.Random(f"calculator-{name}")
     # A switch (DeBERTa-v2's n_sh) is 0 or 1: the form takes nothing else.
     most = calculator.maximum(family)
-    cases = [{"family": name, "cls": cls, "sizes": {str(s): generator.randint(0, most[str(s)]) if str(s) in most
-                                                    else generator.choice([generator.randint(1, 64), generator.randint(1, 10**7)])
-                                                    for s in calculator.sizes(family)}}
-             for cls in family.architectures for _ in range(3)]
-    for case, shown in zip(cases, script(cases)):
+    return [{"family": name, "cls": cls, "sizes": {str(s): generator.randint(0, most[str(s)]) if str(s) in most
+                                                   else generator.choice([generator.randint(1, 64), generator.randint(1, 10**7)])
+                                                   for s in calculator.sizes(family)}}
+            for cls in family.architectures for _ in range(3)]
+
+
+@pytest.fixture(scope="module")
+def random_shown(script) -> dict[str, list[tuple[dict, dict]]]:
+    """Every family's random cases and what the script shows for them, run at once (one node process, not one a
+    family: its start is most of a family's time)."""
+    cases = [case for name, family in FAMILIES for case in random_cases(name, family)]
+    by_family: dict[str, list] = {}
+    for case, shown in zip(cases, script(cases), strict=True):
+        by_family.setdefault(case["family"], []).append((case, shown))
+    return by_family
+
+
+@pytest.mark.parametrize("name, family", FAMILIES, ids=IDS)
+def test_random_sizes_count_as_the_derivation(random_shown, name, family):
+    # The script's BigInts are exact.
+    assert len(random_shown[name]) == 3 * len(family.architectures)
+    for case, shown in random_shown[name]:
         assert as_ints(shown) == calculator.count(family, case["cls"], case["sizes"]), case
 
 

@@ -68,8 +68,10 @@ def at_routing(family: str, config: dict, architecture: str, tokens: int, batch:
     moments = transient.generate if generate else transient.forward
     rows, hit = routed_bytes.counts(routing_layer)
     sized = valued({k: v for k, v in at.items() if k not in ("x_h", "x_g")})
-    return max(evaluate(moment, sized | {CURRENT: now, PREVIOUS: before, HIT: hit})
-               for before, now in zip([0] + rows[:-1], rows or [0]) for moment in moments)
+    # The sizes put in once, each pair of consecutive counts once (many experts hit get the same rows).
+    moments = [sympy.sympify(moment).xreplace({s: sympy.Integer(v) for s, v in sized.items()}) for moment in moments]
+    pairs = set(zip([0] + rows[:-1], rows or [0]))
+    return max(evaluate(moment, {CURRENT: now, PREVIOUS: before, HIT: hit}) for before, now in pairs for moment in moments)
 
 
 def generates(architecture: str) -> tuple[bool, ...]:
