@@ -12,8 +12,8 @@ def under_ci() -> bool:
 
 
 def draws(examples: int) -> int:
-    """How many random examples a property test draws: all of them in CI, an eighth (at least 4) in `make test`."""
-    return examples if under_ci() else max(4, examples // 8)
+    """How many random examples a property test draws: all of them in CI, a sixteenth (at least 2) in `make test`."""
+    return examples if under_ci() else max(2, examples // 16)
 
 
 

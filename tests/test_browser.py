@@ -14,6 +14,7 @@ import pytest
 
 import browser  # skips this module without Chromium or Playwright (fails under CI)
 import in_process
+import profiles
 from derivations import answers, configs, registry
 from site_build import DOCS, LOCAL_HOSTS, RAW_TEX, html_files, page_url
 
@@ -559,6 +560,25 @@ def test_the_addresses_of_earlier_versions_lead_to_their_pages(served, watched):
     assert not watched.errors and not watched.foreign()
 
 
+@pytest.fixture(scope="module")
+def search_tab(served, chromium) -> Iterator[Watched]:
+    """The home page, loaded once with its search index for the tests that search on it, as a reader searches one
+    word after another (each search clears the box: :func:`search`)."""
+    context = chromium.new_context()
+    tab = Watched(context.new_page())
+    tab.page.goto(served, wait_until="networkidle")
+    yield tab
+    context.close()
+
+
+@pytest.fixture()
+def searching(search_tab) -> Watched:
+    """The search tab with what it requested, what failed and its errors forgotten: this test's own."""
+    for seen in (search_tab.requests, search_tab.failures, search_tab.errors):
+        seen.clear()
+    return search_tab
+
+
 SEARCH_RESULTS = ".md-search-result__item a"
 # Each result's page, from the site's root ("notebooks/bert.html"), served or from disk alike.
 RESULT_PAGES = """links => {
@@ -600,14 +620,13 @@ ABBREVIATIONS = {"GQA": "llama.html", "MoE": "mixtral.html", "RoPE": "gpt_neox.h
 IN_TITLES = {"MoE": {f"{folder}{name}_moe.html" for folder in ("", "notebooks/") for name in ("qwen2", "qwen3")}}
 
 
-def test_search_lists_first_the_page_that_explains_an_abbreviation(served, watched):
-    watched.page.goto(served, wait_until="networkidle")
+def test_search_lists_first_the_page_that_explains_an_abbreviation(searching):
     first = {}
     for text in ABBREVIATIONS:
-        listed = [page for page in search(watched.page, text) if page not in IN_TITLES.get(text, set())]
+        listed = [page for page in search(searching.page, text) if page not in IN_TITLES.get(text, set())]
         first[text] = (listed or ["nothing"])[0]
     assert first == ABBREVIATIONS
-    assert not watched.errors and not watched.foreign()
+    assert not searching.errors and not searching.foreign()
 
 
 # Words that many pages write, each with the page that explains it: every family page's Memory section repeats "bf16"
@@ -616,11 +635,10 @@ def test_search_lists_first_the_page_that_explains_an_abbreviation(served, watch
 EXPLAINED = {"bf16": "memory.html", "int4": "memory.html", "whisper": "coverage.html"}
 
 
-def test_search_lists_first_the_page_that_explains_a_term_that_many_pages_repeat(served, watched):
-    watched.page.goto(served, wait_until="networkidle")
-    first = {text: (search(watched.page, text) or ["nothing"])[0] for text in EXPLAINED}
+def test_search_lists_first_the_page_that_explains_a_term_that_many_pages_repeat(searching):
+    first = {text: (search(searching.page, text) or ["nothing"])[0] for text in EXPLAINED}
     assert first == EXPLAINED
-    assert not watched.errors and not watched.foreign()
+    assert not searching.errors and not searching.foreign()
 
 
 # The text each result shows under its page's or section's title, by the page it leads to.
@@ -631,10 +649,9 @@ SNIPPETS = """() => [...document.querySelectorAll('.md-search-result__link')].ma
 })"""
 
 
-def test_a_search_result_shows_the_list_item_or_the_table_row_that_matched(served, watched):
+def test_a_search_result_shows_the_list_item_or_the_table_row_that_matched(searching):
     # Not the whole list of sources, nor a run of the notation table cut where its code starts (hooks/search.py).
-    page = watched.page
-    page.goto(served, wait_until="networkidle")
+    page = searching.page
     search(page, "devlin2019")
     shown = [text for where, text in page.evaluate(SNIPPETS) if where == "sources.html" and text]
     assert len(shown) == 1 and shown[0].startswith("devlin2019") and "vaswani2017" not in shown[0], shown
@@ -642,27 +659,27 @@ def test_a_search_result_shows_the_list_item_or_the_table_row_that_matched(serve
     shown = [text for where, text in page.evaluate(SNIPPETS) if where == "notation.html" and text]
     # The row of r, the factor; not the row before it, of M (multiple_of, 256).
     assert len(shown) == 1 and "ffn_dim_multiplier" in shown[0] and "multiple_of" not in shown[0], shown
-    assert not watched.errors and not watched.foreign()
+    assert not searching.errors and not searching.foreign()
 
 
-def test_search_lists_a_family_page_before_its_notebook_and_the_mistakes_page(served, watched):
+def test_search_lists_a_family_page_before_its_notebook_and_the_mistakes_page(searching):
     # For the family's name (its page's title; its notebook's title starts with it too), and for a term
     # of its own that its notebook and its page of common mistakes also write (Mixtral's router).
-    watched.page.goto(served, wait_until="networkidle")
-    for name in sorted(registry.families()):
+    # Every family in CI; one in two in `make test` (a search is a fifth of a second in Chromium).
+    for name in profiles.spread(sorted(registry.families()), 2, group=lambda _: "family"):
         title = (DOCS / f"{name}.md").read_text(encoding="utf-8").splitlines()[0].removeprefix("# ")
-        listed = search(watched.page, title)
+        listed = search(searching.page, title)
         # Its page first (a title may also be another's start: "Gemma" lists Gemma 2 and 3 too), then its notebook
         # where the list reaches it (a short title, "GPT-3", also matches other families' pages).
         assert page_url(name) in listed[:3], (title, listed)
         if page_url(f"notebooks/{name}") in listed:
             assert listed.index(page_url(name)) < listed.index(page_url(f"notebooks/{name}")), (title, listed)
-    listed = search(watched.page, "router")  # every mixture's page writes it: Mixtral's before its own others
+    listed = search(searching.page, "router")  # every mixture's page writes it: Mixtral's before its own others
     # (its notebook and mistakes page, where the results listed reach them: the memory pages and seven mixtures write
     # "router" too)
     assert all(listed.index("mixtral.html") < listed.index(other)
                for other in ("notebooks/mixtral.html", "mistakes-mixtral.html") if other in listed), listed
-    assert not watched.errors and not watched.foreign()
+    assert not searching.errors and not searching.foreign()
 
 
 def test_the_search_index_loads_when_search_is_opened(served, watched):

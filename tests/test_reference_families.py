@@ -11,7 +11,7 @@ lighter table that still checks every family and every class against transformer
 example checkpoint (where a spec asks for every class on every checkpoint, else its own class), and one in two of
 its other checkpoints, of its (layout, class) rows (each layout with the classes whose tree it changes, where the
 spec asks for every class) and of its classes on transformers' defaults (tests/profiles.spread, the first of each
-family's kept); every class on a real config; and an eighth of the random draws (tests/profiles.draws).
+family's kept); every class on a real config; and a sixteenth of the random draws (tests/profiles.draws).
 """
 
 from __future__ import annotations

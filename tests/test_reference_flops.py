@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import pytest
 
+import profiles
 import reference  # skips this module without torch/transformers (fails under CI)
 from derivations import configs, flops, registry
 from derivations.components import evaluate
@@ -26,7 +27,8 @@ def classes(module) -> list[str]:
             if name not in reference.VARIANTS or name == "BertModelWithoutPooler"]
 
 
-CASES = [(name, architecture) for name, module in FAMILIES.items() for architecture in classes(module)]
+# In `make test`, one in two of each family's classes, its first included (profiles.spread).
+CASES = profiles.spread([(name, architecture) for name, module in FAMILIES.items() for architecture in classes(module)], 2)
 
 
 @pytest.mark.parametrize("family, architecture", CASES, ids=[f"{f}-{a}" for f, a in CASES])
@@ -44,9 +46,11 @@ def test_every_class_on_its_example(family: str, architecture: str) -> None:
 
 
 DENSE = [name for name, module in FAMILIES.items() if not reference.mixture(module.model_type)]
+# In `make test`, one dense family in two at its whole depth (each meets every class at one layer above).
+WHOLE = profiles.spread(DENSE, 2, group=lambda _: "dense")
 
 
-@pytest.mark.parametrize("family", DENSE)
+@pytest.mark.parametrize("family", WHOLE)
 def test_whole_depth(family: str) -> None:
     # The family's main class on its example checkpoint, every layer, on the meta device.
     module = FAMILIES[family]

@@ -82,9 +82,11 @@ def small(checkpoint: str) -> dict:
     return config | narrow | ({} if config["model_type"] in without_head_dim else {"head_dim": HEAD})
 
 
-# In `make test`, one in three of each family's checkpoints (profiles.spread: a family's checkpoints share its class).
+# In `make test`, one in six of each family's checkpoints (profiles.spread: a family's checkpoints share its class).
 REAL = profiles.spread([(checkpoint, classes[0]) for family, classes in VERIFIED.items()
-                        for checkpoint in registry.families()[family].checkpoints], 3, group=lambda case: case[1])
+                        for checkpoint in registry.families()[family].checkpoints], 6, group=lambda case: case[1])
+# In `make test`, one in two of each family's classes, the first (one that generates) included.
+CLASSES = profiles.spread([(f, a) for f, classes in VERIFIED.items() for a in classes], 2)
 
 
 @pytest.mark.parametrize("checkpoint, architecture", REAL, ids=[c for c, _ in REAL])
@@ -95,7 +97,7 @@ def test_real_checkpoints(checkpoint: str, architecture: str) -> None:
             check(config, architecture, tokens, batch, dtype, generate)
 
 
-@pytest.mark.parametrize("family, architecture", [(f, a) for f, classes in VERIFIED.items() for a in classes])
+@pytest.mark.parametrize("family, architecture", CLASSES)
 def test_every_verified_class(family: str, architecture: str) -> None:
     # One layer and two (the second layer's input is a tensor of its own), one token and several, fp16 too.
     example = small(registry.families()[family].example)

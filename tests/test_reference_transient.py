@@ -74,10 +74,12 @@ VERIFIED = verified()
 # holds no data: a width costs nothing), at lengths from one token to past the usual short ones.
 # (A checkpoint whose forward takes a path the derivation refuses, said in its answer, would be checked apart.)
 REFUSED: dict[str, str] = {}
-# In `make test`, one in three of each family's checkpoints (profiles.spread: a family's checkpoints share its class).
+# In `make test`, one in six of each family's checkpoints (profiles.spread: a family's checkpoints share its class).
 REAL = profiles.spread([(checkpoint, architecture) for family, classes in VERIFIED.items()
                         for checkpoint in registry.families()[family].checkpoints if checkpoint not in REFUSED
-                        for architecture in classes[:1]], 3, group=lambda case: case[1])
+                        for architecture in classes[:1]], 6, group=lambda case: case[1])
+# In `make test`, one in two of each family's classes, the first (one that generates) included.
+CLASSES = profiles.spread([(f, a) for f, classes in VERIFIED.items() for a in classes], 2)
 
 
 @pytest.mark.parametrize("checkpoint, architecture", REAL, ids=[c for c, _ in REAL])
@@ -90,7 +92,7 @@ def test_real_checkpoints(checkpoint: str, architecture: str) -> None:
             check(config, architecture, tokens, batch, dtype, generate, target=target)
 
 
-@pytest.mark.parametrize("family, architecture", [(f, a) for f, classes in VERIFIED.items() for a in classes])
+@pytest.mark.parametrize("family, architecture", CLASSES)
 def test_every_verified_class(family: str, architecture: str) -> None:
     # One layer and two (the second layer's input is a tensor of its own), one token and several.
     example = configs.load(registry.families()[family].example)
