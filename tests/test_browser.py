@@ -168,6 +168,7 @@ def test_instant_navigation_keeps_formulas_typeset(served, watched):
     page.evaluate("() => { window.__loaded_once = true; }")  # survives an instant navigation, not a reload
     page.locator("nav.md-nav--primary a.md-nav__link[href$='gpt2.html']").first.click()
     page.wait_for_url("**/gpt2.html")
+    page.locator("article h1#gpt-2").wait_for()  # the address changes before the content does
     page.locator("article .dv-eq .katex-html").first.wait_for()
     assert page.evaluate("() => window.__loaded_once === true"), "the click reloaded the page"
     state = page.evaluate(TYPESET)
@@ -511,6 +512,7 @@ def test_calculator_address_under_instant_navigation(served, watched):
     page.evaluate("() => { window.__loaded_once = true; }")
     page.locator("nav.md-nav--primary a.md-nav__link[href$='gpt2.html']").first.click()
     page.wait_for_url(lambda url: urlsplit(url).path.endswith("/gpt2.html"))  # its query may follow
+    page.locator("article h1#gpt-2").wait_for()  # the address changes before the content: GPT-1's form is there
     form = page.locator("form.dv-calculator")
     page.locator("form.dv-calculator[data-ready]").wait_for()  # wired once its arithmetic has loaded
     form.locator("input[name='L']").fill("3")
@@ -521,6 +523,7 @@ def test_calculator_address_under_instant_navigation(served, watched):
     page.wait_for_url(lambda url: urlsplit(url).path.endswith("/gpt1.html"))
     page.go_forward()
     page.wait_for_url("**/gpt2.html?*")
+    page.locator("article h1#gpt-2").wait_for()
     form.locator(".dv-calc-total:not(:empty)").wait_for()
     # The page swapped in by instant navigation sets its sizes from the address once its script has run.
     page.wait_for_function("() => document.querySelector(\"form.dv-calculator input[name='L']\")?.value === '3'",
@@ -718,6 +721,7 @@ def test_only_a_page_with_a_calculator_requests_its_arithmetic(served, watched):
     assert len(arithmetic()) == 1
     page.locator("nav.md-nav--primary a.md-nav__link[href$='gpt2.html']").first.click()
     page.wait_for_url("**/gpt2.html")
+    page.locator("article h1#gpt-2").wait_for()  # the address changes before the content: GPT-1's form was still there
     page.locator("form.dv-calculator[data-ready]").wait_for()
     assert len(arithmetic()) == 1
     assert page.locator("form.dv-calculator").evaluate(READ)["total"] == "124,439,808"  # [cite: transformers-14960]
