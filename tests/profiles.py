@@ -22,6 +22,14 @@ def cases(every: list, light: list) -> list:
     return every if under_ci() else light
 
 
+def sample(names: list, every: int, phase: int) -> list:
+    """Every name in CI; in `make test`, one in ``every``, from the ``phase``-th on. The checks that run a model's
+    forward in torch (its transient peak, eager and sdpa; its cache; a mixture's routings) take the families so, each
+    check its own phase: every family meets one of them on every run, and their time grows with a fraction of the
+    families, not with each. The count and its nodes, against transformers, stay every family's."""
+    return names if under_ci() else names[phase % every::every]
+
+
 def spread(rows: list, every: int, group=lambda row: row[0]) -> list:
     """Every row in CI; in `make test`, one row in ``every`` of each group (a family, by default a row's first
     field), its first included: each family still meets each check, on fewer of its cases. The choice is fixed (no

@@ -1,5 +1,6 @@
 """The docs and the package describe the same things, and no formula is typed by hand in docs/."""
 
+import functools
 import re
 from pathlib import Path
 
@@ -98,15 +99,17 @@ def test_every_class_is_on_its_family_page(name, family):
     assert not missing, f"classes not on {name}.md: {missing}"
 
 
+entries = functools.cache(site_families.entries)  # every page read once, not once a family
+
+
 @pytest.mark.parametrize("name, family", FAMILIES, ids=[name for name, _ in FAMILIES])
 def test_every_miscount_has_an_entry_that_opens_with_its_verdict(name, family):
     # An entry: a heading, the verdict right under it, and the table of differences below, before the next
     # heading (the mistakes page's summary links to the heading).
-    entries = site_families.entries()
     for claim in family.miscounts:
         ref = f"{name}.{claim.name}"
-        assert ref in entries, f"{ref}: no page gives its verdict"
-        page = text(entries[ref].page)
+        assert ref in entries(), f"{ref}: no page gives its verdict"
+        page = text(entries()[ref].page)
         verdict = page.index(f"<!-- verdict:{ref} -->")
         above = page[:verdict].rstrip().splitlines()[-1]
         assert above.startswith("#"), f"{ref}: the verdict must follow its heading, not {above!r}"

@@ -49,7 +49,8 @@ def windows(config: dict) -> set[int]:
     return {w for w in configs.READERS[config["model_type"]].windows(config, DEPTH) if w is not None}
 
 
-@pytest.mark.parametrize("family", sorted(CACHING))
+# In `make test`, one caching family in two (profiles.sample).
+@pytest.mark.parametrize("family", profiles.sample(sorted(CACHING), 2, 1))
 def test_cache_of_every_family(family: str) -> None:
     # Lengths below, at and past each window (cached: the last window - 1 tokens), and long ones.
     architecture, config = example(family)

@@ -91,7 +91,11 @@ REAL = profiles.cases(EVERY_CHECKPOINT, [case for case in EVERY_CHECKPOINT
                                          if case[1] == registry.families()[case[0]].example])
 
 
-@pytest.mark.parametrize("family, checkpoint, architecture", REAL, ids=[c for _, c, _ in REAL])
+# In `make test`, one family's example in two for each routing (profiles.sample): the others take the other.
+WORST, SAME = profiles.sample(REAL, 2, 0), profiles.sample(REAL, 2, 1)
+
+
+@pytest.mark.parametrize("family, checkpoint, architecture", WORST, ids=[c for _, c, _ in WORST])
 def test_the_worst_routing_is_the_bound(family: str, checkpoint: str, architecture: str) -> None:
     config = reference.shallow(configs.load(checkpoint), 2)
     values = registry.resolve(config, architecture).values
@@ -106,7 +110,7 @@ def test_the_worst_routing_is_the_bound(family: str, checkpoint: str, architectu
                 (checkpoint, tokens, batch, dtype, generate)
 
 
-@pytest.mark.parametrize("family, checkpoint, architecture", REAL, ids=[c for _, c, _ in REAL])
+@pytest.mark.parametrize("family, checkpoint, architecture", SAME, ids=[c for _, c, _ in SAME])
 def test_every_token_on_the_same_experts(family: str, checkpoint: str, architecture: str) -> None:
     # The routing the brief names: the program at its counts, and the bound where it is the worst (two picks or
     # fewer: no other pick to spread).
@@ -134,7 +138,7 @@ def routings(draw: st.DrawFn, rows: int, experts: int, picked: int) -> list[list
     return [draw(st.permutations(range(experts)))[:picked] for _ in range(rows)]
 
 
-@pytest.mark.parametrize("family", sorted(VERIFIED))
+@pytest.mark.parametrize("family", profiles.sample(sorted(VERIFIED), 2, 0))
 @settings(max_examples=profiles.draws(30), deadline=None)
 @given(data=st.data())
 def test_random_routings(family: str, data: st.DataObject) -> None:
@@ -204,8 +208,12 @@ def one_group(family: str, config: dict) -> bool:
     return grouped.get(family, False) and config.get("topk_group") == 1
 
 
-@pytest.mark.parametrize("family, checkpoint, change", EDGES, ids=[f"{c}-{'-'.join(map(str, ch.values()))}"
-                                                                   for _, c, ch in EDGES])
+# In `make test`, one edge in two (profiles.sample).
+EDGE_CASES = profiles.sample(EDGES, 2, 1)
+
+
+@pytest.mark.parametrize("family, checkpoint, change", EDGE_CASES,
+                         ids=[f"{c}-{'-'.join(map(str, ch.values()))}" for _, c, ch in EDGE_CASES])
 def test_edges(family: str, checkpoint: str, change: dict) -> None:
     config = reference.shallow(configs.load(checkpoint), 2) | change
     architecture = VERIFIED[family][1][0]
