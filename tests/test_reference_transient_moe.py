@@ -229,6 +229,19 @@ def test_edges(family: str, checkpoint: str, change: dict) -> None:
                 (change, tokens, batch, dtype, generate)
 
 
+def test_glm_queries_are_normed_after_the_keys_and_values_are_projected():
+    # A random draw's config (every layer dense, two query heads to one key/value head, use_qk_norm): Glm4MoeAttention
+    # projects q, k and v before it norms q, so the norm's peak holds k and v (0.14.0 derived 51 bytes; torch holds 54).
+    config = {"model_type": "glm4_moe", "vocab_size": 1, "hidden_size": 1, "intermediate_size": 1,
+              "moe_intermediate_size": 1, "num_hidden_layers": 1, "num_attention_heads": 2, "num_key_value_heads": 1,
+              "head_dim": 1, "n_routed_experts": 1, "num_experts_per_tok": 0, "n_shared_experts": 0,
+              "first_k_dense_replace": 1, "use_qk_norm": True}
+    for architecture in VERIFIED["glm4_moe"][1]:
+        for generate in generates(architecture):
+            measured = routed_bytes.measured(architecture, config, "bf16", 1, 1, generate, [])
+            assert measured == bound(config, architecture, 1, 1, "bf16", generate), (architecture, generate)
+
+
 @pytest.mark.parametrize("checkpoint, change", [("qwen1.5-moe-a2.7b", {"mlp_only_layers": [0]}),
                                                 ("qwen1.5-moe-a2.7b", {"decoder_sparse_step": 2})])
 def test_a_layout_not_derived_is_refused(checkpoint: str, change: dict) -> None:

@@ -246,22 +246,22 @@ active_as_total = Miscount(
 # ---------------------------------------------------------------------------------------------
 
 def attention_forward(t: tr.Timeline, x: str, generate: bool, qk_norm: bool = False) -> tuple[str, tuple[str, str]]:
-    """Glm4MoeAttention.forward on the normed ``x``: q, k and v projected (views); with ``use_qk_norm`` q and k
-    normed per head (Glm4MoeRMSNorm, LLaMA's; each projection dying as its name is bound again);
+    """Glm4MoeAttention.forward on the normed ``x``: q, k and v projected (views); with ``use_qk_norm``, then, q and
+    k normed per head (Glm4MoeRMSNorm, LLaMA's; all three projections alive, each of q and k dying as its name is bound
+    again);
     apply_rotary_pos_emb: the rotary parts of q, then of k, rotated by halves (views of them; LLaMA's rotation), then
     ``torch.cat([rotated, rest])`` for q, then for k, each rotated part dying as its name is bound again; with a
     cache (generate) k and v go into it; eager attention; o_proj."""
     rows = b * s
 
-    def projected(name: str, heads) -> str:
-        product = tr.linear(t, name, rows, heads * d_h)
-        if not qk_norm:
-            return product
-        normed = tr.rms_norm(t, f"{name}_normed", d_h, rows=rows * heads)
+    def normed(product: str, heads) -> str:
+        name = tr.rms_norm(t, f"{product}_normed", d_h, rows=rows * heads)
         t.drop(product)
-        return normed
+        return name
 
-    q, k, v = projected("q", H), projected("k", K), tr.linear(t, "v", rows, K * d_h)
+    q, k, v = tr.linear(t, "q", rows, H * d_h), tr.linear(t, "k", rows, K * d_h), tr.linear(t, "v", rows, K * d_h)
+    if qk_norm:  # after all three projections (a q norm's peak holds k and v)
+        q, k = normed(q, H), normed(k, K)
     q_part = tr.rotate(t, "q_rot.part", q, rows * H * d_r)
     k_part = tr.rotate(t, "k_rot.part", k, rows * K * d_r)
     q_rot = t.new("q_rot", tr.activation(rows * H * d_h))
