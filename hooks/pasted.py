@@ -18,11 +18,15 @@ from __future__ import annotations
 
 import io
 import json
+import os
+import tempfile
 import zipfile
 from pathlib import Path
 
 from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File, Files
+
+import build_cache  # sibling module: MkDocs puts this folder on sys.path while loading a hook
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "derivations"
@@ -64,19 +68,38 @@ def bundle() -> bytes:
 
 
 # The bundle of the sources' current state: `mkdocs serve` rebuilds in one process, and a prose edit need not
-# zip the package again (0.16 s). The state is read afresh at each build because hooks/shortcodes.py drops the
+# zip the package again. The state is read afresh at each build because hooks/shortcodes.py drops the
 # derivations modules (cache.stamp's memory among them) when the build starts (on_config).
 _bundles: dict[str, bytes] = {}
 
 
 def current_bundle() -> bytes:
+    """The bundle of the sources' current state: kept in this process, and under ``.cache/build/`` for the next one
+    (reading every family's compiled sections and zipping them takes seconds of each build), named by a digest of
+    the sources' state and of this file."""
     from derivations import cache
 
     state = cache.stamp()
     if state not in _bundles:
         _bundles.clear()
-        _bundles[state] = bundle()
+        path = build_cache.CACHE / f"bundle-{build_cache.digest([Path(__file__)], state)}.zip"
+        try:
+            _bundles[state] = path.read_bytes()
+        except OSError:
+            _bundles[state] = bundle()
+            _keep(path, _bundles[state])
     return _bundles[state]
+
+
+def _keep(path: Path, data: bytes) -> None:
+    """Write the bundle whole or not at all, and remove the bundles of other states."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with tempfile.NamedTemporaryFile("wb", dir=path.parent, suffix=".tmp", delete=False) as out:
+        out.write(data)
+    os.replace(out.name, path)
+    for other in path.parent.glob("bundle-*.zip"):
+        if other != path:
+            other.unlink(missing_ok=True)
 
 
 def on_files(files: Files, config) -> Files:

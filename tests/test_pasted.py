@@ -102,7 +102,7 @@ def test_the_bundle_runs_alone_without_sympy(tmp_path):
     # interpreter that cannot import SymPy nor this checkout, on every bundled config: count, flops, memory; fit
     # on configs of each kind, and the commands that read the accelerators. No site (-S): the editable install's
     # finder, which site-packages' .pth installs, would load a module the bundle lacks from the checkout.
-    with zipfile.ZipFile(io.BytesIO(hook.bundle())) as archive:
+    with zipfile.ZipFile(io.BytesIO(hook.current_bundle())) as archive:  # the site's (its build's cache)
         archive.extractall(tmp_path / "bundle")
     # Every bundled config in CI; in `make test` the first of each model_type's, and those the other commands read.
     names = sorted(set(profiles.spread(configs.bundled(), 1000, group=lambda name: configs.load(name)["model_type"]))
