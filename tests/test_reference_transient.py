@@ -68,7 +68,8 @@ def verified() -> dict[str, tuple[str, ...]]:
 
 
 VERIFIED = verified()
-# In `make test`, one family in two (profiles.sample; the sdpa checks take theirs from the second on).
+# In `make test`, the random configs of one family in two (profiles.sample; the sdpa checks take theirs from the second
+# on); every family's real checkpoints and classes, thinned below.
 CHECKED = profiles.sample(sorted(VERIFIED), 2, 0)
 
 
@@ -77,11 +78,11 @@ CHECKED = profiles.sample(sorted(VERIFIED), 2, 0)
 # (A checkpoint whose forward takes a path the derivation refuses, said in its answer, would be checked apart.)
 REFUSED: dict[str, str] = {}
 # In `make test`, one in six of each family's checkpoints (profiles.spread: a family's checkpoints share its class).
-REAL = profiles.spread([(checkpoint, architecture) for family in CHECKED for classes in [VERIFIED[family]]
+REAL = profiles.spread([(checkpoint, architecture) for family, classes in VERIFIED.items()
                         for checkpoint in registry.families()[family].checkpoints if checkpoint not in REFUSED
                         for architecture in classes[:1]], 6, group=lambda case: case[1])
 # In `make test`, one in two of each family's classes, the first (one that generates) included.
-CLASSES = profiles.spread([(f, a) for f in CHECKED for a in VERIFIED[f]], 2)
+CLASSES = profiles.spread([(f, a) for f, classes in VERIFIED.items() for a in classes], 2)
 
 
 @pytest.mark.parametrize("checkpoint, architecture", REAL, ids=[c for c, _ in REAL])
