@@ -26,8 +26,8 @@ def sample(names: list, every: int, phase: int) -> list:
     """Every name in CI; in `make test`, one in ``every``, from the ``phase``-th on. Some of the checks that run a
     model's forward in torch (random configs of the transient peak, the peak under sdpa, the cache, a mixture's
     routings) take the families so, each check its own phase, and their time grows with a fraction of the families, not
-    with each. Every family's eager forward (on its example's classes and a real checkpoint, tests/test_reference_
-    transient.py) and its count and nodes against transformers run on every run."""
+    with each. Every family's eager forward (on its example's classes, tests/test_reference_transient.py) and its count
+    and nodes against transformers run on every run."""
     return names if under_ci() else names[phase % every::every]
 
 

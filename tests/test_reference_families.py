@@ -8,9 +8,9 @@ The checks only one family makes are in its own tests/test_reference_<family>.py
 
 CI (``CI`` set, as .ci/run sets it) runs every check a spec asks for. `make test`, which has three minutes, runs a
 lighter table that still checks every family and every class against transformers: every class on the family's
-example checkpoint (where a spec asks for every class on every checkpoint, else its own class), and one in two of
-its other checkpoints, of its (layout, class) rows (each layout with the classes whose tree it changes, where the
-spec asks for every class) and of its classes on transformers' defaults (tests/profiles.spread, the first of each
+example checkpoint (where a spec asks for every class on every checkpoint, else its own class), one in four of its
+other checkpoints, and one in two of its (layout, class) rows (each layout with the classes whose tree it changes,
+where the spec asks for every class) and of its classes on transformers' defaults (tests/profiles.spread, the first of each
 family's kept); every class on a real config; and a sixteenth of the random draws (tests/profiles.draws).
 """
 
@@ -71,12 +71,12 @@ def checkpoint_classes(spec: Spec, checkpoint: str) -> list[str]:
     return [own]
 
 
-# In `make test`, every class on the family's example and one in two of its other checkpoints (profiles.spread).
+# In `make test`, every class on the family's example and one in four of its other checkpoints (profiles.spread).
 CHECKPOINTS = ([(name, FAMILIES[name].example, architecture) for name, spec in SPECS.items()
                 for architecture in checkpoint_classes(spec, FAMILIES[name].example)]
                + profiles.spread([(name, checkpoint, architecture) for name, spec in SPECS.items()
                                   for checkpoint in FAMILIES[name].checkpoints if checkpoint != FAMILIES[name].example
-                                  for architecture in checkpoint_classes(spec, checkpoint)], 2))
+                                  for architecture in checkpoint_classes(spec, checkpoint)], 4))
 
 
 @_cases(CHECKPOINTS, "name", "checkpoint", "architecture")
