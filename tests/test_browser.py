@@ -42,26 +42,37 @@ class Watched:
         page.on("console", lambda message: message.type == "error" and self.errors.append(message.text))
         page.on("pageerror", lambda error: self.errors.append(str(error)))
 
+    def forget(self) -> Watched:
+        """Forget what was requested, what failed and the errors so far: what follows is a new test's own."""
+        for seen in (self.requests, self.failures, self.errors):
+            seen.clear()
+        return self
+
     def foreign(self) -> list[str]:
         return [url for url in self.requests
                 if urlsplit(url).scheme not in ("data", "blob", "file") and urlsplit(url).hostname not in LOCAL_HOSTS]
 
 
-@pytest.fixture()
-def watched(chromium) -> Iterator[Watched]:
+def opened(chromium, url: str | None = None, wait_until: str = "load") -> Iterator[Watched]:
+    """A tab of its own context (its own cache), ``url`` loaded in it if given; closed when the generator is."""
     context = chromium.new_context()
     page = Watched(context.new_page())
+    if url is not None:
+        page.page.goto(url, wait_until=wait_until)
     yield page
     context.close()
+
+
+@pytest.fixture()
+def watched(chromium) -> Iterator[Watched]:
+    """A fresh tab: nothing cached, nothing requested yet."""
+    yield from opened(chromium)
 
 
 @pytest.fixture(scope="module")
 def tab(chromium) -> Iterator[Watched]:
     """One tab for a series of page loads, its cache kept between them, as a reader's browser keeps it."""
-    context = chromium.new_context()
-    page = Watched(context.new_page())
-    yield page
-    context.close()
+    yield from opened(chromium)
 
 
 # What the page shows is typeset: the wrappers hold KaTeX, KaTeX reported nothing, and no TeX is left
@@ -93,7 +104,7 @@ def test_the_site_has_a_page_for_each_source(site):
 def load_sound(tab: Watched, url: str, wait_until: str = "load") -> None:
     """Load ``url`` in ``tab`` and check it: every formula typeset, no TeX showing, nothing but the site's
     own files requested, nothing failed, no console error."""
-    tab.requests.clear(), tab.failures.clear(), tab.errors.clear()
+    tab.forget()
     response = tab.page.goto(url, wait_until=wait_until)
     assert response is not None and (response.ok or url.endswith("404.html")), url
     state = tab.page.evaluate(TYPESET)
@@ -569,19 +580,13 @@ def test_the_addresses_of_earlier_versions_lead_to_their_pages(served, watched):
 def search_tab(served, chromium) -> Iterator[Watched]:
     """The home page, loaded once with its search index for the tests that search on it, as a reader searches one
     word after another (each search clears the box: :func:`search`)."""
-    context = chromium.new_context()
-    tab = Watched(context.new_page())
-    tab.page.goto(served, wait_until="networkidle")
-    yield tab
-    context.close()
+    yield from opened(chromium, served, "networkidle")
 
 
 @pytest.fixture()
 def searching(search_tab) -> Watched:
     """The search tab with what it requested, what failed and its errors forgotten: this test's own."""
-    for seen in (search_tab.requests, search_tab.failures, search_tab.errors):
-        seen.clear()
-    return search_tab
+    return search_tab.forget()
 
 
 SEARCH_RESULTS = ".md-search-result__item a"
@@ -914,19 +919,13 @@ def command_line_json(*args: str) -> tuple[int, str, str]:
 def config_tab(served, chromium) -> Iterator[Watched]:
     """The config page, loaded once for the tests that count on it, as a reader counts one config after another:
     its first count loads Python (Pyodide), seconds of CPU that every fresh page would spend again."""
-    context = chromium.new_context()
-    tab = Watched(context.new_page())
-    tab.page.goto(served + "config.html")
-    yield tab
-    context.close()
+    yield from opened(chromium, served + "config.html")
 
 
 @pytest.fixture()
 def config_page(config_tab) -> Watched:
     """The config page with what it requested, what failed and its errors forgotten: this test's own."""
-    for seen in (config_tab.requests, config_tab.failures, config_tab.errors):
-        seen.clear()
-    return config_tab
+    return config_tab.forget()
 
 
 def counted(form) -> dict:
