@@ -13,6 +13,9 @@ counted in the first test that asks for it), the pages that are no family's, the
 checks that read the whole site at once. The projection for twice the families adds as many families at the mean
 cost, shared by the cores.
 
+It also prints a probe of the machine's speed before and after the run (:func:`probe`): the same code can take a fifth
+longer in a slow hour, and the probe tells a slow hour from a slower suite.
+
 Usage: ``python benchmarks/suite.py [--serial] [--ci] [--report FILE]`` (``--ci`` runs as CI does, every random
 draw: slower; ``--serial`` also times ``-n 0``: several minutes; ``--report`` keeps pytest's JUnit report of the
 run on every core, each test's time in it).
@@ -43,6 +46,18 @@ def run(workers: str, ci: bool, report: Path) -> tuple[float, str]:
     if done.returncode != 0:
         sys.exit(f"pytest -n {workers} failed:\n{done.stdout[-5000:]}{done.stderr[-2000:]}")
     return seconds, done.stdout
+
+
+def probe() -> float:
+    """How fast the machine is now: the best of three runs of a fixed pure-Python loop, in milliseconds (lower is
+    faster). A shared machine's speed varies from hour to hour (by a fifth within one hour on this project's): two
+    times of the suite compare only beside their probes."""
+    best = float("inf")
+    for _ in range(3):
+        start = time.perf_counter()
+        sum(i * i for i in range(1_000_000))
+        best = min(best, time.perf_counter() - start)
+    return best * 1000
 
 
 def slowest(output: str) -> list[str]:
@@ -108,7 +123,9 @@ def main(argv: list[str]) -> int:
     for workers in modes:
         with tempfile.TemporaryDirectory() as folder:
             report = Path(folder) / "report.xml"
+            before = probe()
             seconds, output = run(workers, ci, report)
+            after = probe()
             fixed, per_family, tests = costs(report)
             if kept is not None and workers == "auto":
                 kept.write_bytes(report.read_bytes())
@@ -116,6 +133,7 @@ def main(argv: list[str]) -> int:
         label = f"{cores} cores (-n auto)" if workers == "auto" else "one process (-n 0)"
         draws = "every random draw (CI)" if ci else "make test's random draws"
         print(f"make test on {label}, {draws}: {seconds:.1f} s wall (budget {BUDGET_S:g} s on 2 cores): {summary}")
+        print(f"  machine probe (a fixed Python loop, lower is faster): {before:.0f} ms before the run, {after:.0f} ms after")
         print("  ten slowest:")
         for line in slowest(output):
             print(f"    {line}")
