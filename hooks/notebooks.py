@@ -127,7 +127,7 @@ def _store(cache: Path, future: Future) -> None:
 # The plugin calls convert.nb2html(path, **arguments); the function itself lives in nbconvert2 (which
 # convert re-exports), and the workers import convert first, so that they convert exactly as the plugin does.
 _CONVERT = nbconvert2.nb2html
-_AHEAD: dict[str, tuple[dict, Future]] = {}
+_AHEAD: dict[str, tuple[dict, Future, Path]] = {}  # a notebook -> its arguments, its conversion, its cache
 _POOL: ProcessPoolExecutor | None = None
 log = logging.getLogger("mkdocs.hooks.notebooks")
 
@@ -156,7 +156,7 @@ def _pool(workers: int) -> ProcessPoolExecutor:
 
 def _forget() -> None:
     """Cancel what a previous build started and did not use (after a failed build, under mkdocs serve)."""
-    for _, future in _AHEAD.values():
+    for _, future, _ in _AHEAD.values():
         future.cancel()
     _AHEAD.clear()
 
@@ -174,7 +174,7 @@ def _execute_ahead(paths: list[str], config) -> None:
         if cache.is_file():
             future = Future()
             future.set_result(cache.read_text(encoding="utf-8"))
-            _AHEAD[path] = (arguments, future)
+            _AHEAD[path] = (arguments, future, cache)
         else:
             missing.append((path, arguments, cache))
     workers = min(len(missing), len(os.sched_getaffinity(0)))
@@ -185,7 +185,14 @@ def _execute_ahead(paths: list[str], config) -> None:
             _POOL = None
             future = _pool(workers).submit(_CONVERT, path, **arguments)
         future.add_done_callback(lambda done, cache=cache: _store(cache, done))
-        _AHEAD[path] = (arguments, future)
+        _AHEAD[path] = (arguments, future, cache)
+
+
+# What jupyter_client raises when a kernel exits before it answers: it ran none of the notebook. It happens when the
+# kernel loses a port: jupyter_client picks free ports and closes them, and the kernel binds them a moment later, when
+# another process's kernel (another build beside this one, as in the tests) may have bound one first ("Address already
+# in use"). Such a notebook is converted again, here, once; an error of the notebook's own fails the build at once.
+KERNEL_LOST = "Kernel died before replying to kernel_info"
 
 
 def _converted_ahead(nb_path, **arguments):
@@ -194,7 +201,16 @@ def _converted_ahead(nb_path, **arguments):
     it calls the converter: say so (a warning, which fails the strict build), and convert here."""
     ahead = _AHEAD.pop(nb_path, None)
     if ahead is not None and ahead[0] == arguments:
-        return ahead[1].result()
+        try:
+            return ahead[1].result()
+        except RuntimeError as error:
+            if KERNEL_LOST not in str(error):
+                raise
+        log.info(f"notebooks hook: the kernel of {nb_path} died before it started (a port taken): converting it again")
+        done = Future()
+        done.set_result(_CONVERT(nb_path, **arguments))
+        _store(ahead[2], done)
+        return done.result()
     if ahead is not None:
         ahead[1].cancel()
         differ = sorted(k for k in set(arguments) | set(ahead[0]) if arguments.get(k, ...) != ahead[0].get(k, ...))

@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 import subprocess
 import sys
+from concurrent.futures import Future
 from functools import cache
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -505,6 +506,24 @@ def test_a_failing_notebook_fails_the_build(tmp_path):
     proc = mkdocs_build(config, tmp_path / "site")
     assert proc.returncode != 0
     assert "deliberately broken cell" in proc.stdout + proc.stderr
+
+
+def test_a_notebook_whose_kernel_died_before_it_started_is_converted_again(tmp_path, monkeypatch):
+    # Builds side by side (the suite's) can give two kernels the same port: jupyter_client picks a free one and closes
+    # it, and the kernel binds it a moment later. The kernel dies having run nothing (CI saw it once, and the build
+    # failed); the hook converts that notebook again. A notebook's own error still fails the build.
+    notebooks = hook("notebooks")
+    lost, failed = Future(), Future()
+    lost.set_exception(RuntimeError(notebooks.KERNEL_LOST))
+    failed.set_exception(RuntimeError("deliberately broken cell"))
+    monkeypatch.setattr(notebooks, "_CONVERT", lambda path, **arguments: f"<p>{path} converted</p>")
+    kept = tmp_path / f"good-{'0' * 20}.html"
+    monkeypatch.setattr(notebooks, "_AHEAD", {"good.py": ({"execute": True}, lost, kept),
+                                              "bad.py": ({"execute": True}, failed, tmp_path / f"bad-{'0' * 20}.html")})
+    assert notebooks._converted_ahead("good.py", execute=True) == "<p>good.py converted</p>"
+    assert kept.read_text(encoding="utf-8") == "<p>good.py converted</p>"  # kept for the next build, as any
+    with pytest.raises(RuntimeError, match="deliberately broken cell"):
+        notebooks._converted_ahead("bad.py", execute=True)
 
 
 def test_the_sources_page_has_an_anchor_per_source(site):
