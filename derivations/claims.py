@@ -53,19 +53,6 @@ class Miscount:
     def __post_init__(self) -> None:
         assert isinstance(self.source, Citation), f"{self.name}: cite a source by its key (sources.Citation)"
 
-    @classmethod
-    def of_name(cls, name: str, printed: str, what: str, source: Citation, checkpoint: str,
-                candidates: tuple[Part, ...]) -> Rounded:
-        """A size printed in a model's name ("160M", "1.4B"): the number it says, rounded at the last nonzero digit
-        printed ("160M" to ten millions, "1.4B" to a hundred millions)."""
-        number, unit = float(printed[:-1]), printed[-1]
-        scale = {"M": 10**6, "B": 10**9}[unit]
-        claim = round(number * scale)
-        precision = scale if "." not in printed[:-1] else scale // 10
-        while precision < claim and claim % (precision * 10) == 0:
-            precision *= 10
-        return cls(name, claim, what, source, checkpoint, candidates, precision=precision, printed=printed)
-
     @property
     def difference(self) -> Part | None:
         """The terms as one part (None when the claim is right and only its labels are not)."""

@@ -387,6 +387,17 @@ def layer_norm(t: Timeline, name: str, width: Expr, rows: Expr = None) -> str:
     return name
 
 
+def dense_act_norm(t: Timeline, name: str, rows: Expr, width: Expr) -> str:
+    """A masked-LM head's transform (BertPredictionHeadTransform; ModernBERT's and DeBERTa-v2's heads): dense, an
+    activation of one torch operation, LayerNorm, each input dying as the next is made. Returns the normed tensor."""
+    linear(t, f"{name}_dense", rows, width)
+    t.new(f"{name}_act", activation(rows * width))
+    t.drop(f"{name}_dense")
+    layer_norm(t, name, width, rows)
+    t.drop(f"{name}_act")
+    return name
+
+
 def gelu_tanh_python(t: Timeline, name: str, elements: Expr) -> str:
     """NewGELUActivation (``gelu_new``), written in Python: ``0.5 * x * (1.0 + tanh(sqrt(2 / pi) * (x + 0.044715 *
     pow(x, 3.0))))``, each operation a tensor, each dying when the next one has read it."""

@@ -457,18 +457,13 @@ def head_forward(t: tr.Timeline, head: str) -> None:
     """The end of BertModel.forward (``embedding_output`` dies as it returns) and the head on the last layer's
     output: ``pooler`` (the first token's dense and tanh, inside the model), ``none``, or ``mlm`` (transform: dense,
     GELU, LayerNorm; then the decoder's logits of every token). A kin's (MPNet's) too."""
-    stream = tr.activation(b * s * D)
     if head == "pooler":
         t.new("pooler_dense", tr.activation(b * D))
         t.new("pooled", tr.activation(b * D))
         t.drop("pooler_dense")
     t.drop("embedding_output")  # the model's forward returns
     if head == "mlm":
-        t.new("transform_dense", stream)
-        t.new("transform_act", stream)
-        t.drop("transform_dense")
-        tr.layer_norm(t, "transform", D)
-        t.drop("transform_act")
+        tr.dense_act_norm(t, "transform", b * s, D)
         t.new("logits", tr.activation(b * s * V))
 
 

@@ -574,11 +574,7 @@ def model_forward(t: tr.Timeline, projected: bool, rel_norm: bool, head: str, co
         tr.linear(t, "logits", b, C)
         return
     width = E if head == "legacy" else D
-    tr.linear(t, "transform_dense", rows, width)
-    t.new("transform_act", tr.activation(rows * width))
-    t.drop("transform_dense")
-    tr.layer_norm(t, "transform", width)
-    t.drop("transform_act")
+    tr.dense_act_norm(t, "transform", rows, width)
     tr.linear(t, "logits", rows, V)
     if head == "lm_predictions":
         t.new("logits_biased", tr.activation(rows * V))

@@ -312,11 +312,7 @@ def model_forward(t: tr.Timeline, head: str) -> None:
     tr.layer_norm(t, "final", D)
     t.drop("hidden", "embeddings", "position_ids", mask, *rotary)  # the model returns
     if head == "mlm":
-        t.new("head_dense", stream)
-        t.new("head_act", stream)
-        t.drop("head_dense")
-        tr.layer_norm(t, "head", D)
-        t.drop("head_act")
+        tr.dense_act_norm(t, "head", b * s, D)
         t.new("logits", tr.activation(b * s * V))
 
 
