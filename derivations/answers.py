@@ -137,7 +137,25 @@ def count_cells(result: dict, rows: list[dict]) -> Table:
 # flops
 # ---------------------------------------------------------------------------------------------
 
-def flop_components(config: Mapping, architecture: str | None, tokens: int, target: int | None
+def reads_images(config: Mapping) -> bool:
+    """Whether the config's model reads images (its FLOPs and memory are of an image of the config's size)."""
+    return compiled.section(configs.read_model_type(config), "count").get("image_tokens") is not None
+
+
+def image_tokens(chosen, values: Mapping[str, int], tokens: int | None) -> int | None:
+    """For a model that reads images, the tokens of one image of the config's size (its patches and class token),
+    which is what its FLOPs and memory are of: a length given otherwise is refused. None for a model of tokens."""
+    polynomial = compiled.section(chosen.model_type, "count").get("image_tokens")
+    if polynomial is None:
+        return None
+    image = compiled.count(polynomial, values)
+    if tokens is not None and tokens != image:
+        raise ConfigError(f"{chosen.architecture} reads images of the config's size, {image:,} tokens each (its "
+                          f"patches and class token): leave out --seq (and give --batch for images)")
+    return image
+
+
+def flop_components(config: Mapping, architecture: str | None, tokens: int | None, target: int | None
                     ) -> tuple[str, list[dict], dict[str, int]]:
     """The architecture, one row per component with its forward FLOPs for one sequence (and the causal half
     where there is one), and the values the polynomials were evaluated at."""
@@ -148,6 +166,9 @@ def flop_components(config: Mapping, architecture: str | None, tokens: int, targ
     chosen = configs.select(config, architecture, known, base)
     rows = compiled.section(chosen.model_type, "flops")["flops"][chosen.layout][chosen.architecture]
     values = dict(chosen.values)
+    tokens = image_tokens(chosen, values, tokens) or tokens
+    if tokens is None:
+        raise ConfigError("the following arguments are required: --seq")
     _positions(values, tokens, target or tokens)
     values |= {"s": tokens, "s_d": target or tokens}
     out = [{**row, "flops": compiled.count(row["terms"], values),
@@ -155,11 +176,12 @@ def flop_components(config: Mapping, architecture: str | None, tokens: int, targ
     return chosen.architecture, out, values
 
 
-def flops(config: Mapping, architecture: str | None, tokens: int, target: int | None = None, batch: int = 1,
+def flops(config: Mapping, architecture: str | None, tokens: int | None, target: int | None = None, batch: int = 1,
           accelerator: str | None = None) -> tuple[dict, list[dict]]:
     """``flops --json``'s object, and the rows behind it (with their formulas, for the table); with an
     ``accelerator`` (a name of :mod:`derivations.accelerators`), the roofline's lower bounds on its time."""
     architecture, rows, values = flop_components(config, architecture, tokens, target)
+    tokens = values["s"]
     forward = batch * sum(r["flops"] for r in rows)
     # derivations.flops: the backward of each product is two of its size; full recomputation runs the layers'
     # forward again, selective recomputation attention's products.
@@ -447,7 +469,7 @@ def _held(config: Mapping, architecture: str | None, tokens: int | None, target:
     held = dict(held, transient=section["transient"][held["transient"]],
                 transient_sdpa=section["transient"][held["transient_sdpa"]])
     values = dict(chosen.values)
-    tokens = tokens if tokens is not None else context(config)
+    tokens = image_tokens(chosen, values, tokens) or (tokens if tokens is not None else context(config))
     _positions(values, tokens, target or tokens)
     return chosen, held, values, tokens
 

@@ -182,7 +182,7 @@ def count(model: str | Path | Mapping, architecture: str | None = None, revision
                   _notes(config, data["architecture"]))
 
 
-def flop_count(model: str | Path | Mapping, seq: int, architecture: str | None = None, target: int | None = None,
+def flop_count(model: str | Path | Mapping, seq: int | None, architecture: str | None = None, target: int | None = None,
           batch: int = 1, revision: str | None = None, gpu: str | None = None) -> Result:
     """The FLOPs of a forward pass over `seq` tokens, component by component, and those of a training step:
     what `derivations flops` answers. A multiply-add counts 2 FLOPs.
@@ -191,10 +191,11 @@ def flop_count(model: str | Path | Mapping, seq: int, architecture: str | None =
         model: A bundled checkpoint name, a path to a `config.json`, a config as a dict, or a Hugging Face
             model id ([the models it reads][derivations.api]).
         seq: The tokens of each sequence (an encoder-decoder's encoder tokens): a whole number from 1, at
-            most `2**24`, and at most the rows of a model's table of learned positions.
+            most `2**24`, and at most the rows of a model's table of learned positions. None for a model that
+            reads images (ViT): the forward is of an image of the config's size, its patches and class token.
         architecture: The class to count, as for [`count`][derivations.api.count].
         target: An encoder-decoder's decoder tokens; by default `seq`.
-        batch: The sequences in the batch.
+        batch: The sequences (or images) in the batch.
         revision: A branch, tag or commit of a Hugging Face model id.
         gpu: An accelerator's name (`"A100"`, `"H100-SXM"`, `"MI300X"`: the table of `derivations/accelerators.py`),
             for the roofline's lower bounds on its time.

@@ -19,7 +19,7 @@ from math import prod
 from . import cache
 
 # What each section holds: the keys of compile_section's result for it.
-SECTIONS = {"count": ("base", "variants", "active"), "flops": ("flops",), "memory": ("memory", "transient"),
+SECTIONS = {"count": ("base", "variants", "active", "image_tokens"), "flops": ("flops",), "memory": ("memory", "transient"),
             "split": ("split",)}
 
 
@@ -37,6 +37,8 @@ def compile_section(model_type: str, name: str) -> dict:
     if name == "count":
         return {"base": family.base,
                 "variants": each(rows),
+                # A model that reads images: the tokens one image is, as a polynomial in its sizes (None: tokens).
+                "image_tokens": None if family.image_tokens is None else terms(family.image_tokens),
                 # Mixtures of experts: the count of the parameters one token uses, as a polynomial.
                 "active": {variant: {name: terms(active) for name in architectures
                                      if (active := active_part(family, variant, name)) is not None}

@@ -27,7 +27,7 @@ from .sources import Source
 from .transient import Transient
 
 # What a family's layers are, as the navigation groups them.
-KINDS = ("encoder", "encoder-decoder", "decoder")
+KINDS = ("encoder", "encoder-decoder", "decoder", "vision")
 
 
 @dataclass(frozen=True)
@@ -77,7 +77,7 @@ class Family:
     checkpoints: tuple[str, ...]
     # The month of its first paper (or release): the site lists the families in this order.
     first_published: str
-    # What it is (its layers' kind: "encoder", "decoder", "encoder-decoder") and who published it (the organisation, as
+    # What it is (its layers' kind: "encoder", "decoder", "encoder-decoder"; "vision" for a model that reads images) and who published it (the organisation, as
     # readers know it: "Google", "Meta"): the navigation groups the families by both.
     kind: str
     maker: str
@@ -110,6 +110,9 @@ class Family:
     # Names of the module that are the same in every layout, or built from one layout by name, so that a page may
     # evaluate them on a checkpoint of any layout (Qwen2's non-embedding count).
     layout_free: tuple[str, ...] = ()
+    # A model that reads images, not tokens: the tokens one image is (ViT's N_p patches and its class token), which
+    # its FLOPs and memory are of; None for a model that reads tokens (their number is the reader's to give).
+    image_tokens: sympy.Expr | None = None
     # Names a config may give for a class under another name, and the class transformers builds for it (T5's old
     # T5WithLMHeadModel): laid out as the class, but no class of their own.
     aliases: Mapping[str, str] = field(default_factory=dict)

@@ -135,6 +135,14 @@ LATEX_NAMES.update({n_abs: r"n_{\mathrm{abs}}", n_c2p: r"n_{\mathrm{c2p}}", n_p2
 # The switches a config sets (each 0 or 1, never more): a count of parameters is linear in each, with (1 - n_sh)
 # where a tensor exists only without the switch, so a form that asks for them takes nothing above 1.
 SWITCHES = frozenset({n_abs, n_c2p, n_p2c, n_sh})
+# What a vision transformer reads: an image cut into N_p square patches of p by p pixels over C_i channels (ViT's
+# patch embedding is a convolution with kernel and stride p); its pooler's width D_p, and the factor S its masked
+# image modelling head scales the resolution back up by.
+N_p = _size("N_p", r"N_{\mathrm{p}}")
+p = _size("p")
+C_i = _size("C_i", r"C_{\mathrm{in}}")
+D_p = _size("D_p", r"D_{\mathrm{p}}")
+S = _size("S")
 # A ratio, not a size: Meta's ffn_dim_multiplier (1.3 for Llama-2-70B).
 r = sympy.Symbol("r", positive=True)
 
@@ -228,6 +236,16 @@ NOTATION: tuple[Notation, ...] = (
              ("conv_groups",), "hidden_size / conv_groups"),
     Notation(B, "relative position buckets: rows of T5's relative attention bias, one value per head",
              ("relative_attention_num_buckets",), "32 in every released T5"),
+    Notation(N_p, "patches of one image: (height // p)(width // p); a vision transformer's sequence is N_p + 1 "
+                  "tokens with its class token", ("image_size", "patch_size"),
+             "ViT's paper writes N: the image's pixels over the patch's"),
+    Notation(p, "side of one square patch, in pixels: the kernel and stride of the patch embedding's convolution",
+             ("patch_size",), "ViT's paper writes P (16 in ViT-B/16)"),
+    Notation(C_i, "channels of an input image (3: red, green, blue)", ("num_channels",), "ViT's paper writes C"),
+    Notation(D_p, "width of a vision transformer's pooler (D unless a config says otherwise)",
+             ("pooler_output_size",), ""),
+    Notation(S, "factor by which ViT's masked-image-modelling head scales the patches back to pixels",
+             ("encoder_stride",), "SimMIM's one-layer prediction head"),
     Notation(s, "sequence length: the tokens of one sequence (for an encoder-decoder, the source the encoder "
                 "reads); at most P where positions are learned", (),
              "Kaplan et al. n_ctx; PaLM T; Megatron-LM and Korthikanti et al. s; nanoGPT T"),

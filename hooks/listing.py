@@ -45,7 +45,7 @@ def refresh() -> list[dict[str, str]]:
 
 
 # The navigation's groups of families: what their layers are, in this order; within each, who published them.
-KINDS = {"encoder": "Encoders", "encoder-decoder": "Encoder-decoders", "decoder": "Decoders"}
+KINDS = {"encoder": "Encoders", "encoder-decoder": "Encoder-decoders", "decoder": "Decoders", "vision": "Vision"}
 
 
 def grouped(entry: str) -> list[dict]:

@@ -255,6 +255,13 @@ def mixture(model_type: str | None) -> bool:
     return X in family.architectures[family.base].total.free_symbols
 
 
+def image_tokens(model_type: str | None):
+    """The tokens one image is, for a model_type that reads images (None for one that reads tokens)."""
+    from derivations import configs, registry
+
+    return registry.of_model_type(model_type).image_tokens if model_type in configs.READERS else None
+
+
 @functools.cache
 def encoder(model_type: str | None) -> bool:
     """The model_type's base class reads its input with an encoder (BERT and its kin, T5, Marian): an attention
@@ -323,6 +330,8 @@ def runs(resolved, config: Mapping) -> bool:
     head of 1 coordinate (the rotation's 2 broadcast over it, so the scores are over 2, not d_h)."""
     from derivations.symbols import D, H, d_h
 
+    if image_tokens(config.get("model_type")) is not None:
+        return True  # a vision transformer's output map reads H d_h, whatever the width
     values, reads = resolved.values, encoder(config.get("model_type"))
     if reads and H in values and d_h in values and values[H] * values[d_h] != values[D]:
         return False
@@ -363,6 +372,8 @@ def check_flops(architecture: str, config: Mapping, model: torch.nn.Module | Non
     tokens, target = (tokens, target) if longest is None else (min(tokens, longest), min(target, longest))
     if architecture in spec_of(config.get("model_type")).shifted:
         target = tokens
+    if image_tokens(config.get("model_type")) is not None:  # one image, its patches and class token
+        tokens = evaluate(image_tokens(config.get("model_type")), resolved.values)
     derived = evaluate(flops.forward(resolved.part), {**resolved.values, s: tokens, s_d: target})
     try:
         measured = forward_flops(model, architecture, tokens, target)
@@ -390,6 +401,10 @@ def forward_flops(model: torch.nn.Module, architecture: str, tokens: int, target
     import inspect
 
     device = next(model.parameters()).device
+    if model.main_input_name == "pixel_values":  # one image of the config's size (its tokens are the image's)
+        with torch.no_grad(), FlopCounterMode(display=False) as counter:
+            model(pixel_values=image(model.config, device))
+        return counter.get_total_flops()
     shape = (1, 1, tokens) if architecture.endswith("MultipleChoice") else (1, tokens)
     vocabulary = model.config.get_text_config().vocab_size
     ids = (torch.zeros(shape, dtype=torch.long, device=device) if device.type == "meta"
@@ -418,6 +433,13 @@ def forward_flops(model: torch.nn.Module, architecture: str, tokens: int, target
     with torch.no_grad(), FlopCounterMode(display=False) as counter:
         model(**inputs)
     return counter.get_total_flops()
+
+
+def image(config, device: torch.device) -> torch.Tensor:
+    """One image of the size a vision config declares (``image_size``: one side, or height and width)."""
+    size = config.image_size
+    height, width = size if isinstance(size, (list, tuple)) else (size, size)
+    return torch.zeros((1, config.num_channels, height, width), device=device)
 
 
 def check_cache(architecture: str, config: Mapping, model: torch.nn.Module | None = None) -> bool:

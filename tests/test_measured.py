@@ -11,14 +11,14 @@ import pytest
 
 from derivations import configs, measured
 
-# google/vit-base-patch16-224's sizes (its config.json: ViT-Base, 16-pixel patches of a 224-pixel image, the 1,000
-# ImageNet classes). torchvision documents the same network, vit_b_16, with "num_params": 86567656 (torchvision's
-# page for vit_b_16, ViT_B_16_Weights.IMAGENET1K_V1, pytorch.org/vision/stable/models/generated/torchvision.models.vit_b_16.html):
-# a count from outside both this project and transformers.
-VIT_BASE = {"model_type": "vit", "architectures": ["ViTForImageClassification"], "hidden_size": 768,
-            "num_hidden_layers": 12, "num_attention_heads": 12, "intermediate_size": 3072, "image_size": 224,
-            "patch_size": 16, "num_channels": 3, "qkv_bias": True, "num_labels": 1000}
-VIT_BASE_TORCHVISION = 86_567_656
+# facebook/convnext-tiny-224's sizes (its config.json: four stages of 96, 192, 384 and 768 channels, 3, 3, 9 and 3
+# blocks deep, the 1,000 ImageNet classes). torchvision documents the same network, convnext_tiny, with
+# "num_params": 28589128 (torchvision/models/convnext.py, ConvNeXt_Tiny_Weights.IMAGENET1K_V1): a count from outside
+# both this project and transformers. ConvNeXt is a convolutional network, which the project does not derive.
+CONVNEXT_TINY = {"model_type": "convnext", "architectures": ["ConvNextForImageClassification"], "num_channels": 3,
+                 "patch_size": 4, "num_stages": 4, "hidden_sizes": [96, 192, 384, 768], "depths": [3, 3, 9, 3],
+                 "hidden_act": "gelu", "num_labels": 1000}
+CONVNEXT_TINY_TORCHVISION = 28_589_128
 
 
 def write(tmp_path, config: dict) -> str:
@@ -27,30 +27,30 @@ def write(tmp_path, config: dict) -> str:
     return str(path)
 
 
-def test_vit_base_is_measured_as_torchvision_counts_it(tmp_path):
-    status, out, err = in_process.derivations("count", write(tmp_path, VIT_BASE), "--json")
+def test_convnext_tiny_is_measured_as_torchvision_counts_it(tmp_path):
+    status, out, err = in_process.derivations("count", write(tmp_path, CONVNEXT_TINY), "--json")
     assert status == 0, err
     result = json.loads(out)
-    assert result["total"] == VIT_BASE_TORCHVISION
-    assert result["architecture"] == "ViTForImageClassification"
+    assert result["total"] == CONVNEXT_TINY_TORCHVISION
+    assert result["architecture"] == "ConvNextForImageClassification"
     # Labelled as measured, not derived, on the answer and beside it.
     assert "not derived" in result["measured"] and "meta device" in result["measured"]
     assert "is not derived here" in err and "measured by transformers" in err
-    # The modules add up to the total; the twelve layers fold into one row a module.
+    # The modules add up to the total; the eighteen blocks fold into one row a module.
     assert sum(c["count"] for c in result["components"]) == result["total"]
     names = [c["name"] for c in result["components"]]
-    assert "vit.layers.*.mlp.fc1" in names and not any(".11." in name for name in names)
-    fc1 = next(c for c in result["components"] if c["name"] == "vit.layers.*.mlp.fc1")
-    assert (fc1["shapes"], fc1["count"]) == ("12 × (3072·768 + 3072)", 12 * (3072 * 768 + 3072))
+    assert "convnext.encoder.stages.*.layers.*.pwconv1" in names and not any(".8." in name for name in names)
+    stem = next(c for c in result["components"] if c["name"] == "convnext.embeddings.patch_embeddings")
+    assert (stem["shapes"], stem["count"]) == ("96·3·4·4 + 96", 96 * 3 * 4 * 4 + 96)
 
 
 def test_the_table_says_it_is_measured(tmp_path):
-    status, out = in_process.printed("count", write(tmp_path, VIT_BASE))
+    status, out = in_process.printed("count", write(tmp_path, CONVNEXT_TINY))
     assert status == 0
     title, head = out.splitlines()[:2]
-    assert title == "ViTForImageClassification, measured (not derived)"
+    assert title == "ConvNextForImageClassification, measured (not derived)"
     assert head.split() == ["module", "tensors", "parameters"]
-    assert out.splitlines()[-1].split() == ["total", f"{VIT_BASE_TORCHVISION:,}"]
+    assert out.splitlines()[-1].split() == ["total", f"{CONVNEXT_TINY_TORCHVISION:,}"]
 
 
 def test_a_tied_tensor_is_held_once_and_listed_with_zero(tmp_path):
@@ -78,7 +78,7 @@ def test_what_transformers_refuses_is_one_line(tmp_path, config, arch, said):
 
 def test_without_torch_the_line_names_what_to_install(tmp_path, monkeypatch):
     monkeypatch.setattr(measured, "available", lambda: False)
-    status, out, err = in_process.derivations("count", write(tmp_path, VIT_BASE))
+    status, out, err = in_process.derivations("count", write(tmp_path, CONVNEXT_TINY))
     assert (status, out) == (2, "") and err.count("\n") == 1
     assert configs.INSTALL in err and "coverage.html" in err and "derivations count --help" in err
 
@@ -86,5 +86,5 @@ def test_without_torch_the_line_names_what_to_install(tmp_path, monkeypatch):
 @pytest.mark.parametrize("command", [["flops", "--seq", "8"], ["memory"], ["fit", "--memory", "16GB"]])
 def test_only_count_measures(tmp_path, command):
     # FLOPs and memory come from a derivation only: the same line, which says that count measures.
-    status, out, err = in_process.derivations(command[0], write(tmp_path, VIT_BASE), *command[1:])
+    status, out, err = in_process.derivations(command[0], write(tmp_path, CONVNEXT_TINY), *command[1:])
     assert (status, out) == (2, "") and "not derived" in err and "count measures" in err

@@ -111,8 +111,13 @@ def accelerate_largest(model, family: str, dtype=None) -> int:
     return modeling.get_max_layer_size(top, weights, list(no_split))[0]
 
 
+def one_token(config: dict) -> int | None:
+    """One token; for a model that reads images, one image (the length its config sets)."""
+    return None if answers.reads_images(config) else 1
+
+
 def derived_largest(config: dict, architecture: str, dtype: str) -> int:
-    result = answers.memory(config, architecture, 1, dtype=dtype)
+    result = answers.memory(config, architecture, one_token(config), dtype=dtype)
     return parallel.answer(config, architecture, result)["largest_layer_bytes"]
 
 
@@ -224,6 +229,9 @@ COMPLETED["deberta_v2"] = {f"encoder.layer.*.{m}": s for m, s in {
     "attention.self.query_proj": "colwise", "attention.self.key_proj": "colwise",
     "attention.self.value_proj": "colwise", "attention.output.dense": "rowwise", "intermediate.dense": "colwise",
     "output.dense": "rowwise"}.items()}
+# ViT's layers: LLaMA's attention names, the feed-forward's fc1 and fc2 under mlp.
+COMPLETED["vit"] = {**{f"layers.*.attention.{p}": s for p, s in ATTENTION.items()},
+                    "layers.*.mlp.fc1": "colwise", "layers.*.mlp.fc2": "rowwise"}
 # BART's and mBART's layers are Marian's, under the same names.
 COMPLETED["bart"] = COMPLETED["mbart"] = COMPLETED["transformer"]
 COMPLETED["opt"] = {f"decoder.layers.*.{m}": s for m, s in {
@@ -279,6 +287,9 @@ def vocabulary_parameters(model) -> set[int]:
             try:
                 module = getattr(owner, get)()
             except (AttributeError, NotImplementedError):
+                continue
+            # A vision model's input embedding is its patches' convolution: no row a token.
+            if get == "get_input_embeddings" and getattr(owner, "main_input_name", "") == "pixel_values":
                 continue
             if module is not None:
                 found |= {id(p) for p in module.parameters()}
@@ -358,7 +369,8 @@ def devices_for(config: dict, architecture: str) -> int | None:
     (transformers' plans cut heads evenly, not replicated): the question asked, not its answer."""
     for devices in (8, 4, 3, 2):
         try:
-            answer = parallel.answer(config, architecture, answers.memory(config, architecture, 1), tp=devices)
+            answer = parallel.answer(config, architecture, answers.memory(config, architecture, one_token(config)),
+                                     tp=devices)
         except configs.ConfigError:
             continue
         if not answer["tensor_parallel"].get("kv_heads_replicated", False):

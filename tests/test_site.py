@@ -421,7 +421,7 @@ def test_the_home_picture_shows_every_family(site):
     figure = soup(built_page(site, "index")).select_one("#figure-families")
     alt = figure["data-alt"]
     legend = {a["href"]: (a.get_text(), a.find_parent("li").get_text()) for a in figure.select(".dv-legend li a")}
-    kinds = {"encoder": "Encoders: ", "encoder-decoder": "Encoder-decoders: ", "decoder": "Decoders: "}
+    kinds = {"encoder": "Encoders: ", "encoder-decoder": "Encoder-decoders: ", "decoder": "Decoders: ", "vision": "Vision: "}
     for name, family in registry.families().items():
         title = (DOCS / f"{name}.md").read_text(encoding="utf-8").splitlines()[0].removeprefix("# ")
         assert f"{title}: " in alt, title

@@ -248,10 +248,12 @@ def rows(part: Part) -> list[tuple[str, sympy.Expr, sympy.Expr, sympy.Expr]]:
 @cache
 def forward(family: Family, architecture: str) -> sympy.Expr:
     """The forward FLOPs of one sequence of ``s`` tokens (an encoder-decoder's target as long as its source),
-    in the sizes the form asks for and ``s``: derivations.flops on the class's tree."""
+    in the sizes the form asks for and ``s``: derivations.flops on the class's tree. A model that reads images: of
+    one image, its tokens the image's (no ``s``)."""
     from ..symbols import s, s_d
 
-    return sympy.expand(flops.forward(family.architectures[architecture]).subs(s_d, s))
+    expr = flops.forward(family.architectures[architecture]).subs(s_d, s)
+    return sympy.expand(expr if family.image_tokens is None else expr.subs(s, family.image_tokens))
 
 
 @cache

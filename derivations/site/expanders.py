@@ -149,7 +149,8 @@ def expand_compute(text: str, tex: Tex) -> str:
     for checkpoint in record.checkpoints:
         part = breakdown.main_class(record, checkpoint)
         values = dict(registry.checkpoint(checkpoint).values)
-        length = min(values.get(P, flops.TABLE_SEQUENCE), flops.TABLE_SEQUENCE)
+        length = (min(values.get(P, flops.TABLE_SEQUENCE), flops.TABLE_SEQUENCE) if record.image_tokens is None
+                  else evaluate(record.image_tokens, values))  # a model that reads images: one image
         values |= {s: length, s_d: length}
         training = flops.training(part)
         forward, step = evaluate(training.forward, values), evaluate(training.step, values)
@@ -161,7 +162,8 @@ def expand_compute(text: str, tex: Tex) -> str:
                      f"{render.decimal(Fraction(100 * products, forward), 1)}%"])
     head = ["checkpoint", _math(tex, render.latex(s), False), "forward", "forward, causal half",
             "training step", "attention products"]
-    caption = (f"<code>{html.escape(main.name)}</code>: FLOPs of one sequence, as the eager implementation computes "
+    one = "one image (its patches and class token)" if record.image_tokens is not None else "one sequence"
+    caption = (f"<code>{html.escape(main.name)}</code>: FLOPs of {one}, as the eager implementation computes "
                "them (the whole attention square); the causal half cuts a decoder's self-attention to the keys "
                "each query needs; a training step is the forward and a backward of twice its FLOPs.")
     return _table(head, rows, caption)
@@ -582,10 +584,13 @@ def expand_calculator(text: str, tex: Tex) -> str:
         '<div class="dv-calc-result">\n<p class="dv-calc-message" aria-live="polite" hidden></p>\n'
         '<p class="dv-calc-summary" aria-live="polite">total <strong class="dv-calc-total"></strong> parameters'
         f'<span class="dv-calc-total-more"></span></p>{active}\n'
-        # What the class computes over a sequence of that many tokens (derivations.flops; the compute page).
-        '<p class="dv-calc-summary dv-calc-compute">forward <strong class="dv-calc-flops"></strong> FLOPs over '
-        f'<label><input name="seq" inputmode="numeric" value="{sequence}" size="7" aria-label="tokens in the sequence"> '
-        'tokens</label><span class="dv-calc-flops-more"></span> (<a href="compute.html">how</a>)</p>\n'
+        # What the class computes over a sequence of that many tokens (derivations.flops; the compute page), or for
+        # one image of the sizes' patches (a model that reads images: its FLOPs are the image's, per image).
+        '<p class="dv-calc-summary dv-calc-compute">forward <strong class="dv-calc-flops"></strong> FLOPs '
+        + ('for one image<input name="seq" type="hidden" value="1" data-unit="image">' if record.image_tokens is not None
+           else f'over <label><input name="seq" inputmode="numeric" value="{sequence}" size="7" '
+                'aria-label="tokens in the sequence"> tokens</label>')
+        + '<span class="dv-calc-flops-more"></span> (<a href="compute.html">how</a>)</p>\n'
         # What the key/value cache holds over those tokens (derivations.memory; the memory page).
         + ('<p class="dv-calc-summary dv-calc-memory">key/value cache <strong class="dv-calc-cache"></strong> bytes'
            '<span class="dv-calc-cache-more"></span> (<a href="memory.html">how</a>)</p>\n' if caches else "")

@@ -39,7 +39,7 @@ KINDS = components.KINDS  # in the order the bars and the legends show them
 # then five more, none near black or white: the picture shows on both schemes), lengths without a common factor, give every one of the first 195 families a pair of its own.
 # The home page's picture: each kind of model (derivations.contract.KINDS), its legend's name, marker and colour.
 KIND_STYLES = {"encoder": ("Encoders", "o", "#1f77b4"), "encoder-decoder": ("Encoder-decoders", "s", "#2ca02c"),
-               "decoder": ("Decoders", "^", "#d62728")}
+               "decoder": ("Decoders", "^", "#d62728"), "vision": ("Vision", "D", "#9467bd")}
 FAMILY_MARKERS = "osD^v<>p*hXP8"
 FAMILY_COLOURS = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f",
                   "#bcbd22", "#17becf", "#e7ba52", "#6b6ecf", "#8c6d31", "#d6616b", "#637939"]

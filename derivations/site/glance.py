@@ -26,7 +26,9 @@ def serving(checkpoint: str) -> str:
     """One sentence: the inference bytes of ``checkpoint`` in bf16 at a long context (its declared context, at most
     :data:`LONG_CONTEXT` tokens), batch 1, and the accelerators whose memory holds them; or why there is no total."""
     config = configs.load(checkpoint)
-    tokens = min(answers.context(config), LONG_CONTEXT)
+    # A model that reads images: one image of its config's size.
+    image = answers.reads_images(config)
+    tokens = None if image else min(answers.context(config), LONG_CONTEXT)
     held = answers.memory(config, None, tokens, None, 1, SERVING_DTYPE)
     if "inference_bytes" not in held:
         return (f'<p class="dv-glance-serving">No inference total for <code>{checkpoint}</code> yet: '
@@ -40,7 +42,7 @@ def serving(checkpoint: str) -> str:
     attention = held.get("attention", "eager")
     routed = "transient_routing" in held  # a mixture's: the most any routing of its experts holds
     return (f'<p class="dv-glance-serving">Serving <code>{checkpoint}</code> in {SERVING_DTYPE} at '
-            f"{tokens:,} tokens, batch 1, holds {'at most ' if routed else ''}"
+            f"{'one image' if image else f'{tokens:,} tokens'}, batch 1, holds {'at most ' if routed else ''}"
             f"{storage.in_unit(total, storage.DECIMAL)} (weights, key/value cache and the forward's transient peak"
             f"{' at the routing that holds the most' if routed else ''}, {attention} attention): {where} "
             f'(<a href="memory.html#does-it-fit">what is not counted</a>).</p>')

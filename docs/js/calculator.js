@@ -172,7 +172,9 @@
         const forward = family.forward[cls.value]({...values, s: tokens});
         flops.textContent = format(forward);
         const exact = forward % tokens === 0n;
-        flopsMore.textContent = `, ${exact ? "" : "about "}${format(forward / tokens)} a token; a training step ${format(3n * forward)}`;
+        // A model that reads images computes per image (seq is 1, and says so): no share a token.
+        flopsMore.textContent = seq.dataset.unit === "image" ? `; a training step ${format(3n * forward)}`
+          : `, ${exact ? "" : "about "}${format(forward / tokens)} a token; a training step ${format(3n * forward)}`;
         // The key/value cache over the same tokens: elements a token (every layer, full attention) times
         // the tokens, in the chosen data type.
         if (cache) {
