@@ -137,18 +137,21 @@ def count_cells(result: dict, rows: list[dict]) -> Table:
 # flops
 # ---------------------------------------------------------------------------------------------
 
-def reads_images(config: Mapping) -> bool:
-    """Whether the config's model reads images (its FLOPs and memory are of an image of the config's size)."""
-    return compiled.section(configs.read_model_type(config), "count").get("image_tokens") is not None
+def reads_images(config: Mapping, architecture: str | None = None) -> bool:
+    """Whether the class a config asks for (``architecture``, else its own) reads an image alone: its FLOPs and
+    memory are of an image of the config's size, and it takes no length."""
+    chosen = configs.select(config, architecture, parameter_symbols, base)
+    return chosen.architecture in compiled.section(chosen.model_type, "count").get("image_only", {}).get(chosen.layout, ())
 
 
 def image_tokens(chosen, values: Mapping[str, int], tokens: int | None) -> int | None:
-    """For a model that reads images, the tokens of one image of the config's size (its patches and class token),
-    which is what its FLOPs and memory are of: a length given otherwise is refused. None for a model of tokens."""
-    polynomial = compiled.section(chosen.model_type, "count").get("image_tokens")
-    if polynomial is None:
+    """For a class that reads an image alone, the tokens of one image of the config's size (its patches and class
+    token), which is what its FLOPs and memory are of: a length given otherwise is refused. None for a class that
+    reads tokens."""
+    section = compiled.section(chosen.model_type, "count")
+    if chosen.architecture not in section.get("image_only", {}).get(chosen.layout, ()):
         return None
-    image = compiled.count(polynomial, values)
+    image = compiled.count(section["image_tokens"], values)
     if tokens is not None and tokens != image:
         raise ConfigError(f"{chosen.architecture} reads images of the config's size, {image:,} tokens each (its "
                           f"patches and class token): leave out --seq (and give --batch for images)")

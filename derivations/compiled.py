@@ -19,7 +19,7 @@ from math import prod
 from . import cache
 
 # What each section holds: the keys of compile_section's result for it.
-SECTIONS = {"count": ("base", "variants", "active", "image_tokens"), "flops": ("flops",), "memory": ("memory", "transient"),
+SECTIONS = {"count": ("base", "variants", "active", "image_tokens", "image_only"), "flops": ("flops",), "memory": ("memory", "transient"),
             "split": ("split",)}
 
 
@@ -37,8 +37,11 @@ def compile_section(model_type: str, name: str) -> dict:
     if name == "count":
         return {"base": family.base,
                 "variants": each(rows),
-                # A model that reads images: the tokens one image is, as a polynomial in its sizes (None: tokens).
+                # A model that reads images: the tokens one image is, as a polynomial in its sizes (None: tokens),
+                # and the classes that read an image alone (their FLOPs hold no length), by layout.
                 "image_tokens": None if family.image_tokens is None else terms(family.image_tokens),
+                "image_only": {variant: [name for name in architectures if image_only(family, variant, name)]
+                               for variant, architectures in family.variants.items()},
                 # Mixtures of experts: the count of the parameters one token uses, as a polynomial.
                 "active": {variant: {name: terms(active) for name in architectures
                                      if (active := active_part(family, variant, name)) is not None}
@@ -163,6 +166,16 @@ def flop_rows(part) -> list[dict]:
              "product": row.product, "decode": terms(row.decode),
              "copies": None if row.copies is None else terms(row.copies)}
             for row in flops.rows(part)]
+
+
+def image_only(family, variant: str, name: str) -> bool:
+    """The class reads an image alone: its family reads images and its FLOPs hold no length (s, s_d)."""
+    from . import flops
+    from .symbols import s, s_d
+
+    if family.image_tokens is None:
+        return False
+    return not flops.forward(family.variants[variant][name]).free_symbols & {s, s_d}
 
 
 def active_part(family, variant: str, name: str):

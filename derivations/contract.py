@@ -110,8 +110,9 @@ class Family:
     # Names of the module that are the same in every layout, or built from one layout by name, so that a page may
     # evaluate them on a checkpoint of any layout (Qwen2's non-embedding count).
     layout_free: tuple[str, ...] = ()
-    # A model that reads images, not tokens: the tokens one image is (ViT's N_p patches and its class token), which
-    # its FLOPs and memory are of; None for a model that reads tokens (their number is the reader's to give).
+    # A model that reads images: the tokens one image is (ViT's N_p patches and its class token), which its vision
+    # tower's parts run on (their ``tokens``); a class whose FLOPs then hold no ``s`` reads an image alone, and its
+    # FLOPs and memory are of one image. None for a family that reads tokens alone.
     image_tokens: sympy.Expr | None = None
     # Names a config may give for a class under another name, and the class transformers builds for it (T5's old
     # T5WithLMHeadModel): laid out as the class, but no class of their own.

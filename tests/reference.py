@@ -372,8 +372,6 @@ def check_flops(architecture: str, config: Mapping, model: torch.nn.Module | Non
     tokens, target = (tokens, target) if longest is None else (min(tokens, longest), min(target, longest))
     if architecture in spec_of(config.get("model_type")).shifted:
         target = tokens
-    if image_tokens(config.get("model_type")) is not None:  # one image, its patches and class token
-        tokens = evaluate(image_tokens(config.get("model_type")), resolved.values)
     derived = evaluate(flops.forward(resolved.part), {**resolved.values, s: tokens, s_d: target})
     try:
         measured = forward_flops(model, architecture, tokens, target)
@@ -401,9 +399,12 @@ def forward_flops(model: torch.nn.Module, architecture: str, tokens: int, target
     import inspect
 
     device = next(model.parameters()).device
-    if model.main_input_name == "pixel_values":  # one image of the config's size (its tokens are the image's)
+    accepted = inspect.signature(model.forward).parameters
+    # A class that reads images is given one of its config's size (its vision tower's tokens are the image's).
+    pixels = {"pixel_values": image(model.config, device)} if "pixel_values" in accepted else {}
+    if model.main_input_name == "pixel_values":  # an image alone
         with torch.no_grad(), FlopCounterMode(display=False) as counter:
-            model(pixel_values=image(model.config, device))
+            model(**pixels)
         return counter.get_total_flops()
     shape = (1, 1, tokens) if architecture.endswith("MultipleChoice") else (1, tokens)
     vocabulary = model.config.get_text_config().vocab_size
@@ -415,14 +416,13 @@ def forward_flops(model: torch.nn.Module, architecture: str, tokens: int, target
         ids[..., :-1] = ids[..., :-1].remainder(vocabulary - 1)
         ids[..., :-1] += ids[..., :-1] >= model.config.eos_token_id
         ids[..., -1] = model.config.eos_token_id
-    inputs = {"input_ids": ids}
+    inputs = {"input_ids": ids, **pixels}
     masked = spec_of(model.config.model_type).masked
     if not bidirectional(model) or masked is True or architecture in (masked or ()):
         # All ones, as a tokenizer gives: without it a decoder looks for packed sequences in the position ids,
         # a test of their values that the meta device cannot answer. (An encoder given one tests whether it
         # is all ones instead: no mask is the same mask.)
         inputs["attention_mask"] = torch.ones(shape, dtype=torch.long, device=device)
-    accepted = inspect.signature(model.forward).parameters
     if "decoder_input_ids" in accepted and model.config.is_encoder_decoder and architecture not in spec_of(model.config.model_type).shifted:
         decoder = (1, tokens if target is None else target)
         # T5 (and Marian) start from the decoder's start token; any ids count the same.
@@ -436,7 +436,9 @@ def forward_flops(model: torch.nn.Module, architecture: str, tokens: int, target
 
 
 def image(config, device: torch.device) -> torch.Tensor:
-    """One image of the size a vision config declares (``image_size``: one side, or height and width)."""
+    """One image of the size a vision config declares (``image_size``: one side, or height and width); a pair's
+    (CLIP's) vision tower's."""
+    config = getattr(config, "vision_config", None) or config
     size = config.image_size
     height, width = size if isinstance(size, (list, tuple)) else (size, size)
     return torch.zeros((1, config.num_channels, height, width), device=device)

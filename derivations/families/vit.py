@@ -110,7 +110,8 @@ def body(name: str, label: str, qkv_bias: bool, *, with_pooler: bool, with_mask_
     """ViTModel: embeddings, encoder (its final LayerNorm included) and, with add_pooling_layer (its default), the
     pooler; use_mask_token adds the mask token."""
     parts = [embeddings(with_mask_token), encoder_of(qkv_bias)] + ([pooler] if with_pooler else [])
-    return group(name, label, *parts, path=path, symbol=rf"N_{{\mathrm{{{name}}}}}")
+    # It runs on one image's tokens, whatever the length of a text beside it: its FLOPs hold no s.
+    return group(name, label, *parts, path=path, symbol=rf"N_{{\mathrm{{{name}}}}}", tokens=sequence)
 
 
 def architectures(no_qkv_bias: bool = False) -> dict[str, Part]:

@@ -248,12 +248,19 @@ def rows(part: Part) -> list[tuple[str, sympy.Expr, sympy.Expr, sympy.Expr]]:
 @cache
 def forward(family: Family, architecture: str) -> sympy.Expr:
     """The forward FLOPs of one sequence of ``s`` tokens (an encoder-decoder's target as long as its source),
-    in the sizes the form asks for and ``s``: derivations.flops on the class's tree. A model that reads images: of
-    one image, its tokens the image's (no ``s``)."""
+    in the sizes the form asks for and ``s``: derivations.flops on the class's tree (a vision tower's on one image's
+    tokens, whatever ``s``)."""
     from ..symbols import s, s_d
 
-    expr = flops.forward(family.architectures[architecture]).subs(s_d, s)
-    return sympy.expand(expr if family.image_tokens is None else expr.subs(s, family.image_tokens))
+    return sympy.expand(flops.forward(family.architectures[architecture]).subs(s_d, s))
+
+
+def reads_images(family: Family) -> bool:
+    """Every class of the family reads an image alone (ViT's): the form computes per image and asks for no length."""
+    from ..symbols import s
+
+    return family.image_tokens is not None and all(s not in forward(family, name).free_symbols
+                                                   for name in family.architectures)
 
 
 @cache

@@ -149,8 +149,9 @@ def expand_compute(text: str, tex: Tex) -> str:
     for checkpoint in record.checkpoints:
         part = breakdown.main_class(record, checkpoint)
         values = dict(registry.checkpoint(checkpoint).values)
-        length = (min(values.get(P, flops.TABLE_SEQUENCE), flops.TABLE_SEQUENCE) if record.image_tokens is None
-                  else evaluate(record.image_tokens, values))  # a model that reads images: one image
+        image = record.image_tokens is not None and not flops.forward(part).free_symbols & {s, s_d}
+        length = (evaluate(record.image_tokens, values) if image  # a class that reads an image alone: one image
+                  else min(values.get(P, flops.TABLE_SEQUENCE), flops.TABLE_SEQUENCE))
         values |= {s: length, s_d: length}
         training = flops.training(part)
         forward, step = evaluate(training.forward, values), evaluate(training.step, values)
@@ -162,7 +163,8 @@ def expand_compute(text: str, tex: Tex) -> str:
                      f"{render.decimal(Fraction(100 * products, forward), 1)}%"])
     head = ["checkpoint", _math(tex, render.latex(s), False), "forward", "forward, causal half",
             "training step", "attention products"]
-    one = "one image (its patches and class token)" if record.image_tokens is not None else "one sequence"
+    one = ("one image (its patches and class token)" if record.image_tokens is not None
+           and not flops.forward(main).free_symbols & {s, s_d} else "one sequence")
     caption = (f"<code>{html.escape(main.name)}</code>: FLOPs of {one}, as the eager implementation computes "
                "them (the whole attention square); the causal half cuts a decoder's self-attention to the keys "
                "each query needs; a training step is the forward and a backward of twice its FLOPs.")
@@ -587,7 +589,7 @@ def expand_calculator(text: str, tex: Tex) -> str:
         # What the class computes over a sequence of that many tokens (derivations.flops; the compute page), or for
         # one image of the sizes' patches (a model that reads images: its FLOPs are the image's, per image).
         '<p class="dv-calc-summary dv-calc-compute">forward <strong class="dv-calc-flops"></strong> FLOPs '
-        + ('for one image<input name="seq" type="hidden" value="1" data-unit="image">' if record.image_tokens is not None
+        + ('for one image<input name="seq" type="hidden" value="1" data-unit="image">' if calculator.reads_images(record)
            else f'over <label><input name="seq" inputmode="numeric" value="{sequence}" size="7" '
                 'aria-label="tokens in the sequence"> tokens</label>')
         + '<span class="dv-calc-flops-more"></span> (<a href="compute.html">how</a>)</p>\n'
