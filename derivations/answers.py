@@ -37,18 +37,28 @@ def length(text: str | int) -> int:
 
 
 def declared_context(config: Mapping) -> tuple[str, int] | None:
-    """The field that declares the length a config reads, and its value; None where none does."""
-    for field in CONTEXT_FIELDS:
-        value = config.get(field)
-        if isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= LONGEST:
-            return field, value
+    """The field that declares the length a config reads, and its value; None where none does. A config of several
+    parts (CLIP's) declares it in its text model's sub-config, ``text_config``."""
+    text = config.get("text_config")
+    for where, fields in ((config, ""), (text if isinstance(text, Mapping) else {}, "text_config.")):
+        for field in CONTEXT_FIELDS:
+            value = where.get(field)
+            if isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= LONGEST:
+                return fields + field, value
     return None
 
 
 def context(config: Mapping) -> int:
-    """The length a config declares it reads, else :data:`DEFAULT_CONTEXT`."""
+    """The length a config declares it reads; else :data:`DEFAULT_CONTEXT`, or the rows of its table of positions
+    where that is shorter (a minimal config of SigLIP, whose text tower reads 64 tokens by its class's default)."""
     declared = declared_context(config)
-    return DEFAULT_CONTEXT if declared is None else declared[1]
+    if declared is not None:
+        return declared[1]
+    try:
+        positions = configs.READERS[configs.read_model_type(config)].read(config).get("P")
+    except ConfigError:  # said where the config is read for the answer
+        positions = None
+    return DEFAULT_CONTEXT if positions is None else min(DEFAULT_CONTEXT, positions)
 
 
 def beyond_context(config: Mapping, tokens: int) -> str | None:
@@ -169,10 +179,12 @@ def flop_components(config: Mapping, architecture: str | None, tokens: int | Non
     chosen = configs.select(config, architecture, known, base)
     rows = compiled.section(chosen.model_type, "flops")["flops"][chosen.layout][chosen.architecture]
     values = dict(chosen.values)
-    tokens = image_tokens(chosen, values, tokens) or tokens
-    if tokens is None:
+    image = image_tokens(chosen, values, tokens)
+    if image is None and tokens is None:
         raise ConfigError("the following arguments are required: --seq")
-    _positions(values, tokens, target or tokens)
+    if image is None:  # an image's tokens are its vision tower's, whose positions the config sizes
+        _positions(values, tokens, target or tokens)
+    tokens = image or tokens
     values |= {"s": tokens, "s_d": target or tokens}
     out = [{**row, "flops": compiled.count(row["terms"], values),
             "causal_flops": None if row["causal"] is None else compiled.count(row["causal"], values)} for row in rows]
@@ -472,7 +484,10 @@ def _held(config: Mapping, architecture: str | None, tokens: int | None, target:
     held = dict(held, transient=section["transient"][held["transient"]],
                 transient_sdpa=section["transient"][held["transient_sdpa"]])
     values = dict(chosen.values)
-    tokens = image_tokens(chosen, values, tokens) or (tokens if tokens is not None else context(config))
+    image = image_tokens(chosen, values, tokens)
+    if image is not None:  # an image's tokens are its vision tower's, whose positions the config sizes
+        return chosen, held, values, image
+    tokens = tokens if tokens is not None else context(config)
     _positions(values, tokens, target or tokens)
     return chosen, held, values, tokens
 

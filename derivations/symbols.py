@@ -143,6 +143,13 @@ p = _size("p")
 C_i = _size("C_i", r"C_{\mathrm{in}}")
 D_p = _size("D_p", r"D_{\mathrm{p}}")
 S = _size("S")
+# A pair of towers (CLIP's, SigLIP's): the text tower's sizes, where the vision tower takes the plain ones; and the
+# width both towers' pooled states are projected to, where they are compared.
+D_t = _size("D_t", r"D_{\mathrm{t}}")
+F_t = _size("F_t", r"F_{\mathrm{t}}")
+L_t = _size("L_t", r"L_{\mathrm{t}}")
+H_t = _size("H_t", r"H_{\mathrm{t}}")
+E_p = _size("E_p", r"E_{\mathrm{p}}")
 # A ratio, not a size: Meta's ffn_dim_multiplier (1.3 for Llama-2-70B).
 r = sympy.Symbol("r", positive=True)
 
@@ -246,6 +253,14 @@ NOTATION: tuple[Notation, ...] = (
              ("pooler_output_size",), ""),
     Notation(S, "factor by which ViT's masked-image-modelling head scales the patches back to pixels",
              ("encoder_stride",), "SimMIM's one-layer prediction head"),
+    Notation(D_t, "width of a pair's text tower (CLIP's, SigLIP's), where D is its vision tower's",
+             ("text_config.hidden_size",), "CLIP's paper: the text transformer's width (512)"),
+    Notation(F_t, "feed-forward inner size of a pair's text tower", ("text_config.intermediate_size",), ""),
+    Notation(L_t, "layers of a pair's text tower", ("text_config.num_hidden_layers",), "CLIP's paper: 12 layers"),
+    Notation(H_t, "attention heads of a pair's text tower", ("text_config.num_attention_heads",),
+             "CLIP's paper: 8 heads"),
+    Notation(E_p, "width of the joint space a pair projects both towers' pooled states to, where they are compared",
+             ("projection_dim",), "CLIP's paper: the multi-modal embedding space"),
     Notation(s, "sequence length: the tokens of one sequence (for an encoder-decoder, the source the encoder "
                 "reads); at most P where positions are learned", (),
              "Kaplan et al. n_ctx; PaLM T; Megatron-LM and Korthikanti et al. s; nanoGPT T"),

@@ -71,10 +71,16 @@ def build(architecture: str, config: Mapping, device: str = "meta") -> torch.nn.
     if device != "meta":  # real weights in the default float32: a config's bfloat16 would mix dtypes on CPU
         config = {k: v for k, v in config.items() if k not in ("torch_dtype", "dtype")}
     hf_config = transformers.AutoConfig.for_model(**config)
+    model_class = getattr(transformers, class_name)
+    # A class of one tower of a pair (CLIPTextModel on a CLIP config) reads that tower's sub-config, as from_pretrained
+    # gives it (its config class's base_config_key).
+    key = getattr(model_class.config_class, "base_config_key", None)
+    if key and not isinstance(hf_config, model_class.config_class) and hasattr(hf_config, key):
+        hf_config = getattr(hf_config, key)
     hf_config._attn_implementation = "eager"
     hf_config._experts_implementation = "eager"
     with torch.device(device):
-        return getattr(transformers, class_name)(hf_config, **kwargs)
+        return model_class(hf_config, **kwargs)
 
 
 def builds_and_runs(config: Mapping) -> bool:
@@ -276,11 +282,20 @@ def encoder(model_type: str | None) -> bool:
 
 
 def spec_of(model_type: str | None):
-    """The spec (tests/specs/) of the family whose reader reads ``model_type``."""
-    from derivations import registry
-    from spec import specs
+    """The spec (tests/specs/) of the family whose reader reads ``model_type``; for a tower's sub-config (CLIP's
+    clip_text_model, which the one-tower classes are built from), the pair's."""
+    from derivations import configs, registry
+    from spec import Spec, specs
 
+    if model_type not in configs.READERS:
+        pair = TOWERS.get(model_type)
+        return specs()[pair] if pair in specs() else Spec(family=str(model_type))
     return specs()[registry.of_model_type(model_type).name]
+
+
+# The model_types of a pair's tower configs (the one-tower classes are built from them), and the pair's.
+TOWERS = {"clip_text_model": "clip", "clip_vision_model": "clip", "siglip_text_model": "siglip",
+          "siglip_vision_model": "siglip"}
 
 
 def data_dependent(architecture: str, config: Mapping) -> bool:
@@ -501,8 +516,9 @@ def cache_elements(model: torch.nn.Module, tokens: int, source: int | None = Non
 def bidirectional(model: torch.nn.Module) -> bool:
     """The model reads its input with an encoder (BERT and its kin, T5, Marian), not a causal decoder."""
     config = model.config
-    # An encoder family's class with is_decoder set, or Marian's decoder alone, is causal.
-    return encoder(config.model_type) and (config.is_encoder_decoder or not getattr(config, "is_decoder", False))
+    # An encoder family's class with is_decoder set, or Marian's decoder alone, is causal. A tower of a pair reads
+    # as its pair does.
+    return encoder(TOWERS.get(config.model_type, config.model_type)) and (config.is_encoder_decoder or not getattr(config, "is_decoder", False))
 
 
 def derived_counts(root: Part, values: Mapping[sympy.Symbol, int]) -> dict[str, int]:

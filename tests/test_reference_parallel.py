@@ -81,7 +81,8 @@ def built(name: str):
 # - BERT and RoBERTa list their embeddings among _no_split_modules: the word, position and token-type tables and
 #   their LayerNorm are one layer for accelerate; here each table is one.
 EMBEDDING_GROUPS = {"BertEmbeddings", "RobertaEmbeddings", "XLMRobertaEmbeddings", "CamembertEmbeddings",
-                    "ModernBertEmbeddings"}
+                    "ModernBertEmbeddings", "CLIPTextEmbeddings", "CLIPVisionEmbeddings", "SiglipTextEmbeddings",
+                    "SiglipVisionEmbeddings"}
 # - ALBERT, DistilBERT, GPT-1 and Marian list no _no_split_modules: accelerate may cut a layer into its modules;
 #   here a layer (ALBERT's shared group) is kept whole, as the others' are.
 BLOCKS = {"albert": {"AlbertLayerGroup"}, "distilbert": {"TransformerBlock"}, "gpt1": {"Block"},
@@ -137,10 +138,11 @@ def test_largest_layer_of_checkpoints(name: str) -> None:
 # (calculate_maximum_sizes, what `accelerate estimate-memory` prints) is the derivation's. Gemma scales its
 # embeddings by a buffer (embed_scale), DeepSeek-V3's routers keep a correction bias as a buffer, BERT and RoBERTa
 # keep position and token-type ids as buffers in their embeddings (XLM-R's and CamemBERT's too), ModernBERT's
-# embeddings are one layer for accelerate, the table with its norm, and GLM-4.5's routers keep DeepSeek-V3's
-# correction bias as a buffer (e_score_correction_bias, one a routed expert).
+# embeddings are one layer for accelerate, the table with its norm, GLM-4.5's routers keep DeepSeek-V3's
+# correction bias as a buffer (e_score_correction_bias, one a routed expert), and CLIP's embeddings are one layer
+# for accelerate and keep position ids as a buffer.
 AS_PRINTED = set(FAMILIES) - {"bert", "roberta", "albert", "gemma", "gemma2", "gemma3_text", "deepseek_v3",
-                              "xlm_roberta", "camembert", "modernbert", "glm4_moe"} \
+                              "xlm_roberta", "camembert", "modernbert", "glm4_moe", "clip", "siglip"} \
     - set(BLOCKS)
 
 
@@ -232,6 +234,13 @@ COMPLETED["deberta_v2"] = {f"encoder.layer.*.{m}": s for m, s in {
 # ViT's layers: LLaMA's attention names, the feed-forward's fc1 and fc2 under mlp.
 COMPLETED["vit"] = {**{f"layers.*.attention.{p}": s for p, s in ATTENTION.items()},
                     "layers.*.mlp.fc1": "colwise", "layers.*.mlp.fc2": "rowwise"}
+# CLIP's towers: each layer's attention (out_proj its output map) and feed-forward, under the tower's name.
+COMPLETED["clip"] = {f"{tower}.encoder.layers.*.{m}": s for tower in ("text_model", "vision_model") for m, s in {
+    **{f"self_attn.{p}": s for p, s in ATTENTION.items() if p != "o_proj"}, "self_attn.out_proj": "rowwise",
+    "mlp.fc1": "colwise", "mlp.fc2": "rowwise"}.items()}
+# SigLIP's towers are CLIP's; its pooling head's nn.MultiheadAttention is left whole (one probe, one row), its
+# feed-forward cut as a layer's.
+COMPLETED["siglip"] = COMPLETED["clip"] | {"vision_model.head.mlp.fc1": "colwise", "vision_model.head.mlp.fc2": "rowwise"}
 # BART's and mBART's layers are Marian's, under the same names.
 COMPLETED["bart"] = COMPLETED["mbart"] = COMPLETED["transformer"]
 COMPLETED["opt"] = {f"decoder.layers.*.{m}": s for m, s in {
