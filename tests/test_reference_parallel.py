@@ -232,6 +232,12 @@ COMPLETED["deberta_v2"] = {f"encoder.layer.*.{m}": s for m, s in {
 # ViT's layers: LLaMA's attention names, the feed-forward's fc1 and fc2 under mlp.
 COMPLETED["vit"] = {**{f"layers.*.attention.{p}": s for p, s in ATTENTION.items()},
                     "layers.*.mlp.fc1": "colwise", "layers.*.mlp.fc2": "rowwise"}
+# DINOv2's layers: ViT's attention and feed-forward under encoder.layer, or the SwiGLU feed-forward (gate and up by
+# their outputs, down by its inputs); the LayerScales stay whole, as the norms.
+COMPLETED["dinov2"] = {**{f"encoder.layer.*.attention.{p}": s for p, s in ATTENTION.items()},
+                       **{f"encoder.layer.*.mlp.{m}": s for m, s in {
+                           "fc1": "colwise", "fc2": "rowwise", "gate_proj": "colwise", "up_proj": "colwise",
+                           "down_proj": "rowwise"}.items()}}
 # BART's and mBART's layers are Marian's, under the same names.
 COMPLETED["bart"] = COMPLETED["mbart"] = COMPLETED["transformer"]
 COMPLETED["opt"] = {f"decoder.layers.*.{m}": s for m, s in {
