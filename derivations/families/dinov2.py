@@ -127,7 +127,8 @@ VARIANTS = reader.READER.layout.variants(architectures)
 
 # ViT-g/14's layout (use_swiglu_ffn): the released giant checkpoint.
 giant = architectures(swiglu=True)["Dinov2Model"]
-without_mask_token = architectures(no_mask_token=True)["Dinov2Model"]
+# Dinov2Model(use_mask_token=False): what the README's backbones hold outside pre-training, named apart for its tables.
+without_mask_token = body("without_mask_token", "Dinov2Model(use_mask_token=False)", mask=False)
 patch_embeddings = group("patch_embeddings", "patch embeddings", vit.patch_projection, vit.positions,
                          vit.class_token)
 encoder_layers = replace(layer, repeat=L)
@@ -141,10 +142,12 @@ positions = vit.positions
 layer_standard = layer.subs(STANDARD)
 # Against ViTModel(add_pooling_layer=False) of the same sizes: the mask token and two LayerScales a layer.
 # $$N_\mathrm{DINOv2} - N_\mathrm{ViT} = D + 2 L D$$
-versus_vit = ARCHITECTURES["Dinov2Model"].total - vit.without_pooler.total
-assert sympy.expand(versus_vit - D - 2 * L * D) == 0, "the mask token and two D-vectors a layer"
+versus_vit = sympy.expand(ARCHITECTURES["Dinov2Model"].total - vit.without_pooler.total)
+assert versus_vit == sympy.expand(D + 2 * L * D), "the mask token and two D-vectors a layer"
 # The SwiGLU feed-forward against the plain one at the same F: a third D-by-F map and its F biases.
-swiglu_extra = giant.total - ARCHITECTURES["Dinov2Model"].total
+# $$L (D F + F)$$
+swiglu_extra = sympy.expand(giant.total - ARCHITECTURES["Dinov2Model"].total)
+assert swiglu_extra == sympy.expand(L * (D * F + F)), "a third D-by-F map and its F biases, each layer"
 
 # ---------------------------------------------------------------------------------------------
 # Published figures, reconciled
@@ -153,7 +156,8 @@ swiglu_extra = giant.total - ARCHITECTURES["Dinov2Model"].total
 _READ = "2026-11-26"
 SOURCES = declare(
     Source("oquab2023", "paper", "Oquab et al.", "DINOv2: Learning Robust Visual Features without Supervision",
-           "Transactions on Machine Learning Research", 2024, "https://arxiv.org/abs/2304.07193"),
+           "arXiv:2304.07193 (Transactions on Machine Learning Research, 2024)", 2023,
+           "https://arxiv.org/abs/2304.07193"),
     Source("dinov2-readme", "code", "Meta AI Research", "facebookresearch/dinov2 README: Pretrained models",
            "GitHub, facebookresearch/dinov2", None, "https://github.com/facebookresearch/dinov2#pretrained-models",
            read=_READ, short="the DINOv2 README's model table"),
@@ -173,7 +177,8 @@ _AT_224 = {N_p: 256}
 
 def _rows(name: str, claim: int, what: str, checkpoint: str, precision: int, swiglu: bool = False
           ) -> tuple[Rounded, Rounded]:
-    conventions = _CONVENTIONS if not swiglu else (giant, architectures(swiglu=True, no_mask_token=True)["Dinov2Model"])
+    conventions = _CONVENTIONS if not swiglu else (
+        giant, body("without_mask_token", "Dinov2Model(use_mask_token=False)", swiglu=True, mask=False))
     return (Rounded(name, claim, what + " (518 pixels)", _README, checkpoint, conventions, precision=precision),
             Rounded(f"{name}_224", claim, what + " (224 pixels)", _README, checkpoint, conventions,
                     precision=precision, overrides=_AT_224))
