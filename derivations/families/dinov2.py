@@ -202,8 +202,9 @@ FAMILY = Family(
     # images, 14-pixel patches, mlp_ratio 4, LayerScale 1.0; SwiGLU in the giant alone). Their fields were
     # confirmed against public copies of the files: dinov2-small's whole (a test fixture of its published config,
     # transformers_version 4.32.0.dev0), dinov2-giant's whole (the main_image_encoder config of Tencent's
-    # Hunyuan3D-2, which names it "dino giant"), and the sizes of all four in the README's torch.hub entries
-    # [cite: dinov2-readme] and timm's vit_*_patch14_dinov2 definitions (embed_dim, depth, heads, img_size 518).
+    # Hunyuan3D-2, which names it "dino giant"); the widths of all four in the repository's model card (384, 768,
+    # 1024, 1536), ViT-L/14's depth and heads (24, 16, 518 pixels) in timm's vit_large_patch14_dinov2. dinov2-base's
+    # depth and heads (12, 12) are ViT-B's, as the paper gives them: no public copy of its file was found to compare.
     checkpoints=("dinov2-small", "dinov2-base", "dinov2-large", "dinov2-giant"),
     first_published="2023-04",
     kind="vision",
