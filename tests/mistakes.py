@@ -22,7 +22,7 @@ import warnings
 from collections.abc import Mapping
 from types import MappingProxyType
 
-from reference import FEW_EXPERTS, NARROW, build, shallow, torch, transformers
+from reference import FEW_EXPERTS, NARROW, build, image, shallow, torch, transformers
 from derivations import answers, configs
 
 NAN = float("nan")
@@ -110,6 +110,8 @@ def configured(config: Mapping) -> str | None:
 
 def _inputs(model, architecture: str) -> dict:
     device = next(model.parameters()).device
+    if model.main_input_name == "pixel_values":  # a model that reads images: one of the config's size
+        return {"pixel_values": image(model.config, device)}
     shape = (1, 1, 3) if architecture.endswith("MultipleChoice") else (1, 3)
     ids = torch.zeros(shape, dtype=torch.long, device=device)
     eos = model.config.eos_token_id

@@ -56,6 +56,18 @@ def test_hypothesis_table_shows_the_papers_figures_and_the_window():
     assert "gpt2.paper_counts.common.0" in numbers and "gpt2.paper_counts.common.1" in numbers
 
 
+@pytest.mark.parametrize("ref, shown", [
+    # torchvision's vit_l_32 (306,535,400): the claim's 32-pixel patches, not its checkpoint's 16.
+    ("vit.large_307m_patch32", "306,535,400"),
+    # transformers' Dinov2Model of dinov2-base's sizes at 224 pixels (85,725,696), not the config's 518.
+    ("dinov2.base_86m_224", "85,725,696"),
+])
+def test_a_rounded_table_counts_as_the_claim_does(ref, shown):
+    # A claim that changes its checkpoint's sizes (overrides) is shown at those sizes, as it is reconciled.
+    out = shortcodes.expand("rounded", ref, tex)
+    assert shown in re.findall(r'data-ref="[^"]+">([\d,]+)<', out)
+
+
 def test_published_table_marks_what_rounds():
     out = shortcodes.expand("published", "gpt3.TABLE_2_1", tex)
     assert out.count('class="dv-yes"') == 5 and out.count('class="dv-no"') == 3  # medium, 13B, 175B miss

@@ -241,6 +241,12 @@ COMPLETED["clip"] = {f"{tower}.encoder.layers.*.{m}": s for tower in ("text_mode
 # SigLIP's towers are CLIP's; its pooling head's nn.MultiheadAttention is left whole (one probe, one row), its
 # feed-forward cut as a layer's.
 COMPLETED["siglip"] = COMPLETED["clip"] | {"vision_model.head.mlp.fc1": "colwise", "vision_model.head.mlp.fc2": "rowwise"}
+# DINOv2's layers: ViT's attention and feed-forward under encoder.layer, or the SwiGLU feed-forward (gate and up by
+# their outputs, down by its inputs); the LayerScales stay whole, as the norms.
+COMPLETED["dinov2"] = {**{f"encoder.layer.*.attention.{p}": s for p, s in ATTENTION.items()},
+                       **{f"encoder.layer.*.mlp.{m}": s for m, s in {
+                           "fc1": "colwise", "fc2": "rowwise", "gate_proj": "colwise", "up_proj": "colwise",
+                           "down_proj": "rowwise"}.items()}}
 # BART's and mBART's layers are Marian's, under the same names.
 COMPLETED["bart"] = COMPLETED["mbart"] = COMPLETED["transformer"]
 COMPLETED["opt"] = {f"decoder.layers.*.{m}": s for m, s in {

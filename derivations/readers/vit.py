@@ -28,16 +28,38 @@ FIELD_OF = {"N_p": "(image_size // patch_size)^2", "p": "patch_size", "C_i": "nu
 HEAD_HAS_A_WIDTH = at_most("H", "D", "at most {D} heads (a head is {D} // {H} wide, and must be 1 at least)")
 
 
-def sides(config: Mapping, field: str) -> tuple[int, int]:
+def sides(config: Mapping, field: str, defaults: Mapping[str, int] = DEFAULTS) -> tuple[int, int]:
     """``image_size`` or ``patch_size``: one side, or [height, width] (ViTPatchEmbeddings takes either)."""
-    value = config.get(field, DEFAULTS[field])
+    value = config.get(field, defaults[field])
     if isinstance(value, (list, tuple)):
         if len(value) != 2:
             raise ConfigError(f"{field} must be an integer or [height, width], got {shown(value)}")
         height, width = (size({field: side}, field, {}) for side in value)
         return height, width
-    side = size(config, field, DEFAULTS)
+    side = size(config, field, defaults)
     return side, side
+
+
+def patches(config: Mapping, defaults: Mapping[str, int] = DEFAULTS) -> tuple[int, int]:
+    """N_p and p: the square patches of ``patch_size`` an image of ``image_size`` is cut into (the convolution's
+    kernel and stride), an edge that no whole patch covers dropped. A model of ViT's patches (DINOv2) reads them so,
+    with its own defaults."""
+    (image_height, image_width), (patch_height, patch_width) = (sides(config, "image_size", defaults),
+                                                                sides(config, "patch_size", defaults))
+    if patch_height != patch_width:
+        raise ConfigError(f"patch_size [{patch_height}, {patch_width}]: a patch that is not square is not derived")
+    if patch_height > min(image_height, image_width):
+        raise ConfigError(f"patch_size ({patch_height}) is more than the image's side ({min(image_height, image_width)}):"
+                          " no patch to embed")
+    return (image_height // patch_height) * (image_width // patch_width), patch_height
+
+
+def head_size(config: Mapping, hidden: int, heads: int) -> int:
+    """d_h: head_dim where a config sets it (ViTAttention reads it), else hidden_size // num_attention_heads."""
+    if "head_dim" in config:
+        return size(config, "head_dim", {})
+    HEAD_HAS_A_WIDTH.check({"H": heads, "D": hidden}, FIELD_OF | {"D": "hidden_size"})
+    return hidden // heads
 
 
 def read(config: Mapping) -> dict[str, int]:
@@ -45,20 +67,11 @@ def read(config: Mapping) -> dict[str, int]:
         return size(config, field, DEFAULTS, minimum)
 
     hidden, heads = get("hidden_size"), get("num_attention_heads")
-    if "head_dim" in config:  # ViTAttention reads it where a config sets it
-        head = size(config, "head_dim", {})
-    else:
-        HEAD_HAS_A_WIDTH.check({"H": heads, "D": hidden}, FIELD_OF | {"D": "hidden_size"})
-        head = hidden // heads
-    (image_height, image_width), (patch_height, patch_width) = sides(config, "image_size"), sides(config, "patch_size")
-    if patch_height != patch_width:
-        raise ConfigError(f"patch_size [{patch_height}, {patch_width}]: a patch that is not square is not derived")
-    if patch_height > min(image_height, image_width):
-        raise ConfigError(f"patch_size ({patch_height}) is more than the image's side ({min(image_height, image_width)}):"
-                          " no patch to embed")
+    head = head_size(config, hidden, heads)
+    count, patch = patches(config)
     pooler = config.get("pooler_output_size")
     return {
-        "N_p": (image_height // patch_height) * (image_width // patch_width), "p": patch_height,
+        "N_p": count, "p": patch,
         "C_i": get("num_channels"), "D": hidden, "H": heads, "d_h": head, "F": get("intermediate_size"),
         "L": get("num_hidden_layers"),
         # ViTConfig: pooler_output_size if set (and not 0), else hidden_size.

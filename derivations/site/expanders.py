@@ -439,7 +439,7 @@ def expand_rounded(ref: Reference, tex: Tex) -> str:
     item = resolve(ref).obj
     if not isinstance(item, Rounded):
         raise UnknownReference(f"{ref}: not a Rounded claim")
-    on = ref.at(item.checkpoint)
+    on = _on_claim(ref, item)  # its checkpoint with the claim's overrides (ViT-L/32's patches), as the claim counts
     rows = [[f"<code>{html.escape(candidate.name)}</code>", number(on.child("candidates", i)), number(on.child("gaps", i))]
             for i, candidate in enumerate(item.candidates)]
     caption = f"“{html.escape(item.what)}”, {item.source.html()}"
