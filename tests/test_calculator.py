@@ -344,7 +344,7 @@ def test_the_forward_flops_are_the_command_lines(script):
     for case, shown in zip(cases, script(cases)):
         config = configs.load(case["checkpoint"])
         # A model that reads images: the form's FLOPs are of one image, whatever the length (it asks for none).
-        tokens = None if answers.reads_images(config) else case["seq"]
+        tokens = None if answers.reads_images(config, case["cls"]) else case["seq"]
         try:
             _, rows, _ = flop_components(config, case["cls"], tokens, None)
         except configs.ConfigError as error:  # a sequence longer than the position table: refused, not counted
@@ -367,7 +367,7 @@ def test_the_cache_is_the_command_lines(script):
     compared = 0
     for case, shown in zip(cases, script(cases)):
         config = configs_.load(case["checkpoint"])
-        if answers.reads_images(config):
+        if answers.reads_images(config, case["cls"]):
             assert shown["cache"] is None, case  # a vision encoder keeps no cache
             continue
         tokens = 7

@@ -116,8 +116,9 @@ def architectures() -> dict[str, Part]:
         return group(name, label, *parts, symbol=rf"N_{{\mathrm{{{name}}}}}")
 
     return {
-        "CLIPModel": model("CLIPModel", "CLIP: both towers, both projections, the logit scale", text_tower,
-                           vision_tower, visual_projection, text_projection, logit_scale),
+        # The pair's own parameter (the logit scale) first, as named_parameters() yields it.
+        "CLIPModel": model("CLIPModel", "CLIP: both towers, both projections, the logit scale", logit_scale,
+                           text_tower, vision_tower, visual_projection, text_projection),
         # A tower alone is the module itself (its parameters without the text_model. prefix).
         "CLIPTextModel": model("CLIPTextModel", "the text tower", replace(text_tower, path=None)),
         "CLIPTextModelWithProjection": model("CLIPTextModelWithProjection", "the text tower and its projection",

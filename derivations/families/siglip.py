@@ -51,8 +51,10 @@ vision_embeddings = group("embeddings", "vision embeddings", patch_projection, p
 # then a LayerNorm and CLIP's feed-forward, with a residual, on the probe's one row.
 # $$N_\mathrm{head} = D + (3D^2 + 3D) + (D^2 + D) + 2D + (2DF + F + D)$$
 probe = leaf("probe", "probe (the query the head learns)", D, "probe")
+# A parameter of the attention module, not an nn.Linear: no quantizer replaces it (no shape, and not the attention's
+# kind, whose maps a 4-bit format quantizes).
 in_proj = leaf("in_proj", "query, key and value maps, stacked (in_proj_weight: the probe's query on one row)",
-               3 * D**2, "in_proj_weight", matrix=D**2, shape=(1, 3, D, D))
+               3 * D**2, "in_proj_weight", matrix=D**2, kind="heads")
 in_proj_bias = leaf("in_proj_bias", "their biases (in_proj_bias)", 3 * D, "in_proj_bias")
 # The keys and values run on every patch state: in_proj_weight's last 2D rows, counted above, here as the FLOPs they
 # take on N_p rows.
@@ -105,8 +107,9 @@ def architectures(no_head: bool = False) -> dict[str, Part]:
         return group(name, label, *parts, symbol=rf"N_{{\mathrm{{{name}}}}}")
 
     return {
-        "SiglipModel": model("SiglipModel", "SigLIP: both towers, the logit scale and bias", text_tower, vision,
-                             logits),
+        # The pair's own parameters (the logit scale and bias) first, as named_parameters() yields them.
+        "SiglipModel": model("SiglipModel", "SigLIP: both towers, the logit scale and bias", logits, text_tower,
+                             vision),
         # A tower alone is the module itself.
         "SiglipTextModel": model("SiglipTextModel", "the text tower", replace(text_tower, path=None)),
         "SiglipVisionModel": model("SiglipVisionModel", "the vision tower", replace(vision, path=None)),

@@ -99,7 +99,10 @@ def check(config: Mapping, architecture: str) -> None:
 LAYOUT = Layout(())
 
 # CLIPConfig's fields that set no size (configuration_clip.py, 5.23); the sub-configs' own are not checked here.
-CHECKS = validation.fields(logit_scale_init_value="float | int | None", initializer_factor="float | None",
-                           text_config="dict | None", vision_config="dict | None")
+# logit_scale_init_value is annotated to allow null or an integer, but CLIPModel makes a learned tensor of it: both
+# fail as it is built (an integer tensor cannot require gradients). initializer_factor scales the weights' standard
+# deviation (null and a negative fail as they are drawn). The forward reads output_hidden_states as a truth value.
+CHECKS = validation.fields(logit_scale_init_value="float", initializer_factor=validation.deviation(),
+                           text_config="dict | None", vision_config="dict | None", output_hidden_states="object")
 
 READER = Reader("clip", read, LAYOUT, FIELD_OF, (TEXT_HEADS, VISION_HEADS), check=check, checks=CHECKS)

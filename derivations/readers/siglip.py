@@ -87,6 +87,8 @@ def _head(config: Mapping) -> bool:
 # The one switch: no attention-pooling head (vision_config.vision_use_head false, as PaliGemma's tower has it).
 LAYOUT = Layout((Switch("no_head", _head),))
 
-CHECKS = validation.fields(initializer_factor="float", text_config="dict | None", vision_config="dict | None")
+# The forward reads output_hidden_states as a truth value (CLIP's does too).
+CHECKS = validation.fields(initializer_factor="float", text_config="dict | None", vision_config="dict | None",
+                           output_hidden_states="object")
 
 READER = Reader("siglip", read, LAYOUT, FIELD_OF, (TEXT_HEADS, VISION_HEADS), check=check, checks=CHECKS)
