@@ -213,8 +213,13 @@ FAMILY = Family(
     reader=reader.READER,
     variants=VARIANTS,
     base="WhisperModel",
-    # openai/whisper-tiny, -base, -small, -medium and -large-v3 on the Hugging Face hub [cite: hub-openai-whisper];
-    # see each checkpoint file's "_source" for the public copy it was read from.
+    # openai/whisper-tiny, -base, -small, -medium and -large-v3 on the Hugging Face hub [cite: hub-openai-whisper],
+    # read in public copies: whisper-small whole, as a write-up of transformers' pipeline prints the hub's file from its
+    # cache (snapshot 973afd24, transformers 4.27.0.dev0); whisper-large-v3 whole, as a distil-whisper training
+    # script's comments print its WhisperConfig (snapshot 06f233fe: 128 mel bins, vocab_size 51,866, pad 50,256);
+    # whisper-base's sizes as a script that rewrites a fine-tune's config from openai/whisper-base gives them. The
+    # sizes of all five are OpenAI's ModelDimensions as k2-fsa/sherpa-onnx lists them (scripts/whisper/model-info.md)
+    # and the paper's Table 1; the fields no copy showed for tiny, base and medium (token ids, versions) are small's.
     checkpoints=("whisper-tiny", "whisper-base", "whisper-small", "whisper-medium", "whisper-large-v3"),
     first_published="2022-12",
     kind="encoder-decoder",
