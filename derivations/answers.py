@@ -163,8 +163,9 @@ def image_tokens(chosen, values: Mapping[str, int], tokens: int | None) -> int |
         return None
     image = compiled.count(section["image_tokens"], values)
     if tokens is not None and tokens != image:
-        raise ConfigError(f"{chosen.architecture} reads images of the config's size, {image:,} tokens each (its "
-                          f"patches and class token): leave out --seq (and give --batch for images)")
+        raise ConfigError(f"{chosen.architecture} reads inputs of the config's size, {image:,} tokens each (an "
+                          f"image's patches and class token, an audio window's frames): leave out --seq (and give "
+                          f"--batch for inputs)")
     return image
 
 
@@ -495,7 +496,8 @@ def _held(config: Mapping, architecture: str | None, tokens: int | None, target:
 def _cache(config: Mapping, chosen, held: dict, values: dict, tokens: int, target: int | None, batch: int):
     """Elements in the key/value cache of the batch, the windows its layers keep, and whether it has
     cross-attention (an encoder-decoder caches its decoder's tokens, target else tokens, and its encoder's)."""
-    cache = [(compiled.count(per_copy, values), compiled.count(copies, values), cross)
+    cache = [(compiled.count(per_copy, values), compiled.count(copies, values),
+              cross if isinstance(cross, bool) else compiled.count(cross, values))  # a fixed source: its count
              for per_copy, copies, cross in held["cache"]]
     cross = any(c for _, _, c in cache)
     decoder_tokens = (target or tokens) if cross else tokens

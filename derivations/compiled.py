@@ -139,7 +139,9 @@ def memory_rows(part, model_type: str = "") -> dict:
             "modules": [None if (m := t.module) is None else
                         [m.path, m.role, [terms(x) for x in m.shape], m.linear, m.conv1d, m.experts, m.output,
                          m.numbered] for t in held],
-            "cache": [[terms(r.per_copy), terms(r.copies), r.cross] for r in memory.cache_rows(part)]}
+            # A cross-attention over a fixed count of rows (Whisper's frames) gives that count in place of true.
+            "cache": [[terms(r.per_copy), terms(r.copies), r.cross if r.source is None else terms(r.source)]
+                      for r in memory.cache_rows(part)]}
 
 
 def split_rows(part) -> dict:

@@ -110,8 +110,10 @@ def rows(part: Part, tokens: Expr = s) -> list[FlopRow]:
 def _step(part: Part):
     """The rows a part runs on in one decode step, from the rows it runs on in a forward: the new token (1) for
     the decoder's rows (``s_d`` in an encoder-decoder, else ``s``); none for the source's (``s`` in an
-    encoder-decoder: the encoder ran once, and cross-attention's keys and values are in the cache); a fixed
-    count (a head that reads one row) as it is."""
+    encoder-decoder: the encoder ran once, and cross-attention's keys and values are in the cache); none for a
+    count of the input's own size (a symbol other than the lengths: Whisper's N_f frames, which its encoder and
+    cross-attention's keys and values ran on once, before the first token); a number (a head that reads one row)
+    as it is."""
     def walk(p: Part):
         yield p
         for c in p.children:
@@ -121,7 +123,7 @@ def _step(part: Part):
 
     def step(tokens: Expr) -> Expr:
         free = sympy.sympify(tokens).free_symbols
-        return sympy.sympify(tokens).subs(query, 1) if query in free else (0 if free & {s, s_d} else tokens)
+        return sympy.sympify(tokens).subs(query, 1) if query in free else (0 if free else tokens)
 
     return step
 

@@ -24,6 +24,7 @@ import sympy
 
 from . import configs, registry, storage
 from .components import Expr, Part, evaluate
+from .symbols import s, s_d
 
 # ---------------------------------------------------------------------------------------------
 # Weights: which tensors a format quantizes
@@ -134,12 +135,15 @@ def evaluate_tensor(tensor: Tensor, values: Mapping[sympy.Symbol, int]) -> int:
 @dataclass(frozen=True)
 class CacheRow:
     """An attention block that caches: ``per_copy`` elements a token in each of its ``copies``; ``cross``:
-    an encoder-decoder's cross-attention, which caches each source token once."""
+    an encoder-decoder's cross-attention, which caches each source token once; ``source``: the rows a
+    cross-attention caches where they are a fixed count of the input's (Whisper's N_f frames, whatever the text's
+    length), None where they are the source's tokens."""
 
     name: str
     per_copy: Expr
     copies: Expr
     cross: bool
+    source: Expr | None = None
 
     @property
     def per_token(self) -> Expr:
@@ -156,8 +160,10 @@ def cache_rows(part: Part) -> list[CacheRow]:
             return
         copies = copies * p.repeat
         if p.cache != 0:
-            cross = any(op.keys is not None for op in p.ops)
-            out.append(CacheRow(qualified.split(".", 1)[1] if "." in qualified else qualified, p.cache, copies, cross))
+            keys = next((sympy.sympify(op.keys) for op in p.ops if op.keys is not None), None)
+            fixed = keys is not None and not keys.free_symbols & {s, s_d}
+            out.append(CacheRow(qualified.split(".", 1)[1] if "." in qualified else qualified, p.cache, copies,
+                                keys is not None, keys if fixed else None))
         for c in p.children:
             visit(c, f"{qualified}.{c.name}", copies)
 
@@ -178,7 +184,8 @@ def kv_cache(config: Mapping, architecture: str | None, tokens: int, source: int
 def cached(part: Part, values: Mapping[sympy.Symbol, int], config: Mapping, tokens: int,
            source: int | None = None) -> int:
     """Elements in ``part``'s cache for one sequence, each layer's window read from ``config``."""
-    rows = [(evaluate(r.per_copy, values), evaluate(r.copies, values), r.cross) for r in cache_rows(part)]
+    rows = [(evaluate(r.per_copy, values), evaluate(r.copies, values),
+             r.cross if r.source is None else evaluate(r.source, values)) for r in cache_rows(part)]
     reader = configs.READERS[configs.read_model_type(config)]
     return storage.cached(rows, tokens, lambda layers: reader.windows(config, layers), source)[0]
 

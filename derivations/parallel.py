@@ -120,7 +120,8 @@ class _Model:
         self.tensors = [(count(size), count(copies), quantizable) for size, copies, quantizable in held["tensors"]]
         self.layers = [(name, count(copies)) for name, copies in split["layers"]]
         self.cuts = [[(count(size), count(slices), kind) for size, slices, kind in pieces] for pieces in split["cuts"]]
-        self.cache = [(count(per_copy), count(copies), cross) for per_copy, copies, cross in held["cache"]]
+        self.cache = [(count(per_copy), count(copies), cross if isinstance(cross, bool) else count(cross))
+                      for per_copy, copies, cross in held["cache"]]
         self.cache_cuts = [None if c is None else (count(c[0]), c[1]) for c in split["cache"]]
         assert len(self.tensors) == len(self.layers) == len(self.cuts) and len(self.cache) == len(self.cache_cuts)
 

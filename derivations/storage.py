@@ -173,7 +173,8 @@ def cache_elements(rows: Sequence[tuple[int, int, bool]], tokens: int, windows: 
                    source: int | None = None) -> int:
     """Elements in the cache for one sequence, from (per copy, copies, cross) of each caching block: the
     self-attention layers in order (``windows``, one per layer), each keeping :func:`kept` tokens; the
-    cross-attention ones ``source`` tokens (the encoder's; default ``tokens``)."""
+    cross-attention ones ``source`` tokens (the encoder's; default ``tokens``), or, where ``cross`` is a count
+    rather than True, that many (an encoder's fixed frames: Whisper's)."""
     self_rows = [(per_copy, copies) for per_copy, copies, cross in rows if not cross]
     assert sum(c for _, c in self_rows) == len(windows), "one window per self-attention layer"
     kept_tokens = iter([kept(tokens, w) for w in windows])
@@ -181,7 +182,8 @@ def cache_elements(rows: Sequence[tuple[int, int, bool]], tokens: int, windows: 
     for per_copy, copies in self_rows:
         total += per_copy * sum(next(kept_tokens) for _ in range(copies))
     source = tokens if source is None else source
-    return total + sum(per_copy * copies * source for per_copy, copies, cross in rows if cross)
+    return total + sum(per_copy * copies * (source if cross is True else cross) for per_copy, copies, cross in rows
+                       if cross)
 
 
 def cached(rows: Sequence[tuple[int, int, bool]], tokens: int, windows_of: Callable[[int], Sequence[int | None]],

@@ -150,6 +150,11 @@ F_t = _size("F_t", r"F_{\mathrm{t}}")
 L_t = _size("L_t", r"L_{\mathrm{t}}")
 H_t = _size("H_t", r"H_{\mathrm{t}}")
 E_p = _size("E_p", r"E_{\mathrm{p}}")
+# What Whisper reads: a log-mel spectrogram of N_m bins, 2 N_f frames (30 seconds), which its strided convolution
+# halves to the N_f rows its encoder runs on; the width its audio classifier projects the encoder's states to.
+N_m = _size("N_m", r"N_{\mathrm{mel}}")
+N_f = _size("N_f", r"N_{\mathrm{f}}")
+D_c = _size("D_c", r"D_{\mathrm{c}}")
 # A ratio, not a size: Meta's ffn_dim_multiplier (1.3 for Llama-2-70B).
 r = sympy.Symbol("r", positive=True)
 
@@ -259,6 +264,13 @@ NOTATION: tuple[Notation, ...] = (
     Notation(L_t, "layers of a pair's text tower", ("text_config.num_hidden_layers",), "CLIP's paper: 12 layers"),
     Notation(H_t, "attention heads of a pair's text tower", ("text_config.num_attention_heads",),
              "CLIP's paper: 8 heads"),
+    Notation(N_m, "mel bins of a speech model's input spectrogram: the channels its first convolution reads",
+             ("num_mel_bins",), "Whisper's paper: an 80-channel log-magnitude Mel spectrogram (128 in large-v3)"),
+    Notation(N_f, "frames a speech encoder runs on: its input's 2 N_f spectrogram frames after a convolution of "
+                  "stride 2; rows of its fixed sinusoidal position table", ("max_source_positions",),
+             "Whisper: 1500 for a 30-second window (10 ms a frame, halved)"),
+    Notation(D_c, "width Whisper's audio classifier projects each frame's state to before averaging them",
+             ("classifier_proj_size",), "256 by WhisperConfig's default"),
     Notation(E_p, "width of the joint space a pair projects both towers' pooled states to, where they are compared",
              ("projection_dim",), "CLIP's paper: the multi-modal embedding space"),
     Notation(s, "sequence length: the tokens of one sequence (for an encoder-decoder, the source the encoder "

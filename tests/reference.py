@@ -421,6 +421,17 @@ def forward_flops(model: torch.nn.Module, architecture: str, tokens: int, target
         with torch.no_grad(), FlopCounterMode(display=False) as counter:
             model(**pixels)
         return counter.get_total_flops()
+    if model.main_input_name == "input_features":  # speech: one window of the config's frames, the decoder's tokens
+        inputs = {"input_features": features(model.config, device)}
+        if "decoder_input_ids" in accepted:
+            # With a mask of ones, as for a decoder alone (no search for packed sequences on the meta device).
+            inputs["decoder_input_ids"] = torch.zeros((1, tokens), dtype=torch.long, device=device)
+            inputs["decoder_attention_mask"] = torch.ones((1, tokens), dtype=torch.long, device=device)
+        if "use_cache" in accepted:
+            inputs["use_cache"] = False
+        with torch.no_grad(), FlopCounterMode(display=False) as counter:
+            model(**inputs)
+        return counter.get_total_flops()
     shape = (1, 1, tokens) if architecture.endswith("MultipleChoice") else (1, tokens)
     vocabulary = model.config.get_text_config().vocab_size
     ids = (torch.zeros(shape, dtype=torch.long, device=device) if device.type == "meta"
@@ -457,6 +468,12 @@ def image(config, device: torch.device) -> torch.Tensor:
     size = config.image_size
     height, width = size if isinstance(size, (list, tuple)) else (size, size)
     return torch.zeros((1, config.num_channels, height, width), device=device)
+
+
+def features(config, device: torch.device) -> torch.Tensor:
+    """One window of log-mel features of the size a speech config declares: num_mel_bins by twice
+    max_source_positions frames (Whisper's encoder refuses any other length; its second convolution halves it)."""
+    return torch.zeros((1, config.num_mel_bins, 2 * config.max_source_positions), device=device)
 
 
 def check_cache(architecture: str, config: Mapping, model: torch.nn.Module | None = None) -> bool:
@@ -499,7 +516,10 @@ def cache_elements(model: torch.nn.Module, tokens: int, source: int | None = Non
         return (torch.zeros((1, length), dtype=torch.long, device=device) if device.type == "meta"
                 else torch.randint(0, vocabulary, (1, length), device=device))
 
-    if source is not None:
+    if model.main_input_name == "input_features":  # speech: the encoder reads one window, whatever ``source``
+        inputs = {"input_features": features(model.config, device), "decoder_input_ids": ids(tokens),
+                  "decoder_attention_mask": torch.ones((1, tokens), dtype=torch.long, device=device)}
+    elif source is not None:
         inputs = {"input_ids": ids(source), "decoder_input_ids": ids(tokens)}
     else:
         inputs = {"input_ids": ids(tokens), "attention_mask": torch.ones((1, tokens), dtype=torch.long, device=device)}
@@ -547,7 +567,14 @@ def decode_flops(model: torch.nn.Module, cached: int, source: int | None = None,
         return torch.ones((batch, length), dtype=torch.long, device=device)
 
     with torch.no_grad():
-        if source is None:
+        if model.main_input_name == "input_features":  # speech: the encoder reads one window, whatever ``source``
+            audio = torch.zeros((batch, model.config.num_mel_bins, 2 * model.config.max_source_positions),
+                                device=device)
+            before = model(input_features=audio, decoder_input_ids=ids(cached), decoder_attention_mask=ones(cached),
+                           use_cache=True)
+            step = {"decoder_input_ids": ids(1), "decoder_attention_mask": ones(cached + 1),
+                    "encoder_outputs": (before.encoder_last_hidden_state,)}
+        elif source is None:
             before = model(input_ids=ids(cached), attention_mask=ones(cached), use_cache=True)
             step = {"input_ids": ids(1), "attention_mask": ones(cached + 1)}
         else:

@@ -135,6 +135,8 @@ DECODE = [
     ("pythia-70m", {}, 7, None, 1),
     ("phi-3-mini-4k", {}, 50, None, 1),
     ("t5-small", {}, 20, 50, 1),
+    # Whisper: its encoder ran once on the window's frames; the new token reads them in cross-attention alone.
+    ("whisper-tiny", {}, 20, None, 1),
 ]
 
 

@@ -249,6 +249,8 @@ COMPLETED["dinov2"] = {**{f"encoder.layer.*.attention.{p}": s for p, s in ATTENT
                            "down_proj": "rowwise"}.items()}}
 # BART's and mBART's layers are Marian's, under the same names.
 COMPLETED["bart"] = COMPLETED["mbart"] = COMPLETED["transformer"]
+# Whisper's layers are Marian's, under the same names (its convolutions are left whole, as a table is).
+COMPLETED["whisper"] = COMPLETED["transformer"]
 COMPLETED["opt"] = {f"decoder.layers.*.{m}": s for m, s in {
     **{f"self_attn.{p}": s for p, s in ATTENTION.items() if p != "o_proj"}, "self_attn.out_proj": "rowwise",
     "fc1": "colwise", "fc2": "rowwise"}.items()}
@@ -303,8 +305,10 @@ def vocabulary_parameters(model) -> set[int]:
                 module = getattr(owner, get)()
             except (AttributeError, NotImplementedError):
                 continue
-            # A vision model's input embedding is its patches' convolution: no row a token.
-            if get == "get_input_embeddings" and getattr(owner, "main_input_name", "") == "pixel_values":
+            # A vision model's input embedding is its patches' convolution, a speech encoder's its first convolution
+            # over the mel bins (Whisper's conv1): no row a token.
+            if get == "get_input_embeddings" and getattr(owner, "main_input_name", "") in ("pixel_values",
+                                                                                          "input_features"):
                 continue
             if module is not None:
                 found |= {id(p) for p in module.parameters()}
