@@ -134,8 +134,8 @@ def flops_arguments(f: argparse.ArgumentParser) -> None:
     f.add_argument("config", metavar="CONFIG", help="a config.json or a bundled checkpoint name (as for count)")
     f.add_argument("--seq", metavar="T", type=tokens,
                    help="tokens in a sequence, as 4096 or 4k (k = 1024) (an encoder-decoder's source, and its target "
-                        "unless --target); required, except for a model that reads images (an image of the "
-                        "config's size: its patches and class token)")
+                        "unless --target); required, except for a class whose input has the size its config sets (an "
+                        "image's patches and class token, a window of audio's frames)")
     f.add_argument("--target", metavar="T", type=tokens, help="an encoder-decoder's target length (default: --seq)")
     f.add_argument("--arch", metavar="ARCH", help="architecture class (default: architectures[0], else the base model)")
     f.add_argument("--revision", metavar="REV", help="a model id's branch, tag or commit (default main)")

@@ -163,9 +163,8 @@ def image_tokens(chosen, values: Mapping[str, int], tokens: int | None) -> int |
         return None
     image = compiled.count(section["image_tokens"], values)
     if tokens is not None and tokens != image:
-        raise ConfigError(f"{chosen.architecture} reads inputs of the config's size, {image:,} tokens each (an "
-                          f"image's patches and class token, an audio window's frames): leave out --seq (and give "
-                          f"--batch for inputs)")
+        raise ConfigError(f"{chosen.architecture} reads inputs of the config's size (an image, a window of audio), "
+                          f"{image:,} tokens each: leave out --seq (--batch gives how many)")
     return image
 
 

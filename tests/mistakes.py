@@ -22,7 +22,7 @@ import warnings
 from collections.abc import Mapping
 from types import MappingProxyType
 
-from reference import FEW_EXPERTS, NARROW, build, image, shallow, torch, transformers
+from reference import FEW_EXPERTS, NARROW, build, features, image, shallow, torch, transformers
 from derivations import answers, configs
 
 NAN = float("nan")
@@ -117,8 +117,13 @@ def _inputs(model, architecture: str) -> dict:
     eos = model.config.eos_token_id
     if isinstance(eos, int) and 0 <= eos < model.config.get_text_config().vocab_size:
         ids[..., -1] = eos  # T5's sequence classifier reads the state at the end-of-sequence token
-    inputs = {"input_ids": ids}
     accepted = inspect.signature(model.forward).parameters
+    if model.main_input_name == "input_features":  # speech (Whisper): one window of its config's mel features
+        inputs = {"input_features": features(model.config, device)}
+    else:
+        inputs = {"input_ids": ids}
+    if "pixel_values" in accepted:  # a pair (CLIP's): the text beside one image
+        inputs["pixel_values"] = image(model.config, device)
     if "decoder_input_ids" in accepted and model.config.is_encoder_decoder:
         inputs["decoder_input_ids"] = torch.zeros((1, 3), dtype=torch.long, device=device)
     if "attention_mask" in accepted:

@@ -127,7 +127,7 @@ def kind(name: str) -> tuple[bool, ...]:
 
     family = registry.families()[name]
     return (bool(family.active), bool(family.ratios),
-            any(calculator.cache_per_token(family, c) != 0 for c in family.architectures), bool(calculator.rules(family)),
+            any(calculator.cache_elements(family, c) != 0 for c in family.architectures), bool(calculator.rules(family)),
             any(memory.per_token(part, cross=True) != 0 for part in family.architectures.values()))
 
 

@@ -54,19 +54,20 @@ def test_the_table_says_it_is_measured(tmp_path):
 
 
 def test_a_tied_tensor_is_held_once_and_listed_with_zero(tmp_path):
-    # Whisper's head is its decoder's token table (WhisperForConditionalGeneration ties proj_out).
-    config = {"model_type": "whisper", "architectures": ["WhisperForConditionalGeneration"]}
+    # M2M100's head is its shared token table (M2M100ForConditionalGeneration ties lm_head to model.shared).
+    config = {"model_type": "m2m_100", "architectures": ["M2M100ForConditionalGeneration"], "encoder_layers": 1,
+              "decoder_layers": 1}
     result = json.loads(in_process.derivations("count", write(tmp_path, config), "--json")[1])
-    head = next(c for c in result["components"] if c["name"] == "proj_out")
-    assert head["count"] == 0 and "tied to model.decoder.embed_tokens.weight" in head["shapes"]
+    head = next(c for c in result["components"] if c["name"] == "lm_head")
+    assert head["count"] == 0 and "tied to model.shared.weight" in head["shapes"]
     assert sum(c["count"] for c in result["components"]) == result["total"]
 
 
 @pytest.mark.parametrize(("config", "arch", "said"), [
     ({"model_type": "gpt9"}, None, "neither derived"),  # transformers does not know it either
-    ({"model_type": "whisper"}, "BertModel", "not a class of model_type"),
-    ({"model_type": "whisper"}, "WhisperForCooking", "no such model class"),
-    ({"model_type": "whisper", "d_model": 30, "encoder_attention_heads": 4}, None, "transformers"),
+    ({"model_type": "m2m_100"}, "BertModel", "not a class of model_type"),
+    ({"model_type": "m2m_100"}, "M2M100ForCooking", "no such model class"),
+    ({"model_type": "m2m_100", "d_model": 30, "encoder_attention_heads": 4}, None, "transformers"),
     ({"model_type": "my_model", "auto_map": {"AutoModel": "modeling.MyModel"}}, None, "own code"),
 ])
 def test_what_transformers_refuses_is_one_line(tmp_path, config, arch, said):

@@ -80,7 +80,11 @@ CHECKS = validation.fields(
     activation_function=validation.activation("str"), dropout=validation.dropout(),
     attention_dropout=validation.dropout(), activation_dropout=validation.dropout(),
     init_std=validation.deviation("float"), scale_embedding="bool", decoder_start_token_id="int",
-    apply_spec_augment="bool", use_weighted_layer_sum="bool", **validation.TOKENS)
+    apply_spec_augment="bool", use_weighted_layer_sum="bool", mask_time_prob="float | int", mask_time_length="int",
+    mask_time_min_masks="int", mask_feature_prob="float | int", mask_feature_length="int",
+    mask_feature_min_masks="int", median_filter_width="int", **validation.TOKENS,
+    # PreTrainedConfig's return_dict (bool | None, unchecked there): WhisperModel's forward fails on null, as Marian's.
+    return_dict="some")
 
 FIELD_NAMES = {"V": "vocab_size", "N_m": "num_mel_bins", "N_f": "max_source_positions", "P": "max_target_positions",
                "D": "d_model", "H": ("encoder_attention_heads", "decoder_attention_heads"),

@@ -264,14 +264,15 @@ def reads_images(family: Family) -> bool:
 
 
 @cache
-def cache_per_token(family: Family, architecture: str) -> sympy.Expr:
-    """Elements one token leaves in the class's key/value cache, every layer (an encoder-decoder's source as long
-    as its target: its cross-attention's too), with full attention in every layer (the form asks for no
-    window): derivations.memory on the class's tree. 0 for a class without a cache."""
+def cache_elements(family: Family, architecture: str) -> sympy.Expr:
+    """Elements the class's key/value cache holds after ``s`` tokens, every layer (an encoder-decoder's source as
+    long as its target: its cross-attention's too; a cross-attention over a fixed window, Whisper's, that window),
+    with full attention in every layer (the form asks for no window): derivations.memory on the class's tree. 0 for a
+    class without a cache."""
     from ..symbols import s, s_d
 
-    part = family.architectures[architecture]
-    return sympy.expand((memory.per_token(part) + memory.per_token(part, cross=True)).subs(s_d, s))
+    rows = memory.cache_rows(family.architectures[architecture])
+    return sympy.expand(sympy.Add(*(r.per_token * (s if r.source is None else r.source) for r in rows)).subs(s_d, s))
 
 
 # The data types the form offers: those that store every tensor at one width (derivations.storage.FORMATS; the
@@ -324,8 +325,8 @@ def family_script(name: str, family: Family) -> str:
                          for architecture, part in active(family).items())
     forwards = ",\n".join(f"    {json.dumps(architecture)}: {_function(forward(family, architecture))}"
                            for architecture in family.architectures)
-    caches = ",\n".join(f"    {json.dumps(architecture)}: {_function(cache_per_token(family, architecture))}"
-                         for architecture in family.architectures if cache_per_token(family, architecture) != 0)
+    caches = ",\n".join(f"    {json.dumps(architecture)}: {_function(cache_elements(family, architecture))}"
+                         for architecture in family.architectures if cache_elements(family, architecture) != 0)
     return (f"  {json.dumps(name)}: {{\n"
             f"   sizes: {json.dumps([str(s) for s in sizes(family)])},\n"
             f"   minimum: {json.dumps(minimum(family))},\n"
@@ -349,5 +350,5 @@ def script() -> str:
             "// (sizes) => of all copies, unless one]; copies, [the number of copies as HTML, (sizes) => it]; each rule\n"
             "// [field, its sizes, (sizes) => holds, refuses], listed by the form in the same order; active, a\n"
             "// mixture's parameters one token uses; forward, the FLOPs of one forward over s.s tokens; cache, the\n"
-            "// elements one token leaves in the key/value cache (classes without one are not listed).\n"
+            "// elements the key/value cache holds after s.s tokens (classes without one are not listed).\n"
             f"window.DV_CALCULATORS = {{\n{body}\n}};\n")

@@ -572,7 +572,7 @@ def expand_calculator(text: str, tex: Tex) -> str:
     # The data type of the bytes (derivations.storage.FORMATS: those that store every tensor at one width).
     types = "".join(f'<option value="{name}" data-bits="{bits}"{" selected" if name == "bf16" else ""}>{name}</option>'
                     for name, bits in calculator.data_types().items())
-    caches = any(calculator.cache_per_token(record, c) != 0 for c in classes)
+    caches = any(calculator.cache_elements(record, c) != 0 for c in classes)
     return (
         f'<form class="dv-calculator" id="calc-{html.escape(name)}" data-family="{html.escape(name)}" autocomplete="off">\n'
         '<div class="dv-calc-controls">'

@@ -175,13 +175,13 @@
         // A model that reads images computes per image (seq is 1, and says so): no share a token.
         flopsMore.textContent = seq.dataset.unit === "image" ? `; a training step ${format(3n * forward)}`
           : `, ${exact ? "" : "about "}${format(forward / tokens)} a token; a training step ${format(3n * forward)}`;
-        // The key/value cache over the same tokens: elements a token (every layer, full attention) times
-        // the tokens, in the chosen data type.
+        // The key/value cache after the same tokens (the generated function: every layer, full attention; a
+        // cross-attention over a fixed window, Whisper's, that window), in the chosen data type.
         if (cache) {
-          const perToken = family.cache[cls.value] ? family.cache[cls.value](values) : 0n;
-          cache.textContent = format(perToken * tokens * width);
-          cacheMore.textContent = perToken ? `${units(perToken * tokens * width)} in ${dtype.value}: ${format(perToken)} `
-            + `elements a token (every layer attending to every token; a sliding window keeps less)` : " (this class keeps none)";
+          const elements = family.cache[cls.value] ? family.cache[cls.value]({...values, s: tokens}) : 0n;
+          cache.textContent = format(elements * width);
+          cacheMore.textContent = elements ? `${units(elements * width)} in ${dtype.value}: ${format(elements)} `
+            + `elements (every layer attending to every token; a sliding window keeps less)` : " (this class keeps none)";
         }
       } else {
         if (cache) cache.textContent = "";
