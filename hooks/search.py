@@ -26,6 +26,11 @@ none, and the page given back has them in place.
   text it indexes; it drops the tags of tables and keeps those of lists, so a match in a table (the
   notation's) gave loose text cut at its code, and a match in a list (the sources', a version's changes)
   the whole list. Now it is the row, or the item, that matched.
+- The search worker the site ships gets one fix (:func:`on_post_build`): lunr 2.3.9, inside it, minimizes the
+  trie of indexed words by a description of each node, its edges' characters each followed by the child's number
+  with nothing between them, so that with digits in words two different nodes can read the same and be merged: the
+  trie then reaches words the index does not hold (a search for one fails as a whole) and loses words it does
+  (``tests/search_words.cjs`` finds both). A separator after each number makes every description unique.
 - Pictures (an SVG's ticks, labels and metadata; a family's bars and their numbers), the calculators' lists of options and the anchor
   links of formulas and notebook headings (a lone "¶") carry ``data-search-exclude``, which holds for
   them: none holds an element of its own name.
@@ -35,7 +40,9 @@ from __future__ import annotations
 
 import html
 import re
+from pathlib import Path
 
+from mkdocs.exceptions import PluginError
 from mkdocs.plugins import CombinedEvent, event_priority
 
 import listing  # sibling module: MkDocs puts this folder on sys.path while loading a hook
@@ -135,3 +142,21 @@ def _after_search(context, page, config, nav):
 
 
 on_page_context = CombinedEvent(_before_search, _after_search)
+
+
+# lunr's TokenSet.prototype.toString as Material's minified worker has it, and the same with a separator after each
+# child's number ("|": an edge is one character, so "<char><digits>|" reads one way only).
+TRIE_KEY = 'e=e+s+o.id}return e}'
+TRIE_KEY_FIXED = 'e=e+s+o.id+"|"}return e}'
+
+
+def on_post_build(config) -> None:
+    """The site's search worker with lunr's trie keys made unique (see the module's docstring); a worker that no
+    longer holds the line fixed fails the build, for a new Material to be looked at."""
+    workers = sorted((Path(config.site_dir) / "assets" / "javascripts" / "workers").glob("search.*.min.js"))
+    if len(workers) != 1:
+        raise PluginError(f"hooks/search.py: expected one search worker, found {[w.name for w in workers]}")
+    text = workers[0].read_text(encoding="utf-8")
+    if text.count(TRIE_KEY) != 1 and TRIE_KEY_FIXED not in text:
+        raise PluginError(f"hooks/search.py: {workers[0].name} no longer holds lunr's TokenSet key as 2.3.9 wrote it")
+    workers[0].write_text(text.replace(TRIE_KEY, TRIE_KEY_FIXED), encoding="utf-8")

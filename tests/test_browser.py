@@ -642,7 +642,7 @@ def test_search_lists_first_the_page_that_explains_an_abbreviation(searching):
 # Words that many pages write, each with the page that explains it: every family page's Memory section repeats "bf16"
 # and "int4" (hooks/search.py takes the family's boost off those sections); and a model no family derives, which the
 # coverage page names.
-EXPLAINED = {"bf16": "memory.html", "int4": "memory.html", "whisper": "coverage.html"}
+EXPLAINED = {"bf16": "memory.html", "int4": "memory.html", "mamba": "coverage.html"}
 
 
 def test_search_lists_first_the_page_that_explains_a_term_that_many_pages_repeat(searching):
@@ -702,7 +702,7 @@ def test_the_search_index_loads_when_search_is_opened(served, watched):
 
     page.goto(served + page_url("notation"), wait_until="networkidle")
     assert not index()
-    assert search(page, "whisper")[0] == "coverage.html"
+    assert search(page, "mamba")[0] == "coverage.html"
     assert index() == ["/search/search_index.json"]
     assert not watched.errors and not watched.foreign() and not watched.failures
 
@@ -994,7 +994,7 @@ def test_a_chosen_class_a_chosen_file_and_a_refused_config_on_the_config_page(co
             assert shown["message"].startswith(prefix) and error.startswith(prefix), (shown["message"], error)
     assert form.locator(".dv-paste-result").is_hidden()
     # A model_type not derived: the command line's line, and this page (which runs no torch) links the list.
-    form.locator("textarea").fill('{"model_type": "whisper"}')
+    form.locator("textarea").fill('{"model_type": "mamba"}')
     form.locator(".dv-paste-count").click()
     assert "not derived" in counted(form)["message"]
     assert form.locator(".dv-paste-message a").get_attribute("href") == "coverage.html"
