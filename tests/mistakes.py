@@ -133,6 +133,8 @@ def _inputs(model, architecture: str) -> dict:
     return inputs
 
 
+# The sizes of each tower of a pair in a probe (as narrow as NARROW's, two layers).
+TOWER = {"hidden_size": 64, "intermediate_size": 64, "num_attention_heads": 4, "num_hidden_layers": 2}
 # The widths of the families whose fields tests/reference.py's NARROW does not name (GPT-2's, T5's, Marian's, ...).
 WIDTHS = {"n_embd": 64, "n_head": 4, "n_inner": 64, "d_model": 64, "d_ff": 64, "d_kv": 16, "num_heads": 4,
           "encoder_ffn_dim": 64, "decoder_ffn_dim": 64, "encoder_attention_heads": 4, "decoder_attention_heads": 4,
@@ -149,6 +151,9 @@ def probe(model_type: str) -> tuple[str, dict]:
     name = min(names, key=lambda n: answers.count(bundled(n))[0]["total"])
     small = shallow(bundled(name))
     small |= {k: v for k, v in (NARROW | WIDTHS | FEW_EXPERTS).items() if small.get(k) is not None}
+    # A pair's towers (CLIP's, SigLIP's text_config and vision_config), narrowed whatever they write: a minimal
+    # sub-config takes its class's full sizes.
+    small |= {k: dict(v) | TOWER for k, v in small.items() if k in ("text_config", "vision_config") and isinstance(v, dict)}
     if "kv_lora_rank" in small:
         small["num_key_value_heads"] = small["num_attention_heads"]  # latent attention: one key/value per head
         small |= {"n_group": 1, "topk_group": 1}  # DeepSeek's routing in one group (absent, V3's 8 groups of 1)
