@@ -1,4 +1,4 @@
-"""ViT (Dosovitskiy et al. 2020), composed from the components, laid out as transformers' ``ViTModel``.
+"""ViT (Dosovitskiy et al. 2021), composed from the components, laid out as transformers' ``ViTModel``.
 
 An image of C_i channels is cut into N_p square patches of p by p pixels; a convolution whose kernel and stride are
 the patch (ViTPatchEmbeddings.projection) maps each patch to a D-wide token; a learned class token is put first and
