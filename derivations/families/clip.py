@@ -172,19 +172,20 @@ SOURCES = declare(
 _PROFILE = Citation("openclip-profile", "mparams, image_mparams, text_mparams")
 
 
-def _profiled(name: str, printed: str, row: str, checkpoint: str, candidate: Part) -> Rounded:
+def profiled(name: str, printed: str, row: str, checkpoint: str, candidate: Part) -> Rounded:
+    """A figure of OpenCLIP's profile (millions of parameters, two decimals), set against the count it rounds."""
     return Rounded(name, round(float(printed) * 10**6), f"{row}: {printed} million", _PROFILE, checkpoint,
                    (candidate,), precision=10**4, printed=printed)
 
 
-b32_total = _profiled("b32_total", "151.28", "ViT-B-32, mparams", "clip-vit-base-patch32", ARCHITECTURES["CLIPModel"])
-b32_image = _profiled("b32_image", "87.85", "ViT-B-32, image_mparams", "clip-vit-base-patch32", image_encoder)
-b32_text = _profiled("b32_text", "63.43", "ViT-B-32, text_mparams", "clip-vit-base-patch32", text_encoder)
-b16_total = _profiled("b16_total", "149.62", "ViT-B-16, mparams", "clip-vit-base-patch16", ARCHITECTURES["CLIPModel"])
-b16_image = _profiled("b16_image", "86.19", "ViT-B-16, image_mparams", "clip-vit-base-patch16", image_encoder)
-l14_total = _profiled("l14_total", "427.62", "ViT-L-14, mparams", "clip-vit-large-patch14", ARCHITECTURES["CLIPModel"])
-l14_image = _profiled("l14_image", "303.97", "ViT-L-14, image_mparams", "clip-vit-large-patch14", image_encoder)
-l14_text = _profiled("l14_text", "123.65", "ViT-L-14, text_mparams", "clip-vit-large-patch14", text_encoder)
+b32_total = profiled("b32_total", "151.28", "ViT-B-32, mparams", "clip-vit-base-patch32", ARCHITECTURES["CLIPModel"])
+b32_image = profiled("b32_image", "87.85", "ViT-B-32, image_mparams", "clip-vit-base-patch32", image_encoder)
+b32_text = profiled("b32_text", "63.43", "ViT-B-32, text_mparams", "clip-vit-base-patch32", text_encoder)
+b16_total = profiled("b16_total", "149.62", "ViT-B-16, mparams", "clip-vit-base-patch16", ARCHITECTURES["CLIPModel"])
+b16_image = profiled("b16_image", "86.19", "ViT-B-16, image_mparams", "clip-vit-base-patch16", image_encoder)
+l14_total = profiled("l14_total", "427.62", "ViT-L-14, mparams", "clip-vit-large-patch14", ARCHITECTURES["CLIPModel"])
+l14_image = profiled("l14_image", "303.97", "ViT-L-14, image_mparams", "clip-vit-large-patch14", image_encoder)
+l14_text = profiled("l14_text", "123.65", "ViT-L-14, text_mparams", "clip-vit-large-patch14", text_encoder)
 PROFILED = (b32_total, b32_image, b32_text, b16_total, b16_image, l14_total, l14_image, l14_text)
 
 FAMILY = Family(

@@ -14,12 +14,11 @@ from dataclasses import replace
 
 import sympy
 
-from ..claims import Rounded
 from ..components import (Op, Part, as_kind, attention_products, classifier, feed_forward, group, layer_norm, leaf,
                           linear, tied_tensor)
 from ..contract import Family, Headline
 from ..readers import siglip as reader
-from ..sources import Citation, Source, declare
+from ..sources import Source, declare
 from ..symbols import C, D, D_t, E_p, F, H, L, N_p, P, p
 from . import clip, vit
 
@@ -136,25 +135,17 @@ SOURCES = declare(
 )
 
 # OpenCLIP's profile (declared by CLIP's module): its image encoder is the vision tower, its text side the rest.
-_PROFILE = Citation("openclip-profile", "mparams, image_mparams, text_mparams")
 text_side = group("text_side", "text side as OpenCLIP counts it (text tower, logit scale and bias)", text_tower, logits)
 assert sympy.expand(text_side.total + vision_tower.total - ARCHITECTURES["SiglipModel"].total) == 0
 
-
-def _profiled(name: str, printed: str, row: str, checkpoint: str, candidate: Part) -> Rounded:
-    return Rounded(name, round(float(printed) * 10**6), f"{row}: {printed} million", _PROFILE, checkpoint,
-                   (candidate,), precision=10**4, printed=printed)
-
-
-b16_total = _profiled("b16_total", "203.16", "ViT-B-16-SigLIP, mparams", "siglip-base-patch16-224",
-                      ARCHITECTURES["SiglipModel"])
-b16_image = _profiled("b16_image", "92.88", "ViT-B-16-SigLIP, image_mparams", "siglip-base-patch16-224", vision_tower)
-b16_text = _profiled("b16_text", "110.27", "ViT-B-16-SigLIP, text_mparams", "siglip-base-patch16-224", text_side)
-_SO400M = "siglip-so400m-patch14-384"
-so400m_total = _profiled("so400m_total", "877.96", "ViT-SO400M-14-SigLIP-384, mparams", _SO400M,
-                         ARCHITECTURES["SiglipModel"])
-so400m_image = _profiled("so400m_image", "428.23", "ViT-SO400M-14-SigLIP-384, image_mparams", _SO400M, vision_tower)
-so400m_text = _profiled("so400m_text", "449.73", "ViT-SO400M-14-SigLIP-384, text_mparams", _SO400M, text_side)
+_BASE, _SO400M = "siglip-base-patch16-224", "siglip-so400m-patch14-384"
+b16_total = clip.profiled("b16_total", "203.16", "ViT-B-16-SigLIP, mparams", _BASE, ARCHITECTURES["SiglipModel"])
+b16_image = clip.profiled("b16_image", "92.88", "ViT-B-16-SigLIP, image_mparams", _BASE, vision_tower)
+b16_text = clip.profiled("b16_text", "110.27", "ViT-B-16-SigLIP, text_mparams", _BASE, text_side)
+so400m_total = clip.profiled("so400m_total", "877.96", "ViT-SO400M-14-SigLIP-384, mparams", _SO400M,
+                             ARCHITECTURES["SiglipModel"])
+so400m_image = clip.profiled("so400m_image", "428.23", "ViT-SO400M-14-SigLIP-384, image_mparams", _SO400M, vision_tower)
+so400m_text = clip.profiled("so400m_text", "449.73", "ViT-SO400M-14-SigLIP-384, text_mparams", _SO400M, text_side)
 PROFILED = (b16_total, b16_image, b16_text, so400m_total, so400m_image, so400m_text)
 
 FAMILY = Family(

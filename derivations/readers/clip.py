@@ -54,30 +54,41 @@ def side(config: Mapping, field: str, where: str, defaults: Mapping[str, int] = 
     return size({f"{where}.{field}": value}, f"{where}.{field}", {})
 
 
-def read(config: Mapping) -> dict[str, int]:
+def towers(config: Mapping, text_defaults: Mapping[str, int] = TEXT,
+           vision_defaults: Mapping[str, int] = VISION) -> tuple[dict[str, int], Mapping, Mapping]:
+    """The sizes of a pair's two towers (CLIP's, or SigLIP's with its classes' defaults), each read from its
+    sub-config, the heads' rules and the image's patches checked; the labels; and the two sub-configs."""
     text, vision = sub_config(config, "text_config"), sub_config(config, "vision_config")
 
     def of(sub: Mapping, where: str, defaults: Mapping[str, int], field: str) -> int:
         return size({f"{where}.{field}": sub.get(field, defaults[field])}, f"{where}.{field}", {})
 
+    def text_size(field: str) -> int:
+        return of(text, "text_config", text_defaults, field)
+
+    def vision_size(field: str) -> int:
+        return of(vision, "vision_config", vision_defaults, field)
+
     values = {
-        "V": of(text, "text_config", TEXT, "vocab_size"), "P": of(text, "text_config", TEXT, "max_position_embeddings"),
-        "D_t": of(text, "text_config", TEXT, "hidden_size"), "F_t": of(text, "text_config", TEXT, "intermediate_size"),
-        "L_t": of(text, "text_config", TEXT, "num_hidden_layers"),
-        "H_t": of(text, "text_config", TEXT, "num_attention_heads"),
-        "C_i": of(vision, "vision_config", VISION, "num_channels"), "D": of(vision, "vision_config", VISION, "hidden_size"),
-        "F": of(vision, "vision_config", VISION, "intermediate_size"),
-        "L": of(vision, "vision_config", VISION, "num_hidden_layers"),
-        "H": of(vision, "vision_config", VISION, "num_attention_heads"),
-        "E_p": size(config, "projection_dim", DEFAULTS), "C": num_labels(config),
+        "V": text_size("vocab_size"), "P": text_size("max_position_embeddings"), "D_t": text_size("hidden_size"),
+        "F_t": text_size("intermediate_size"), "L_t": text_size("num_hidden_layers"),
+        "H_t": text_size("num_attention_heads"), "C_i": vision_size("num_channels"), "D": vision_size("hidden_size"),
+        "F": vision_size("intermediate_size"), "L": vision_size("num_hidden_layers"),
+        "H": vision_size("num_attention_heads"), "C": num_labels(config),
     }
     TEXT_HEADS.check(values, FIELD_OF)
     VISION_HEADS.check(values, FIELD_OF)
-    image, patch = side(vision, "image_size", "vision_config"), side(vision, "patch_size", "vision_config")
+    image = side(vision, "image_size", "vision_config", vision_defaults)
+    patch = side(vision, "patch_size", "vision_config", vision_defaults)
     if patch > image:
         raise ConfigError(f"vision_config.patch_size ({patch}) is more than vision_config.image_size ({image}): no "
                           "patch to embed")
-    return values | {"N_p": (image // patch) ** 2, "p": patch}
+    return values | {"N_p": (image // patch) ** 2, "p": patch}, text, vision
+
+
+def read(config: Mapping) -> dict[str, int]:
+    values, _, _ = towers(config)
+    return values | {"E_p": size(config, "projection_dim", DEFAULTS)}
 
 
 def check(config: Mapping, architecture: str) -> None:

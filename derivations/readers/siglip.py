@@ -11,10 +11,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from ..reading import ConfigError, Layout, Reader, Switch, num_labels, shown, size
-from ..rules import divides
+from ..reading import ConfigError, Layout, Reader, Switch, shown, size
 from .. import validation
-from .clip import side, sub_config
+from .clip import TEXT_HEADS, VISION_HEADS, sub_config, towers
 
 # transformers' SiglipTextConfig and SiglipVisionConfig defaults (projection_size: the text width when unset).
 TEXT = {"vocab_size": 32000, "hidden_size": 768, "intermediate_size": 3072, "num_hidden_layers": 12,
@@ -30,39 +29,16 @@ FIELD_OF = {"V": "text_config.vocab_size", "P": "text_config.max_position_embedd
             "F": "vision_config.intermediate_size", "L": "vision_config.num_hidden_layers",
             "H": "vision_config.num_attention_heads", "C": "num_labels"}
 
-# The attention layers require heads that partition the width (the text tower's and the vision tower's; the pooling
-# head's nn.MultiheadAttention refuses another width too).
-TEXT_HEADS = divides("H_t", "D_t", "{H_t} divides {D_t} (the text tower's heads partition its width)")
-VISION_HEADS = divides("H", "D", "{H} divides {D} (the vision tower's heads partition its width)")
+# The attention layers require heads that partition the width, as CLIP's (the pooling head's nn.MultiheadAttention
+# refuses another width too): clip.TEXT_HEADS and clip.VISION_HEADS.
 
 
 def read(config: Mapping) -> dict[str, int]:
-    text, vision = sub_config(config, "text_config"), sub_config(config, "vision_config")
-
-    def of(sub: Mapping, where: str, defaults: Mapping[str, int], field: str) -> int:
-        return size({f"{where}.{field}": sub.get(field, defaults[field])}, f"{where}.{field}", {})
-
-    values = {
-        "V": of(text, "text_config", TEXT, "vocab_size"), "P": of(text, "text_config", TEXT, "max_position_embeddings"),
-        "D_t": of(text, "text_config", TEXT, "hidden_size"), "F_t": of(text, "text_config", TEXT, "intermediate_size"),
-        "L_t": of(text, "text_config", TEXT, "num_hidden_layers"),
-        "H_t": of(text, "text_config", TEXT, "num_attention_heads"),
-        "C_i": of(vision, "vision_config", VISION, "num_channels"), "D": of(vision, "vision_config", VISION, "hidden_size"),
-        "F": of(vision, "vision_config", VISION, "intermediate_size"),
-        "L": of(vision, "vision_config", VISION, "num_hidden_layers"),
-        "H": of(vision, "vision_config", VISION, "num_attention_heads"), "C": num_labels(config),
-    }
+    values, text, _ = towers(config, TEXT, VISION)
     # SiglipTextConfig: projection_size, else hidden_size (a null is the width too).
     projection = text.get("projection_size")
-    values["E_p"] = values["D_t"] if projection is None else size(
-        {"text_config.projection_size": projection}, "text_config.projection_size", {})
-    TEXT_HEADS.check(values, FIELD_OF)
-    VISION_HEADS.check(values, FIELD_OF)
-    image, patch = side(vision, "image_size", "vision_config", VISION), side(vision, "patch_size", "vision_config", VISION)
-    if patch > image:
-        raise ConfigError(f"vision_config.patch_size ({patch}) is more than vision_config.image_size ({image}): no "
-                          "patch to embed")
-    return values | {"N_p": (image // patch) ** 2, "p": patch}
+    return values | {"E_p": values["D_t"] if projection is None else size(
+        {"text_config.projection_size": projection}, "text_config.projection_size", {})}
 
 
 def check(config: Mapping, architecture: str) -> None:

@@ -36,20 +36,26 @@ def configs(draw: st.DrawFn) -> dict:
     return config
 
 
-def runs(config: Mapping) -> bool:
-    """Whether transformers builds CLIPModel from the config (on the CPU) and runs it on three tokens and one image."""
-    import torch
-    import transformers
+def runs_pair(model_class: str):
+    """Whether transformers builds the pair ``model_class`` from a config (on the CPU) and runs it on three tokens
+    and one image: CLIP's, and SigLIP's (tests/specs/siglip.py)."""
+    def runs(config: Mapping) -> bool:
+        import torch
+        import transformers
 
-    try:
-        model = transformers.CLIPModel(transformers.AutoConfig.for_model(**config))
-        vision = model.config.vision_config
-        with torch.no_grad():
-            model(input_ids=torch.tensor([[0, 1, 2]]) % model.config.text_config.vocab_size,
-                  pixel_values=torch.zeros(1, vision.num_channels, vision.image_size, vision.image_size))
-    except Exception:  # the config class, the constructor or the forward pass refuses it
-        return False
-    return True
+        try:
+            model = getattr(transformers, model_class)(transformers.AutoConfig.for_model(**config))
+            vision = model.config.vision_config
+            with torch.no_grad():
+                model(input_ids=torch.tensor([[0, 1, 2]]) % model.config.text_config.vocab_size,
+                      pixel_values=torch.zeros(1, vision.num_channels, vision.image_size, vision.image_size))
+        except Exception:  # the config class, the constructor or the forward pass refuses it
+            return False
+        return True
+    return runs
+
+
+runs = runs_pair("CLIPModel")
 
 
 SMALL_TOWER = {"num_hidden_layers": 2, "hidden_size": 32, "num_attention_heads": 4, "intermediate_size": 64}

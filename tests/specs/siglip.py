@@ -1,11 +1,10 @@
 """SigLIP: what the reference harness checks (tests/test_reference_families.py)."""
 
-from collections.abc import Mapping
 
 from hypothesis import strategies as st
 
 from spec import Spec
-from specs.clip import tower
+from specs.clip import runs_pair, tower
 from strategies import maybe_labels
 
 
@@ -27,21 +26,7 @@ def configs(draw: st.DrawFn) -> dict:
     return config
 
 
-def runs(config: Mapping) -> bool:
-    """Whether transformers builds SiglipModel from the config (on the CPU) and runs it on three tokens and one
-    image."""
-    import torch
-    import transformers
-
-    try:
-        model = transformers.SiglipModel(transformers.AutoConfig.for_model(**config))
-        vision = model.config.vision_config
-        with torch.no_grad():
-            model(input_ids=torch.tensor([[0, 1, 2]]) % model.config.text_config.vocab_size,
-                  pixel_values=torch.zeros(1, vision.num_channels, vision.image_size, vision.image_size))
-    except Exception:  # the config class, the constructor or the forward pass refuses it
-        return False
-    return True
+runs = runs_pair("SiglipModel")
 
 
 SMALL_TOWER = {"num_hidden_layers": 2, "hidden_size": 32, "num_attention_heads": 4, "intermediate_size": 64}
