@@ -173,11 +173,8 @@ def flop_rows(part) -> list[dict]:
 def image_only(family, variant: str, name: str) -> bool:
     """The class reads an image alone: its family reads images and its FLOPs hold no length (s, s_d)."""
     from . import flops
-    from .symbols import s, s_d
 
-    if family.image_tokens is None:
-        return False
-    return not flops.forward(family.variants[variant][name]).free_symbols & {s, s_d}
+    return family.image_tokens is not None and flops.fixed_input(family.variants[variant][name])
 
 
 def active_part(family, variant: str, name: str):

@@ -128,6 +128,12 @@ def _step(part: Part):
     return step
 
 
+def fixed_input(part: Part) -> bool:
+    """The part's forward holds no length (s, s_d): it reads an input whose size its config sets alone (one image's
+    patches, one window of audio), whatever the tokens asked for."""
+    return not forward(part).free_symbols & {s, s_d}
+
+
 def forward(part: Part) -> Expr:
     """Forward FLOPs of one sequence, as the eager implementation computes them (the whole attention
     square, causal or not): what FlopCounterMode counts."""

@@ -42,15 +42,15 @@ def bart_labels(config: Mapping) -> int:
     return num_labels(config)
 
 
-def encoder(config: Mapping) -> dict[str, int]:
+def encoder(config: Mapping, fields: Fields = FIELDS) -> dict[str, int]:
     """The encoder's sizes, checked as transformers checks them when it builds an encoder: every class but
-    ForCausalLM, which builds the decoder alone (see :func:`check`)."""
-    hidden = FIELDS.size(config, "d_model")
-    heads = FIELDS.size(config, "encoder_attention_heads")
-    HEADS_DIVIDE_WIDTH.check({"H": heads, "D": hidden}, {"H": FIELDS.written(config, "encoder_attention_heads"),
-                                                         "D": FIELDS.written(config, "d_model")})
-    return {"H": heads, "d_h": hidden // heads, "F": FIELDS.size(config, "encoder_ffn_dim"),
-            "L": FIELDS.size(config, "encoder_layers")}
+    ForCausalLM, which builds the decoder alone (see :func:`check`). ``fields``: the config class's (Whisper's)."""
+    hidden = fields.size(config, "d_model")
+    heads = fields.size(config, "encoder_attention_heads")
+    HEADS_DIVIDE_WIDTH.check({"H": heads, "D": hidden}, {"H": fields.written(config, "encoder_attention_heads"),
+                                                         "D": fields.written(config, "d_model")})
+    return {"H": heads, "d_h": hidden // heads, "F": fields.size(config, "encoder_ffn_dim"),
+            "L": fields.size(config, "encoder_layers")}
 
 
 def reader(labels: Callable[[Mapping], int], nullable: bool) -> Callable[[Mapping], dict[str, int]]:

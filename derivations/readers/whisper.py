@@ -29,14 +29,9 @@ HEADS_DIVIDE_WIDTH = bart.HEADS_DIVIDE_WIDTH
 
 
 def encoder(config: Mapping) -> dict[str, int]:
-    """The encoder's sizes, its heads checked as WhisperAttention checks them: every class but ForCausalLM (the
-    decoder alone) builds it."""
-    hidden = FIELDS.size(config, "d_model")
-    heads = FIELDS.size(config, "encoder_attention_heads")
-    HEADS_DIVIDE_WIDTH.check({"H": heads, "D": hidden}, {"H": FIELDS.written(config, "encoder_attention_heads"),
-                                                         "D": FIELDS.written(config, "d_model")})
-    return {"H": heads, "d_h": hidden // heads, "F": FIELDS.size(config, "encoder_ffn_dim"),
-            "L": FIELDS.size(config, "encoder_layers")}
+    """The encoder's sizes, its heads checked as WhisperAttention checks them (BART's reading, over Whisper's
+    fields): every class but ForCausalLM (the decoder alone) builds it."""
+    return bart.encoder(config, FIELDS)
 
 
 def decoder(config: Mapping) -> None:

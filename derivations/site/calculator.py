@@ -257,10 +257,7 @@ def forward(family: Family, architecture: str) -> sympy.Expr:
 
 def reads_images(family: Family) -> bool:
     """Every class of the family reads an image alone (ViT's): the form computes per image and asks for no length."""
-    from ..symbols import s
-
-    return family.image_tokens is not None and all(s not in forward(family, name).free_symbols
-                                                   for name in family.architectures)
+    return family.image_tokens is not None and all(flops.fixed_input(part) for part in family.architectures.values())
 
 
 @cache

@@ -149,7 +149,7 @@ def expand_compute(text: str, tex: Tex) -> str:
     for checkpoint in record.checkpoints:
         part = breakdown.main_class(record, checkpoint)
         values = dict(registry.checkpoint(checkpoint).values)
-        image = record.image_tokens is not None and not flops.forward(part).free_symbols & {s, s_d}
+        image = record.image_tokens is not None and flops.fixed_input(part)
         length = (evaluate(record.image_tokens, values) if image  # a class that reads an image alone: one image
                   else min(values.get(P, flops.TABLE_SEQUENCE), flops.TABLE_SEQUENCE))
         values |= {s: length, s_d: length}
@@ -163,8 +163,8 @@ def expand_compute(text: str, tex: Tex) -> str:
                      f"{render.decimal(Fraction(100 * products, forward), 1)}%"])
     head = ["checkpoint", _math(tex, render.latex(s), False), "forward", "forward, causal half",
             "training step", "attention products"]
-    one = ("one image (its patches and class token)" if record.image_tokens is not None
-           and not flops.forward(main).free_symbols & {s, s_d} else "one sequence")
+    one = ("one image (its patches and class token)" if record.image_tokens is not None and flops.fixed_input(main)
+           else "one sequence")
     caption = (f"<code>{html.escape(main.name)}</code>: FLOPs of {one}, as the eager implementation computes "
                "them (the whole attention square); the causal half cuts a decoder's self-attention to the keys "
                "each query needs; a training step is the forward and a backward of twice its FLOPs.")

@@ -1,10 +1,10 @@
 """DINOv2: what the reference harness checks (tests/test_reference_families.py)."""
 
-from collections.abc import Mapping
 
 from hypothesis import strategies as st
 
 from spec import Spec
+from specs.vit import runs_image
 from strategies import maybe_flags, maybe_labels
 
 
@@ -44,20 +44,7 @@ def configs(draw: st.DrawFn) -> dict:
     return config
 
 
-def runs(config: Mapping) -> bool:
-    """Whether transformers builds Dinov2Model from the config (on the CPU) and runs it on one image of its size."""
-    import torch
-    import transformers
-
-    try:
-        model = transformers.Dinov2Model(transformers.AutoConfig.for_model(**config))
-        size = model.config.image_size
-        height, width = size if isinstance(size, (list, tuple)) else (size, size)
-        with torch.no_grad():
-            model(torch.zeros(1, model.config.num_channels, height, width))
-    except Exception:  # the config class, the constructor or the forward pass refuses it
-        return False
-    return True
+runs = runs_image("Dinov2Model")
 
 
 SPEC = Spec(

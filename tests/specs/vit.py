@@ -41,20 +41,26 @@ def configs(draw: st.DrawFn) -> dict:
     return config
 
 
-def runs(config: Mapping) -> bool:
-    """Whether transformers builds ViTModel from the config (on the CPU) and runs it on one image of its size."""
-    import torch
-    import transformers
+def runs_image(model_class: str):
+    """Whether transformers builds ``model_class`` from a config (on the CPU) and runs it on one image of its size:
+    ViT's, and DINOv2's (tests/specs/dinov2.py)."""
+    def runs(config: Mapping) -> bool:
+        import torch
+        import transformers
 
-    try:
-        model = transformers.ViTModel(transformers.AutoConfig.for_model(**config))
-        size = model.config.image_size
-        height, width = size if isinstance(size, (list, tuple)) else (size, size)
-        with torch.no_grad():
-            model(torch.zeros(1, model.config.num_channels, height, width))
-    except Exception:  # the config class, the constructor or the forward pass refuses it
-        return False
-    return True
+        try:
+            model = getattr(transformers, model_class)(transformers.AutoConfig.for_model(**config))
+            size = model.config.image_size
+            height, width = size if isinstance(size, (list, tuple)) else (size, size)
+            with torch.no_grad():
+                model(torch.zeros(1, model.config.num_channels, height, width))
+        except Exception:  # the config class, the constructor or the forward pass refuses it
+            return False
+        return True
+    return runs
+
+
+runs = runs_image("ViTModel")
 
 
 SPEC = Spec(
