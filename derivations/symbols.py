@@ -155,6 +155,14 @@ E_p = _size("E_p", r"E_{\mathrm{p}}")
 N_m = _size("N_m", r"N_{\mathrm{mel}}")
 N_f = _size("N_f", r"N_{\mathrm{f}}")
 D_c = _size("D_c", r"D_{\mathrm{c}}")
+# A model that joins a vision tower to a language model (LLaVA, Gemma 3, Qwen2.5-VL, Llama 4): the language model
+# keeps the plain sizes (D, F, L, H, K, d_h, V), its vision tower takes these; and the tokens one image becomes in the
+# language model's sequence, after the projector.
+D_v = _size("D_v", r"D_{\mathrm{v}}")
+F_v = _size("F_v", r"F_{\mathrm{v}}")
+L_v = _size("L_v", r"L_{\mathrm{v}}")
+H_v = _size("H_v", r"H_{\mathrm{v}}")
+N_i = _size("N_i", r"N_{\mathrm{img}}")
 # A ratio, not a size: Meta's ffn_dim_multiplier (1.3 for Llama-2-70B).
 r = sympy.Symbol("r", positive=True)
 
@@ -271,6 +279,14 @@ NOTATION: tuple[Notation, ...] = (
              "Whisper: 1500 for a 30-second window (10 ms a frame, halved)"),
     Notation(D_c, "width Whisper's audio classifier projects each frame's state to before averaging them",
              ("classifier_proj_size",), "256 by WhisperConfig's default"),
+    Notation(D_v, "width of the vision tower of a model that joins one to a language model (whose width is D)",
+             ("vision_config.hidden_size",), "the vision encoder's width in the papers"),
+    Notation(F_v, "feed-forward inner size of such a vision tower", ("vision_config.intermediate_size",), ""),
+    Notation(L_v, "layers of such a vision tower", ("vision_config.num_hidden_layers",), ""),
+    Notation(H_v, "attention heads of such a vision tower", ("vision_config.num_attention_heads",), ""),
+    Notation(N_i, "tokens one image becomes in a language model's sequence, after the projector (among the s tokens "
+                  "of the sequence)", ("mm_tokens_per_image",),
+             "Gemma 3's report: 256 soft tokens an image; LLaVA: one per patch of its vision tower"),
     Notation(E_p, "width of the joint space a pair projects both towers' pooled states to, where they are compared",
              ("projection_dim",), "CLIP's paper: the multi-modal embedding space"),
     Notation(s, "sequence length: the tokens of one sequence (for an encoder-decoder, the source the encoder "

@@ -77,6 +77,12 @@ def build(architecture: str, config: Mapping, device: str = "meta") -> torch.nn.
     key = getattr(model_class.config_class, "base_config_key", None)
     if key and not isinstance(hf_config, model_class.config_class) and hasattr(hf_config, key):
         hf_config = getattr(hf_config, key)
+    # ... or, without one, the sub-config of the class's model_type (Gemma3ForCausalLM on a gemma3 config: its
+    # text_config, as from_pretrained finds it).
+    elif not isinstance(hf_config, model_class.config_class):
+        own = [value for value in vars(hf_config).values() if isinstance(value, transformers.PreTrainedConfig)
+               and value.model_type == model_class.config_class.model_type]
+        hf_config = own[0] if own else hf_config
     hf_config._attn_implementation = "eager"
     hf_config._experts_implementation = "eager"
     with torch.device(device):
@@ -323,10 +329,28 @@ FEW_EXPERTS = {"num_local_experts": 8, "num_experts": 8, "n_routed_experts": 8, 
                "topk_group": 1}
 
 
+# A model that joins a vision tower to a language model runs on CPU (its forward finds the image's tokens by the
+# values of the ids): each sub-config narrowed, the image as published (its patches and the tokens it becomes).
+NARROW_SUB = {"text_config": {"hidden_size": 64, "intermediate_size": 64, "num_attention_heads": 4,
+                              "num_key_value_heads": 2, "head_dim": 16, "vocab_size": 256},
+              "vision_config": {"hidden_size": 64, "intermediate_size": 64, "num_attention_heads": 4}}
+
+
+def composite(config: Mapping) -> bool:
+    """Whether the config's model joins a vision tower to a language model: its reader reads the tokens an image
+    becomes among the text's (N_i), where a pair's towers (CLIP's) each read their own input."""
+    from derivations import configs
+
+    model_type = config.get("model_type")
+    return model_type in configs.READERS and "N_i" in configs.READERS[model_type].fields
+
+
 def shallow(config: dict, depth: int = 2) -> dict:
-    """The config with at most ``depth`` layers in each stack (and, for a mixture of experts, small widths:
-    it runs on CPU); everything else as published."""
+    """The config with at most ``depth`` layers in each stack (and, for a mixture of experts or a model that joins a
+    vision tower to a language model, small widths: it runs on CPU); everything else as published."""
     out = {k: (min(v, depth) if k in DEPTH_FIELDS and isinstance(v, int) else v) for k, v in config.items()}
+    if composite(config):
+        out |= {k: {**shallow(out.get(k) or {}, depth), **narrow} for k, narrow in NARROW_SUB.items()}
     out |= {k: out[k][:depth] for k in PER_LAYER_FIELDS if isinstance(out.get(k), list)}
     if mixture(config.get("model_type")):
         out |= {k: v for k, v in NARROW.items() if out.get(k) is not None}
@@ -368,7 +392,7 @@ def check_flops(architecture: str, config: Mapping, model: torch.nn.Module | Non
     model that must run on CPU (data_dependent) and is larger than CPU_LIMIT (left to the shrunk checks),
     nor for a config whose forward does not run (:func:`runs`, and those transformers fails on)."""
     from derivations import flops, registry
-    from derivations.symbols import P, s, s_d
+    from derivations.symbols import N_i, P, s, s_d
 
     resolved = resolved if resolved is not None else registry.resolve(config, architecture)
     if not runs(resolved, config):
@@ -387,9 +411,12 @@ def check_flops(architecture: str, config: Mapping, model: torch.nn.Module | Non
     tokens, target = (tokens, target) if longest is None else (min(tokens, longest), min(target, longest))
     if architecture in spec_of(config.get("model_type")).shifted:
         target = tokens
-    derived = evaluate(flops.forward(resolved.part), {**resolved.values, s: tokens, s_d: target})
+    forward = flops.forward(resolved.part)
+    # A class that reads an image among its text reads the N_i tokens it becomes before the text's.
+    placeholders = resolved.values[N_i] if N_i in forward.free_symbols else None
+    derived = evaluate(forward, {**resolved.values, s: tokens + (placeholders or 0), s_d: target})
     try:
-        measured = forward_flops(model, architecture, tokens, target)
+        measured = forward_flops(model, architecture, tokens, target, placeholders)
     except (RuntimeError, ValueError, TypeError, AttributeError, ZeroDivisionError, IndexError):
         # Configs that transformers builds and cannot run (one relative-position bucket, no pad token for
         # RoBERTa's positions, no decoder start token): nothing executes, so there is nothing to count.
@@ -404,7 +431,8 @@ def check_flops(architecture: str, config: Mapping, model: torch.nn.Module | Non
 # What the model computes
 # ---------------------------------------------------------------------------------------------
 
-def forward_flops(model: torch.nn.Module, architecture: str, tokens: int, target: int | None = None) -> int:
+def forward_flops(model: torch.nn.Module, architecture: str, tokens: int, target: int | None = None,
+                  placeholders: int | None = None) -> int:
     """The FLOPs that ``torch.utils.flop_counter.FlopCounterMode`` counts in one forward of ``model`` over one
     sequence of ``tokens`` tokens (and ``target`` decoder tokens for an encoder-decoder; ``tokens`` if None),
     with the default inputs of a user: ids and an all-ones attention mask, no cache, no encoder states for a
@@ -437,7 +465,11 @@ def forward_flops(model: torch.nn.Module, architecture: str, tokens: int, target
     ids = (torch.zeros(shape, dtype=torch.long, device=device) if device.type == "meta"
            else torch.randint(0, vocabulary, shape, device=device))
     classifies = architecture in spec_of(model.config.model_type).data_dependent
-    if classifies and architecture.endswith("ForSequenceClassification"):
+    if placeholders is not None:  # the image's N_i placeholder tokens, then the text's (none of them the placeholder)
+        ids[ids == model.config.image_token_id] = 0
+        ids = torch.cat([torch.full((1, placeholders), model.config.image_token_id, device=device), ids], dim=1)
+        shape = ids.shape
+    if classifies and architecture.endswith("ForSequenceClassification") and placeholders is None:
         # It classifies the state at the end-of-sequence token (T5's, BART's): one, the last.
         ids[..., :-1] = ids[..., :-1].remainder(vocabulary - 1)
         ids[..., :-1] += ids[..., :-1] >= model.config.eos_token_id

@@ -195,8 +195,18 @@ def grid(name: str, most: int | None = None):
         config = dict(base)
         for size, written in behind.items():
             for field in written:
-                config[field] = values.get(size, 1)
+                place(config, field, values.get(size, 1))
         yield values, config
+
+
+def place(config: dict, field: str, value: int) -> None:
+    """A field set in a config, one inside a sub-config by its dotted name (``text_config.hidden_size``)."""
+    if "." in field:
+        outer, inner = field.split(".", 1)
+        config[outer] = dict(config.get(outer) or {})
+        place(config[outer], inner, value)
+    else:
+        config[field] = value
 
 
 def holds(rule, family, values) -> bool:
