@@ -168,6 +168,16 @@ def image_tokens(chosen, values: Mapping[str, int], tokens: int | None) -> int |
     return image
 
 
+def image_among(chosen, values: Mapping[str, int], tokens: int) -> None:
+    """A class that reads an image among its text (a vision tower joined to a language model) reads it as N_i of the
+    sequence's tokens: a shorter sequence cannot hold it, and is refused."""
+    rows = compiled.section(chosen.model_type, "flops")["flops"][chosen.layout][chosen.architecture]
+    if "N_i" in values and any("N_i" in powers for row in rows for _, powers in row["terms"]) \
+            and tokens < values["N_i"]:
+        raise ConfigError(f"{chosen.architecture} reads one image as {values['N_i']:,} of the sequence's tokens: "
+                          f"--seq {tokens:,} cannot hold it (give at least {values['N_i']:,})")
+
+
 def flop_components(config: Mapping, architecture: str | None, tokens: int | None, target: int | None
                     ) -> tuple[str, list[dict], dict[str, int]]:
     """The architecture, one row per component with its forward FLOPs for one sequence (and the causal half
@@ -184,6 +194,7 @@ def flop_components(config: Mapping, architecture: str | None, tokens: int | Non
         raise ConfigError("the following arguments are required: --seq")
     if image is None:  # an image's tokens are its vision tower's, whose positions the config sizes
         _positions(values, tokens, target or tokens)
+        image_among(chosen, values, tokens)
     tokens = image or tokens
     values |= {"s": tokens, "s_d": target or tokens}
     out = [{**row, "flops": compiled.count(row["terms"], values),
@@ -489,6 +500,7 @@ def _held(config: Mapping, architecture: str | None, tokens: int | None, target:
         return chosen, held, values, image
     tokens = tokens if tokens is not None else context(config)
     _positions(values, tokens, target or tokens)
+    image_among(chosen, values, tokens)
     return chosen, held, values, tokens
 
 

@@ -66,3 +66,12 @@ def test_the_whole_is_its_three_parts(size):
 def test_bad_configs(config, architecture, message):
     with pytest.raises(configs.ConfigError, match=message):
         registry.resolve(config, architecture)
+
+
+def test_a_sequence_holds_the_images_tokens():
+    # The image is 256 of the language model's tokens: a shorter sequence is refused for the classes that read one,
+    # not for the language model alone.
+    with pytest.raises(configs.ConfigError, match="cannot hold it"):
+        api.flop_count("gemma-3-4b-pt", 255)
+    assert api.flop_count("gemma-3-4b-pt", 256).forward > api.flop_count("gemma-3-4b-pt", 256, "Gemma3ForCausalLM").forward
+    assert api.flop_count("gemma-3-4b-pt", 100, "Gemma3ForCausalLM").forward > 0

@@ -83,10 +83,11 @@ def built(name: str):
 EMBEDDING_GROUPS = {"BertEmbeddings", "RobertaEmbeddings", "XLMRobertaEmbeddings", "CamembertEmbeddings",
                     "ModernBertEmbeddings", "CLIPTextEmbeddings", "CLIPVisionEmbeddings", "SiglipTextEmbeddings",
                     "SiglipVisionEmbeddings"}
-# - ALBERT, DistilBERT, GPT-1 and Marian list no _no_split_modules: accelerate may cut a layer into its modules;
+# - ALBERT, DistilBERT, GPT-1, Marian and DeBERTa-v2 list no _no_split_modules: accelerate may cut a layer into its modules;
 #   here a layer (ALBERT's shared group) is kept whole, as the others' are.
 BLOCKS = {"albert": {"AlbertLayerGroup"}, "distilbert": {"TransformerBlock"}, "gpt1": {"Block"},
-          "transformer": {"MarianEncoderLayer", "MarianDecoderLayer"}, "mpnet": {"MPNetLayer"}}
+          "transformer": {"MarianEncoderLayer", "MarianDecoderLayer"}, "mpnet": {"MPNetLayer"},
+          "deberta_v2": {"DebertaV2Layer"}}
 # - T5 keeps a stack's relative position bias in its first block (T5Block 0): one table a stack, a layer of its
 #   own here.
 HOISTED = "relative_attention_bias"
@@ -113,8 +114,9 @@ def accelerate_largest(model, family: str, dtype=None) -> int:
 
 
 def one_token(config: dict) -> int | None:
-    """One token; for a model that reads images, one image (the length its config sets)."""
-    return None if answers.reads_images(config) else 1
+    """One token; for a model that reads images, one image (the length its config sets); for one that reads an
+    image among its text, the image's tokens."""
+    return None if answers.reads_images(config) else configs.sizes(config).get("N_i", 1)
 
 
 def derived_largest(config: dict, architecture: str, dtype: str) -> int:
@@ -136,12 +138,12 @@ def test_largest_layer_of_checkpoints(name: str) -> None:
 
 # The families whose layers, as accelerate sizes them, are ours and hold no buffers: accelerate's own figure
 # (calculate_maximum_sizes, what `accelerate estimate-memory` prints) is the derivation's. Gemma scales its
-# embeddings by a buffer (embed_scale), DeepSeek-V3's routers keep a correction bias as a buffer, BERT and RoBERTa
+# embeddings by a buffer (embed_scale: Gemma 3's whole checkpoints too), DeepSeek-V3's routers keep a correction bias as a buffer, BERT and RoBERTa
 # keep position and token-type ids as buffers in their embeddings (XLM-R's and CamemBERT's too), ModernBERT's
 # embeddings are one layer for accelerate, the table with its norm, GLM-4.5's routers keep DeepSeek-V3's
 # correction bias as a buffer (e_score_correction_bias, one a routed expert), and CLIP's embeddings are one layer
 # for accelerate and keep position ids as a buffer.
-AS_PRINTED = set(FAMILIES) - {"bert", "roberta", "albert", "gemma", "gemma2", "gemma3_text", "deepseek_v3",
+AS_PRINTED = set(FAMILIES) - {"bert", "roberta", "albert", "gemma", "gemma2", "gemma3_text", "gemma3", "deepseek_v3",
                               "xlm_roberta", "camembert", "modernbert", "glm4_moe", "clip", "siglip"} \
     - set(BLOCKS)
 
@@ -161,8 +163,9 @@ def test_largest_layer_of_random_configs(data: st.DataObject) -> None:
     config = data.draw(specs()[family].configs, label="config")
     architecture = FAMILIES[family].main
     try:
+        registry.resolve(config, architecture)  # a config the reader refuses for this class (SiglipModel's widths)
         model = reference.build(architecture, config)
-    except Exception:  # a config the reader accepts for another class only
+    except Exception:  # ... or that transformers does not build: one the reader accepts for another class only
         assume(False)
     check_largest(config, architecture, model)
 
@@ -241,6 +244,11 @@ COMPLETED["clip"] = {f"{tower}.encoder.layers.*.{m}": s for tower in ("text_mode
 # SigLIP's towers are CLIP's; its pooling head's nn.MultiheadAttention is left whole (one probe, one row), its
 # feed-forward cut as a layer's.
 COMPLETED["siglip"] = COMPLETED["clip"] | {"vision_model.head.mlp.fc1": "colwise", "vision_model.head.mlp.fc2": "rowwise"}
+# Gemma 3's vision tower is SigLIP's, under Gemma3Model's vision_tower: transformers' plan splits the language model
+# alone; Megatron splits the tower's layers as CLIP's (the projector's one matrix stays whole, as a norm).
+COMPLETED["gemma3"] = {f"vision_tower.encoder.layers.*.{m}": s for m, s in {
+    **{f"self_attn.{p}": s for p, s in ATTENTION.items() if p != "o_proj"}, "self_attn.out_proj": "rowwise",
+    "mlp.fc1": "colwise", "mlp.fc2": "rowwise"}.items()}
 # DINOv2's layers: ViT's attention and feed-forward under encoder.layer, or the SwiGLU feed-forward (gate and up by
 # their outputs, down by its inputs); the LayerScales stay whole, as the norms.
 COMPLETED["dinov2"] = {**{f"encoder.layer.*.attention.{p}": s for p, s in ATTENTION.items()},
