@@ -38,6 +38,8 @@ QUANTIZED_KINDS = frozenset({"attention", "feed-forward"})
 # in an nn.Linear, so none of them replaces it; GPT-1's and GPT-2's layers are Conv1D modules, which bitsandbytes and
 # GPTQ replace and AWQ and FP8 do not. tests/test_reference_quantized.py checks every leaf against the module it is.
 NOT_LINEAR = frozenset({"router"})
+# ... except Llama 4's: Llama4Router is an nn.Linear (a subclass), which the quantizers replace as any other.
+LINEAR_ROUTERS = frozenset({"llama4_text", "llama4"})
 CONV1D_LAYERS = frozenset({"gpt2", "openai-gpt"})
 
 
@@ -107,7 +109,7 @@ def tensors(part: Part, model_type: str = "") -> list[Tensor]:
             module = None
             if leaf.shape and path:
                 experts = leaf.shape[0] != 1
-                linear = not experts and leaf.name not in NOT_LINEAR
+                linear = not experts and (leaf.name not in NOT_LINEAR or model_type in LINEAR_ROUTERS)
                 conv1d = linear and model_type in CONV1D_LAYERS and kind in QUANTIZED_KINDS
                 module = Module(path.rsplit(".", 1)[0] if experts else path, "weight" if i == 0 else "bias",
                                 leaf.shape, linear and not conv1d, conv1d, experts, output, numbered)

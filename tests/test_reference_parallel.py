@@ -44,6 +44,8 @@ def shortened(name: str, depth: int = 2) -> dict:
     first layer where it has one): the meta device builds it in no time."""
     config = {k: (min(v, depth) if k in reference.DEPTH_FIELDS and isinstance(v, int) else v)
               for k, v in configs.load(name).items()}
+    # The lists of one entry a layer, cut with the depth (Llama 4 Scout's no_rope_layers).
+    config |= {k: config[k][:depth] for k in reference.PER_LAYER_FIELDS if isinstance(config.get(k), list)}
     if config.get("first_k_dense_replace"):
         config["first_k_dense_replace"] = 1
     return config
