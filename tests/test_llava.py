@@ -80,3 +80,11 @@ def test_the_head_is_tied_by_either_config():
 def test_bad_configs(config, message):
     with pytest.raises(configs.ConfigError, match=message):
         registry.resolve({"model_type": "llava"} | config)
+
+
+def test_the_towers_defaults_are_llavaconfigs_where_none_is_given():
+    # configuration_llava.py (5.23): without a vision_config, LlavaConfig builds CLIP ViT-L/14 at 336 pixels (its
+    # image_seq_length default, 576, is that tower's patches); a vision_config given, even empty, takes
+    # CLIPVisionConfig's defaults (ViT-B/32 at 224 pixels: 7 x 7 patches).
+    assert registry.resolve({"model_type": "llava"}).values[N_i] == 576
+    assert registry.resolve({"model_type": "llava", "vision_config": {}}).values[N_p] == 7 * 7
