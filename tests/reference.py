@@ -351,6 +351,13 @@ def shallow(config: dict, depth: int = 2) -> dict:
     out = {k: (min(v, depth) if k in DEPTH_FIELDS and isinstance(v, int) else v) for k, v in config.items()}
     if composite(config):
         out |= {k: {**shallow(out.get(k) or {}, depth), **narrow} for k, narrow in NARROW_SUB.items()}
+        # One precision for the whole model: AutoModel.from_config builds a sub-model in its sub-config's torch_dtype
+        # (LLaVA's text_config says float16), which a CPU forward cannot mix with the tower's float32.
+        out |= {k: {f: v for f, v in out[k].items() if f not in ("torch_dtype", "dtype")} for k in NARROW_SUB}
+        # The image's placeholder id inside the narrowed vocabulary (LLaVA looks it up in the token table first).
+        vocabulary = NARROW_SUB["text_config"]["vocab_size"]
+        if isinstance(out.get("image_token_index"), int) and out["image_token_index"] >= vocabulary:
+            out["image_token_index"] = vocabulary - 1
     out |= {k: out[k][:depth] for k in PER_LAYER_FIELDS if isinstance(out.get(k), list)}
     if mixture(config.get("model_type")):
         out |= {k: v for k, v in NARROW.items() if out.get(k) is not None}
