@@ -43,8 +43,7 @@ FIELD_OF = {"V": "vocab_size", "D": "hidden_size", "H": "num_attention_heads", "
             "d_h": "hidden_size / num_attention_heads", "F": "intermediate_size", "L": "num_hidden_layers",
             **{VISION.get(name, name): f"vision_config.{field}" for name, field in TOWER_SYMBOLS.items()},
             # Not in the config: the processor sizes each image (the FLOPs of the classes that read one are refused).
-            "N_p": "an image's patches (image_grid_thw, set by the processor for each image)",
-            "N_i": "an image's tokens (its patches over S_m^2)"}
+            "N_p": "image_grid_thw", "N_i": "image_grid_thw"}
 
 
 def text_of(config: Mapping) -> Mapping:
