@@ -211,6 +211,9 @@ def select(config: Mapping, requested: str | None, architectures: Callable[[str,
     if name not in known:
         raise ConfigError(f"unknown architecture {shown(name)} for model_type {model_type!r} (known: {', '.join(known)})")
     reader.check(config, name)  # what only this class checks (first: it names the field at fault)
+    unsized = sorted(set(known[name]) - set(values))
+    if unsized:  # an input no config sizes (Qwen2.5-VL's images, each its own grid of patches): refused
+        raise ConfigError(f"{name}: needs {reader.field(unsized[0])}, each image's own (not in a config)")
     for symbol in sorted(known[name]):
         if values[symbol] < 1 and symbol not in reader.zero:  # e.g. num_labels 0 for a class with a classifier
             raise ConfigError(f"{name} needs {reader.field(symbol)} >= 1, got {values[symbol]}")

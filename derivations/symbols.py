@@ -163,6 +163,11 @@ F_v = _size("F_v", r"F_{\mathrm{v}}")
 L_v = _size("L_v", r"L_{\mathrm{v}}")
 H_v = _size("H_v", r"H_{\mathrm{v}}")
 N_i = _size("N_i", r"N_{\mathrm{img}}")
+# Qwen2.5-VL's tower: a patch spans p_t frames as well as p by p pixels; its merger joins each square of S_m by S_m
+# patches into one token of width D_o (out_hidden_size).
+p_t = _size("p_t", r"p_{\mathrm{t}}")
+S_m = _size("S_m", r"S_{\mathrm{m}}")
+D_o = _size("D_o", r"D_{\mathrm{o}}")
 # A ratio, not a size: Meta's ffn_dim_multiplier (1.3 for Llama-2-70B).
 r = sympy.Symbol("r", positive=True)
 
@@ -284,6 +289,12 @@ NOTATION: tuple[Notation, ...] = (
     Notation(F_v, "feed-forward inner size of such a vision tower", ("vision_config.intermediate_size",), ""),
     Notation(L_v, "layers of such a vision tower", ("vision_config.num_hidden_layers",), ""),
     Notation(H_v, "attention heads of such a vision tower", ("vision_config.num_attention_heads",), ""),
+    Notation(p_t, "frames one patch spans (a video's; an image is repeated to fill them): the temporal kernel and "
+                  "stride of Qwen2.5-VL's patch convolution", ("temporal_patch_size",), "Qwen2.5-VL's report: 2 frames"),
+    Notation(S_m, "side of the square of patches a vision tower's merger joins into one token (S_m^2 patches a token)",
+             ("spatial_merge_size",), "Qwen2.5-VL's report: adjacent 2 x 2 patches"),
+    Notation(D_o, "width a vision tower's merger outputs: the language model's D in every release",
+             ("out_hidden_size",), ""),
     Notation(N_i, "tokens one image becomes in a language model's sequence, after the projector (among the s tokens "
                   "of the sequence)", ("mm_tokens_per_image",),
              "Gemma 3's report: 256 soft tokens an image; LLaVA: one per patch of its vision tower"),

@@ -334,6 +334,10 @@ FEW_EXPERTS = {"num_local_experts": 8, "num_experts": 8, "n_routed_experts": 8, 
 NARROW_SUB = {"text_config": {"hidden_size": 64, "intermediate_size": 64, "num_attention_heads": 4,
                               "num_key_value_heads": 2, "head_dim": 16, "vocab_size": 256},
               "vision_config": {"hidden_size": 64, "intermediate_size": 64, "num_attention_heads": 4}}
+# ... and what a composite's narrowed language model needs beside (Qwen2.5-VL's rotary sections: half of a head of
+# 16, as the released [16, 24, 24] are of 128; its layers, which Qwen2_5_VLTextConfig's default makes 80).
+NARROW_EXTRA = {"qwen2_5_vl": {"text_config": {"rope_scaling": {"type": "mrope", "mrope_section": [2, 3, 3]},
+                                               "num_hidden_layers": 1}}}
 
 
 def composite(config: Mapping) -> bool:
@@ -358,6 +362,8 @@ def shallow(config: dict, depth: int = 2) -> dict:
         vocabulary = NARROW_SUB["text_config"]["vocab_size"]
         if isinstance(out.get("image_token_index"), int) and out["image_token_index"] >= vocabulary:
             out["image_token_index"] = vocabulary - 1
+        extra = NARROW_EXTRA.get(config.get("model_type"), {})
+        out |= {k: {**extra.get(k, {}), **out[k]} if k in out else v for k, v in extra.items()}
     out |= {k: out[k][:depth] for k in PER_LAYER_FIELDS if isinstance(out.get(k), list)}
     if mixture(config.get("model_type")):
         out |= {k: v for k, v in NARROW.items() if out.get(k) is not None}
@@ -401,6 +407,8 @@ def check_flops(architecture: str, config: Mapping, model: torch.nn.Module | Non
     from derivations import flops, registry
     from derivations.symbols import N_i, P, s, s_d
 
+    if architecture in spec_of(config.get("model_type")).no_forward:
+        return False  # its FLOPs are refused (tests/spec.py)
     resolved = resolved if resolved is not None else registry.resolve(config, architecture)
     if not runs(resolved, config):
         return False
@@ -521,6 +529,8 @@ def check_cache(architecture: str, config: Mapping, model: torch.nn.Module | Non
     (an encoder-decoder's source apart). Returns whether it ran: not for a class without a cache."""
     from derivations import memory, registry
 
+    if architecture in spec_of(config.get("model_type")).no_forward:
+        return False  # its forward reads an image the config does not size (tests/spec.py)
     resolved = registry.resolve(config, architecture)
     if not memory.cache_rows(resolved.part) or not runs(resolved, config):
         return False

@@ -61,6 +61,9 @@ class Spec:
     # A family whose layers may attend to a window of the tokens: how its configs set the windows (strategies.windows),
     # drawn by the cache check against transformers' (tests/test_reference_memory.py).
     windows: Callable | None = None
+    # Classes whose FLOPs the command refuses (they read an input the config does not size: Qwen2.5-VL's images,
+    # each its own grid of patches): the forward checks do not run them.
+    no_forward: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         assert self.small is None or "model_type" in self.small, f"{self.family}: small needs its model_type"
