@@ -523,7 +523,8 @@ def test_compiled_memory_equals_the_sympy_derivation(kind):
     name = next(n for n in configs.bundled() if configs.load(n).get("model_type") == kind)
     config = configs.load(name)
     resolved = registry.resolve(config)
-    tokens = None if answers.reads_images(config) else 7  # a model that reads images: one image each
+    # A model that reads images: one image each; one that reads an image among its text: at least the image's tokens.
+    tokens = None if answers.reads_images(config) else max(7, configs.sizes(config).get("N_i", 0))
     out = answers.memory(config, None, tokens, None, 2, "nf4")
     tensors = memory.evaluated(resolved.part, resolved.values)
     assert out["parameters"] == resolved.total

@@ -108,7 +108,9 @@ def test_the_bundle_runs_alone_without_sympy(tmp_path):
     names = sorted(set(profiles.spread(configs.bundled(), 1000, group=lambda name: configs.load(name)["model_type"]))
                    | set(FITTED))
     # A model that reads images is asked for one image: no --seq (which it refuses).
-    lengths = {name: [] if answers.reads_images(configs.load(name)) else ["--seq", SEQ] for name in names}
+    # One image alone takes no length; an image among text, a sequence that holds its tokens.
+    lengths = {name: [] if answers.reads_images(configs.load(name))
+               else ["--seq", str(max(int(SEQ), configs.sizes(configs.load(name)).get("N_i", 0)))] for name in names}
     code = f"""
 import json, os, sys
 sys.modules["sympy"] = None  # an import of SymPy fails

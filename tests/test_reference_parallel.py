@@ -48,6 +48,11 @@ def shortened(name: str, depth: int = 2) -> dict:
     config |= {k: config[k][:depth] for k in reference.PER_LAYER_FIELDS if isinstance(config.get(k), list)}
     if config.get("first_k_dense_replace"):
         config["first_k_dense_replace"] = 1
+    # One precision for the whole model, as accelerate's figures assume: a sub-config's own (LLaVA's text_config says
+    # float16) would build its language model in it beside a float32 head.
+    for sub in ("text_config", "vision_config"):
+        if isinstance(config.get(sub), dict):
+            config[sub] = {k: v for k, v in config[sub].items() if k not in ("torch_dtype", "dtype")}
     return config
 
 
@@ -89,7 +94,10 @@ EMBEDDING_GROUPS = {"BertEmbeddings", "RobertaEmbeddings", "XLMRobertaEmbeddings
 #   here a layer (ALBERT's shared group) is kept whole, as the others' are.
 BLOCKS = {"albert": {"AlbertLayerGroup"}, "distilbert": {"TransformerBlock"}, "gpt1": {"Block"},
           "transformer": {"MarianEncoderLayer", "MarianDecoderLayer"}, "mpnet": {"MPNetLayer"},
-          "deberta_v2": {"DebertaV2Layer"}}
+          "deberta_v2": {"DebertaV2Layer"},
+          # LLaVA lists none (its language model's and tower's layers kept whole, as their own models list them);
+          # Gemma 3 lists its language model's layer alone (its SigLIP tower's layers kept whole too).
+          "llava": {"LlamaDecoderLayer", "CLIPEncoderLayer"}, "gemma3": {"Gemma3DecoderLayer", "SiglipEncoderLayer"}}
 # - T5 keeps a stack's relative position bias in its first block (T5Block 0): one table a stack, a layer of its
 #   own here.
 HOISTED = "relative_attention_bias"
@@ -251,6 +259,13 @@ COMPLETED["siglip"] = COMPLETED["clip"] | {"vision_model.head.mlp.fc1": "colwise
 COMPLETED["gemma3"] = {f"vision_tower.encoder.layers.*.{m}": s for m, s in {
     **{f"self_attn.{p}": s for p, s in ATTENTION.items() if p != "o_proj"}, "self_attn.out_proj": "rowwise",
     "mlp.fc1": "colwise", "mlp.fc2": "rowwise"}.items()}
+# LLaVA's vision tower is CLIP's, under LlavaModel's vision_tower, split the same way.
+COMPLETED["llava"] = COMPLETED["gemma3"]
+# Qwen2.5-VL's vision transformer (visual): its fused qkv by outputs, proj by inputs, the gated feed-forward as
+# LLaMA's; the merger stays whole, as the projectors.
+COMPLETED["qwen2_5_vl"] = {f"visual.blocks.*.{m}": s for m, s in {
+    "attn.qkv": "colwise", "attn.proj": "rowwise", "mlp.gate_proj": "colwise", "mlp.up_proj": "colwise",
+    "mlp.down_proj": "rowwise"}.items()}
 # DINOv2's layers: ViT's attention and feed-forward under encoder.layer, or the SwiGLU feed-forward (gate and up by
 # their outputs, down by its inputs); the LayerScales stay whole, as the norms.
 COMPLETED["dinov2"] = {**{f"encoder.layer.*.attention.{p}": s for p, s in ATTENTION.items()},

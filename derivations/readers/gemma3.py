@@ -76,8 +76,11 @@ LAYOUT = Layout((*inside("text_config", gemma3_text.READER, top=("untied",)),
                  switch("untied", "tie_word_embeddings", True, on=False),
                  Switch("head", lambda config: not siglip.LAYOUT.switches[0].read(config))))
 
+# Gemma3Config's fields that set no size (configuration_gemma3.py, 5.23): the image's token ids (int or null) and
+# the weights' standard deviation (a negative one fails as they are drawn).
 CHECKS = validation.fields(text_config="dict | None", vision_config="dict | None", mm_tokens_per_image="int",
-                           tie_word_embeddings="bool")
+                           tie_word_embeddings="bool", boi_token_index="int | None", eoi_token_index="int | None",
+                           image_token_index="int | None", initializer_range=validation.deviation("float | None"))
 
 # The key/value cache is the language model's: its layers' windows as text_config sets them.
 READER = Reader("gemma3", read, LAYOUT, FIELD_OF, (*gemma3_text.READER.rules, VISION_HEADS), check=check,

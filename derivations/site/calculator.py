@@ -141,7 +141,7 @@ def uses(family: Family, architecture: str) -> frozenset[sympy.Symbol]:
     depth stores nothing, and its shared layers run that many times)."""
     from ..symbols import s
 
-    parts = [family.architectures[architecture], forward(family, architecture)]
+    parts = [family.architectures[architecture], forward(family, architecture) or sympy.Integer(0)]
     if architecture in active(family):
         parts.append(active(family)[architecture])
     # A derived size is asked for through its pair even where no count uses it: ModernBERT's parameters and FLOPs
@@ -246,13 +246,25 @@ def rows(part: Part) -> list[tuple[str, sympy.Expr, sympy.Expr, sympy.Expr]]:
 
 
 @cache
-def forward(family: Family, architecture: str) -> sympy.Expr:
+def forward(family: Family, architecture: str) -> sympy.Expr | None:
     """The forward FLOPs of one sequence of ``s`` tokens (an encoder-decoder's target as long as its source),
     in the sizes the form asks for and ``s``: derivations.flops on the class's tree (a vision tower's on one image's
-    tokens, whatever ``s``)."""
+    tokens, whatever ``s``). None for a class whose FLOPs read a size no config gives (Qwen2.5-VL's images, each its
+    own grid of patches), which the command line refuses too."""
     from ..symbols import s, s_d
 
-    return sympy.expand(flops.forward(family.architectures[architecture]).subs(s_d, s))
+    expression = sympy.expand(flops.forward(family.architectures[architecture]).subs(s_d, s))
+    return None if expression.free_symbols & unsized(family) else expression
+
+
+@cache
+def unsized(family: Family) -> frozenset[sympy.Symbol]:
+    """The sizes a family's FLOPs read that none of its checkpoints' configs gives."""
+    from ..symbols import s
+
+    given = set().union(*(registry.checkpoint(name).values for name in family.checkpoints))
+    read = set().union(*(flops.forward(part).free_symbols for part in family.architectures.values()))
+    return frozenset(read - given - {s, symbols.BY_NAME["s_d"]})
 
 
 def reads_images(family: Family) -> bool:
@@ -320,7 +332,8 @@ def family_script(name: str, family: Family) -> str:
         f"{_function(condition(rule))}, {json.dumps(rule.refuse)}]" for rule in rules(family))
     actives = ",\n".join(f"    {json.dumps(architecture)}: {_function(part.total)}"
                          for architecture, part in active(family).items())
-    forwards = ",\n".join(f"    {json.dumps(architecture)}: {_function(forward(family, architecture))}"
+    forwards = ",\n".join(f"    {json.dumps(architecture)}: "
+                           f"{'null' if forward(family, architecture) is None else _function(forward(family, architecture))}"
                            for architecture in family.architectures)
     caches = ",\n".join(f"    {json.dumps(architecture)}: {_function(cache_elements(family, architecture))}"
                          for architecture in family.architectures if cache_elements(family, architecture) != 0)

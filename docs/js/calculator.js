@@ -168,7 +168,11 @@
       // The forward over seq tokens (the generated function; an encoder-decoder's target as long as its source),
       // a token's share of it, and a training step: the forward and a backward of twice its FLOPs.
       const tokens = parse(seq.value);
-      if (tokens !== null && tokens >= 1n && tokens <= LARGEST) {
+      if (!family.forward[cls.value]) {  // an image whose size no config gives (Qwen2.5-VL's): no FLOPs here
+        if (cache) cache.textContent = "";
+        flops.textContent = "";
+        flopsMore.textContent = " (not derived: this class reads images of sizes no config gives)";
+      } else if (tokens !== null && tokens >= 1n && tokens <= LARGEST) {
         const forward = family.forward[cls.value]({...values, s: tokens});
         flops.textContent = format(forward);
         const exact = forward % tokens === 0n;
