@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from ..reading import ConfigError, Fields, Layout, Reader, alternating, num_labels, padding_index, switch
+from ..reading import Fields, Layout, Reader, alternating, num_labels, padding_index, switch
 from .. import validation
-from .llama import DECODER_CHECKS, EVEN_HEAD, KV_HEADS_DIVIDE_HEADS, NO_TOKEN_BIAS, SYMBOL_FIELDS
+from .llama import DECODER_CHECKS, EVEN_HEAD, KV_HEADS_DIVIDE_HEADS, NO_TOKEN_BIAS, SYMBOL_FIELDS, explicit_heads
 from .mixtral import TOP_K
 
 # transformers' GptOssConfig defaults (configuration_gpt_oss.py, 5.23): gpt-oss-120b's sizes. attribute_map reads
@@ -21,12 +21,7 @@ def read(config: Mapping) -> dict[str, int]:
     def get(field: str, minimum: int = 1) -> int:
         return FIELDS.size(config, field, minimum)
 
-    for field in ("num_key_value_heads", "head_dim"):  # typed int: the strict config refuses null
-        if field in config and config[field] is None:
-            raise ConfigError(f"{field} must be an integer, got null")
-    heads, kv_heads, head = get("num_attention_heads"), get("num_key_value_heads"), get("head_dim")
-    KV_HEADS_DIVIDE_HEADS.check({"K": kv_heads, "H": heads}, SYMBOL_FIELDS)  # else the forward pass fails
-    EVEN_HEAD.check({"d_h": head})
+    heads, kv_heads, head = explicit_heads(FIELDS, config)
     hidden = get("hidden_size")
     experts, field = get("num_local_experts"), FIELDS.written(config, "num_local_experts")
     active = get("num_experts_per_tok", minimum=0)  # top-0 runs: the experts add nothing

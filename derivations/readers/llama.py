@@ -109,3 +109,18 @@ CHECKS = validation.fields(DECODER_CHECKS, pretraining_tp="int | None",
 
 READER = Reader("llama", read, LAYOUT, SYMBOL_FIELDS, (HEADS_DIVIDE_WIDTH, KV_HEADS_DIVIDE_HEADS, EVEN_HEAD),
                 checks=CHECKS)
+
+
+def explicit_heads(fields: Fields, config: Mapping) -> tuple[int, int, int]:
+    """The heads, key/value heads and head size of a config whose head_dim is a field of its own, which the strict
+    config types int (gpt-oss, Llama 4): null refused for either, the key/value heads dividing the heads (else the
+    attention cannot run), the head size even."""
+    for field in ("num_key_value_heads", "head_dim"):
+        if field in config and config[field] is None:
+            raise ConfigError(f"{field} must be an integer, got null")
+    heads, kv_heads, head = (fields.size(config, field) for field in
+                             ("num_attention_heads", "num_key_value_heads", "head_dim"))
+    KV_HEADS_DIVIDE_HEADS.check({"K": kv_heads, "H": heads}, SYMBOL_FIELDS)
+    EVEN_HEAD.check({"d_h": head})
+    return heads, kv_heads, head
+

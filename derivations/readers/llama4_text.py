@@ -7,7 +7,7 @@ from collections.abc import Mapping
 
 from ..reading import ConfigError, Fields, Layout, Reader, padding_index, shown, switch
 from .. import validation
-from .llama import DECODER_CHECKS, EVEN_HEAD, KV_HEADS_DIVIDE_HEADS, SYMBOL_FIELDS, TIED
+from .llama import DECODER_CHECKS, EVEN_HEAD, KV_HEADS_DIVIDE_HEADS, SYMBOL_FIELDS, TIED, explicit_heads
 from .mixtral import TOP_K
 from .qwen2_moe import DENSE_LAYERS
 
@@ -79,12 +79,7 @@ def read(config: Mapping) -> dict[str, int]:
     def get(field: str, minimum: int = 1) -> int:
         return FIELDS.size(config, field, minimum)
 
-    for field in ("num_key_value_heads", "head_dim"):  # typed int: the strict config refuses null
-        if field in config and config[field] is None:
-            raise ConfigError(f"{field} must be an integer, got null")
-    heads, kv_heads, head = get("num_attention_heads"), get("num_key_value_heads"), get("head_dim")
-    KV_HEADS_DIVIDE_HEADS.check({"K": kv_heads, "H": heads}, SYMBOL_FIELDS)  # else the attention cannot run
-    EVEN_HEAD.check({"d_h": head})
+    heads, kv_heads, head = explicit_heads(FIELDS, config)
     experts, active = get("num_local_experts"), get("num_experts_per_tok", minimum=0)  # top-0 runs: experts add nothing
     TOP_K.check({"X_a": active, "X": experts}, {"X_a": "num_experts_per_tok", "X": "num_local_experts"})
     vocabulary, layers = get("vocab_size"), get("num_hidden_layers")
