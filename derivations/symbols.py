@@ -291,7 +291,7 @@ NOTATION: tuple[Notation, ...] = (
     Notation(H_v, "attention heads of such a vision tower", ("vision_config.num_attention_heads",), ""),
     Notation(p_t, "frames one patch spans (a video's; an image is repeated to fill them): the temporal kernel and "
                   "stride of Qwen2.5-VL's patch convolution", ("temporal_patch_size",), "Qwen2.5-VL's report: 2 frames"),
-    Notation(S_m, "side of the square of patches a vision tower's merger joins into one token (S_m^2 patches a token)",
+    Notation(S_m, "side of the square of patches a vision tower's merger joins into one token (S_m by S_m patches a token)",
              ("spatial_merge_size",), "Qwen2.5-VL's report: adjacent 2 x 2 patches"),
     Notation(D_o, "width a vision tower's merger outputs: the language model's D in every release",
              ("out_hidden_size",), ""),

@@ -626,8 +626,10 @@ ABBREVIATIONS = {"GQA": "llama.html", "MoE": "mixtral.html", "RoPE": "gpt_neox.h
                  "MQA": "components.html", "MLA": "deepseek_v2.html"}
 
 
-# Abbreviations that are also in pages' titles: those pages may come first, the explanation right after them.
-IN_TITLES = {"MoE": {f"{folder}{name}_moe.html" for folder in ("", "notebooks/") for name in ("qwen2", "qwen3")}}
+# Abbreviations that are also in pages' titles, or in a config field a page names throughout (Llama 4's moe_layers):
+# those pages may come first, the explanation right after them.
+IN_TITLES = {"MoE": {f"{folder}{name}.html" for folder in ("", "notebooks/")
+                     for name in ("qwen2_moe", "qwen3_moe", "llama4_text")}}
 
 
 def test_search_lists_first_the_page_that_explains_an_abbreviation(searching):

@@ -62,6 +62,8 @@ def test_the_whole_is_its_three_parts(size):
      "Gemma3ForCausalLM", "names no model_type"),
     ({"model_type": "gemma3", "tie_word_embeddings": False, "vision_config": {"image_size": 256},
       "text_config": {"model_type": "gemma3_text"}}, "Gemma3ForCausalLM", "differs from tie_word_embeddings"),
+    ({"model_type": "gemma3", "num_labels": 3, "vision_config": {"image_size": 256},
+      "text_config": {"model_type": "gemma3_text"}}, "Gemma3TextForSequenceClassification", "labels"),
 ])
 def test_bad_configs(config, architecture, message):
     with pytest.raises(configs.ConfigError, match=message):

@@ -54,7 +54,7 @@ block = group("block", "vision block",
 _JOINED = S_m**2 * D_v
 projector = group("projector", "merger (RMSNorm, then an MLP over each S_m x S_m square of patches)",
                   rms_norm("norm", D_v, "ln_q", label="RMSNorm of each patch's state"),
-                  linear("fc1", "first linear map of the joined patches (S_m^2 D_v to itself)", _JOINED, _JOINED,
+                  linear("fc1", "first linear map of the joined patches (S_m by S_m of D_v each, to as many)", _JOINED, _JOINED,
                          True, "mlp.0"),
                   linear("fc2", "second linear map, to the language model's width D_o", _JOINED, D_o, True, "mlp.2"),
                   path="merger", kind="heads", tokens=N_i, symbol=r"N_{\mathrm{merger}}")

@@ -67,6 +67,11 @@ def check(config: Mapping, architecture: str) -> None:
     if own != whole:
         raise ConfigError(f"text_config.tie_word_embeddings ({shown(own)}) differs from tie_word_embeddings "
                           f"({shown(whole)}): {architecture} reads its own, which is not derived")
+    # ... and its labels are text_config's.
+    labels, whole_labels = num_labels(sub_config(config, "text_config")), num_labels(config)
+    if labels != whole_labels:
+        raise ConfigError(f"text_config's labels ({labels}) differ from the config's ({whole_labels}): "
+                          f"{architecture} reads its own, which is not derived")
 
 
 # The language model's switches, read in text_config, but the head's tie (the whole model's lm_head, tied as

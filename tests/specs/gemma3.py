@@ -31,6 +31,8 @@ def configs(draw: st.DrawFn) -> dict:
     if "tie_word_embeddings" in text or draw(st.booleans()):
         config["tie_word_embeddings"] = text.setdefault("tie_word_embeddings", True)
     maybe_labels(draw, config)
+    if "num_labels" in config:  # the language model's classifier reads text_config's: the same, as derived
+        text["num_labels"] = config["num_labels"]
     return config
 
 
