@@ -168,6 +168,10 @@ N_i = _size("N_i", r"N_{\mathrm{img}}")
 p_t = _size("p_t", r"p_{\mathrm{t}}")
 S_m = _size("S_m", r"S_{\mathrm{m}}")
 D_o = _size("D_o", r"D_{\mathrm{o}}")
+# Qwen3-VL's tower: a learned table of P_v positions (a square grid, resampled to each image's), and L_ds mergers
+# beside its main one, one for each block whose states DeepStack adds into the language model's first layers.
+P_v = _size("P_v", r"P_{\mathrm{v}}")
+L_ds = _size("L_ds", r"L_{\mathrm{ds}}")
 # A ratio, not a size: Meta's ffn_dim_multiplier (1.3 for Llama-2-70B).
 r = sympy.Symbol("r", positive=True)
 
@@ -295,6 +299,11 @@ NOTATION: tuple[Notation, ...] = (
              ("spatial_merge_size",), "Qwen2.5-VL's report: adjacent 2 x 2 patches"),
     Notation(D_o, "width a vision tower's merger outputs: the language model's D in every release",
              ("out_hidden_size",), ""),
+    Notation(P_v, "rows of a vision tower's learned position table: a square grid, resampled to each image's grid of "
+                  "patches", ("num_position_embeddings",), "Qwen3-VL: 2304 (48 x 48)"),
+    Notation(L_ds, "mergers beside a vision tower's main one: one for each block whose states DeepStack adds to the "
+                   "language model's first layers (0 where none)", ("deepstack_visual_indexes",),
+             "Qwen3-VL: three blocks"),
     Notation(N_i, "tokens one image becomes in a language model's sequence, after the projector (among the s tokens "
                   "of the sequence)", ("mm_tokens_per_image",),
              "Gemma 3's report: 256 soft tokens an image; LLaVA: one per patch of its vision tower"),

@@ -160,7 +160,8 @@ def probe(model_type: str) -> tuple[str, dict]:
     # The vocabulary narrowed where the special tokens still index it (Marian's and Phi-3's pad at its end).
     tokens = [v for k, v in small.items() if k.endswith("_token_id") and isinstance(v, int)]
     if max(tokens, default=0) >= NARROW["vocab_size"]:
-        small["vocab_size"] = bundled(name)["vocab_size"]
+        if "vocab_size" in bundled(name):  # not a composite's whose vocabulary is its text_config's (Qwen3-VL's)
+            small["vocab_size"] = bundled(name)["vocab_size"]
     elif "pad_token_id" not in small:
         small["pad_token_id"] = None  # the class's default pad (Phi-3's 32000) would be past the narrowed vocabulary
     return name, small

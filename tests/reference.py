@@ -338,6 +338,10 @@ NARROW_SUB = {"text_config": {"hidden_size": 64, "intermediate_size": 64, "num_a
 # 16, as the released [16, 24, 24] are of 128; its layers, which Qwen2_5_VLTextConfig's default makes 80).
 NARROW_EXTRA = {"qwen2_5_vl": {"text_config": {"rope_scaling": {"type": "mrope", "mrope_section": [2, 3, 3]},
                                                "num_hidden_layers": 1}}}
+# ... and what replaces a released sub-config's own (Qwen3-VL's text_config writes its rotary sections, [24, 20, 20] of a
+# head of 128, which transformers prefers to rope_parameters: half of the narrowed head of 16).
+NARROW_OVER = {"qwen3_vl": {"text_config": {"rope_scaling": {"rope_type": "default", "mrope_interleaved": True,
+                                                             "mrope_section": [2, 3, 3]}}}}
 
 
 def composite(config: Mapping) -> bool:
@@ -364,6 +368,7 @@ def shallow(config: dict, depth: int = 2) -> dict:
             out["image_token_index"] = vocabulary - 1
         extra = NARROW_EXTRA.get(config.get("model_type"), {})
         out |= {k: {**extra.get(k, {}), **out[k]} if k in out else v for k, v in extra.items()}
+        out |= {k: {**out.get(k, {}), **v} for k, v in NARROW_OVER.get(config.get("model_type"), {}).items()}
     out |= {k: out[k][:depth] for k in PER_LAYER_FIELDS if isinstance(out.get(k), list)}
     if mixture(config.get("model_type")):
         out |= {k: v for k, v in NARROW.items() if out.get(k) is not None}

@@ -266,6 +266,14 @@ COMPLETED["llava"] = COMPLETED["gemma3"]
 COMPLETED["qwen2_5_vl"] = {f"visual.blocks.*.{m}": s for m, s in {
     "attn.qkv": "colwise", "attn.proj": "rowwise", "mlp.gate_proj": "colwise", "mlp.up_proj": "colwise",
     "mlp.down_proj": "rowwise"}.items()}
+# Qwen3-VL's vision transformer (visual): Qwen2.5-VL's fused qkv and proj, its plain feed-forward as ViT's; the
+# mergers (the main one and DeepStack's) stay whole, as the projectors. Qwen3VLTextConfig has no base_model_tp_plan
+# (5.23, unlike Qwen2.5-VL's text config): its language model's layers are split as Megatron splits LLaMA's.
+COMPLETED["qwen3_vl"] = {**{f"visual.blocks.*.{m}": s for m, s in {
+    "attn.qkv": "colwise", "attn.proj": "rowwise", "mlp.linear_fc1": "colwise", "mlp.linear_fc2": "rowwise"}.items()},
+    **{f"language_model.layers.*.{m}": s for m, s in {
+        **{f"self_attn.{p}": s for p, s in ATTENTION.items()}, "mlp.gate_proj": "colwise", "mlp.up_proj": "colwise",
+        "mlp.down_proj": "rowwise"}.items()}}
 # DINOv2's layers: ViT's attention and feed-forward under encoder.layer, or the SwiGLU feed-forward (gate and up by
 # their outputs, down by its inputs); the LayerScales stay whole, as the norms.
 COMPLETED["dinov2"] = {**{f"encoder.layer.*.attention.{p}": s for p, s in ATTENTION.items()},
