@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 
-from ..reading import ConfigError, Layout, Reader, Switch, num_labels, shown, size, switch
+from ..reading import ConfigError, Layout, Reader, Switch, num_labels, shown, size
 from ..rules import divides
 from .. import validation
 from . import gemma3_text, siglip
@@ -74,18 +74,29 @@ def check(config: Mapping, architecture: str) -> None:
                           f"{architecture} reads its own, which is not derived")
 
 
+def untied(config: Mapping) -> bool:
+    """The head of its own unless tie_word_embeddings is true (the default): Gemma3Config takes null too, which the
+    tie reads as false."""
+    value = config.get("tie_word_embeddings", True)
+    if value is not None and not isinstance(value, bool):
+        raise ConfigError(f"tie_word_embeddings must be true, false or null, got {shown(value)}")
+    return not value
+
+
 # The language model's switches, read in text_config, but the head's tie (the whole model's lm_head, tied as
 # Gemma3Config says: true by default); the vision tower's attention-pooling head (vision_use_head, true by
 # SiglipVisionConfig's default, false in every release, whose features are the patches' states: the plain layout).
 LAYOUT = Layout((*inside("text_config", gemma3_text.READER, top=("untied",)),
-                 switch("untied", "tie_word_embeddings", True, on=False),
+                 Switch("untied", untied),
                  Switch("head", lambda config: not siglip.LAYOUT.switches[0].read(config))))
 
 # Gemma3Config's fields that set no size (configuration_gemma3.py, 5.23): the image's token ids (int or null) and
 # the weights' standard deviation (a negative one fails as they are drawn).
+# The forward reads output_hidden_states as a truth value alone (as CLIP's).
 CHECKS = validation.fields(text_config="dict | None", vision_config="dict | None", mm_tokens_per_image="int",
-                           tie_word_embeddings="bool", boi_token_index="int | None", eoi_token_index="int | None",
-                           image_token_index="int | None", initializer_range=validation.deviation("float | None"))
+                           tie_word_embeddings="bool | None", boi_token_index="int | None", eoi_token_index="int | None",
+                           image_token_index="int | None", initializer_range=validation.deviation("float | None"),
+                           output_hidden_states="object")
 
 # The key/value cache is the language model's: its layers' windows as text_config sets them.
 READER = Reader("gemma3", read, LAYOUT, FIELD_OF, (*gemma3_text.READER.rules, VISION_HEADS), check=check,

@@ -112,7 +112,8 @@ LAYOUT = Layout((switch("attention_bias", "attention_bias"), TIED))
 # attn_temperature_tuning 4, which 5.23's strict config refuses (typed bool): the bundled configs leave it out.
 CHECKS = validation.fields(DECODER_CHECKS, use_qk_norm="bool", output_router_logits="bool",
                            router_aux_loss_coef="float", router_jitter_noise="float", attn_temperature_tuning="bool",
-                           floor_scale="int", attn_scale="float", attention_bias="bool")
+                           floor_scale="int", attn_scale="float", attention_bias="bool",
+                           no_rope_layer_interval="int")
 
 # No classification head: no num_labels.
 READER = Reader("llama4_text", read, LAYOUT, {s: f for s, f in SYMBOL_FIELDS.items() if s != "C"} | {

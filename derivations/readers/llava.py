@@ -82,9 +82,12 @@ LAYOUT = Layout((*inside("text_config", llama.READER, top=("tied", "no_token_bia
                  Switch("tied", tied),
                  Switch("no_projector_bias", lambda config: not flag(config, "multimodal_projector_bias", True))))
 
+# The forward reads output_hidden_states as a truth value alone (as CLIP's).
 CHECKS = validation.fields(text_config="dict | None", vision_config="dict | None", image_token_index="int",
                            image_seq_length="int", projector_hidden_act=validation.activation(),
-                           multimodal_projector_bias="bool", tie_word_embeddings="bool")
+                           multimodal_projector_bias="bool", tie_word_embeddings="bool",
+                           pad_token_id=validation.Field("int | float | None"),
+                           output_hidden_states="object")
 
 # The key/value cache is the language model's (LLaMA's: every layer full).
 READER = Reader("llava", read, LAYOUT, FIELD_OF, (*llama.READER.rules, VISION_HEADS), checks=CHECKS)

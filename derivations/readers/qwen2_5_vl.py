@@ -91,9 +91,12 @@ def tied(config: Mapping) -> bool:
 
 LAYOUT = Layout((Switch("tied", tied),))
 
+# The forward reads output_hidden_states as a truth value alone (as CLIP's).
 CHECKS = validation.fields(DECODER_CHECKS, text_config="dict | None", vision_config="dict | None",
-                           image_token_id="int", video_token_id="int", tie_word_embeddings="bool",
-                           use_sliding_window="bool | None", sliding_window="int | None", max_window_layers="int | None")
+                           image_token_id="int", video_token_id="int", vision_start_token_id="int",
+                           vision_end_token_id="int", tie_word_embeddings="bool",
+                           use_sliding_window="bool | None", sliding_window="int | None", max_window_layers="int | None",
+                           output_hidden_states="object")
 
 # The key/value cache is the language model's: Qwen2's windows (none in any release), max_window_layers 80 by default.
 # Qwen2_5_VLAttention refuses a width its heads do not divide (whatever head_dim says).

@@ -73,9 +73,11 @@ def read(config: Mapping) -> dict[str, int]:
 LAYOUT = Layout((*inside("text_config", qwen3.READER, top=("tied", "no_token_bias")),
                  switch("tied", "tie_word_embeddings")))
 
+# The forward reads output_hidden_states as a truth value alone (as CLIP's).
 CHECKS = validation.fields(text_config="dict | None", vision_config="dict | None", image_token_id="int",
                            video_token_id="int", vision_start_token_id="int", vision_end_token_id="int",
-                           tie_word_embeddings="bool")
+                           tie_word_embeddings="bool",
+                           output_hidden_states="object")
 
 # The language model's rules (Qwen3's); the tower's heads need not divide its width to be built (its forward, which
 # would need them to, reads an image the config does not size).
