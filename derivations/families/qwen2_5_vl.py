@@ -143,7 +143,9 @@ FAMILY = Family(
     base="Qwen2_5_VLModel",
     # Qwen/Qwen2.5-VL-3B-Instruct, -7B-Instruct and -72B-Instruct's config.json as published [cite: hub-qwen2.5-vl]:
     # the language model's fields at the top level (as Qwen2's), one vision_config for the three (32 blocks of width
-    # 1280, patches of 14 over 2 frames, merged 2 x 2) but for out_hidden_size, each model's width.
+    # 1280, patches of 14 over 2 frames, merged 2 x 2) but for out_hidden_size, each model's width. The 72B's file
+    # was not found in a public copy: its config is assembled from Qwen2.5-72B's language model (the same sizes, as
+    # the report gives them) and the shared tower, out_hidden_size its width.
     checkpoints=("qwen2.5-vl-3b-instruct", "qwen2.5-vl-7b-instruct", "qwen2.5-vl-72b-instruct"),
     first_published="2025-02",
     kind="vision",
