@@ -168,6 +168,11 @@ N_i = _size("N_i", r"N_{\mathrm{img}}")
 p_t = _size("p_t", r"p_{\mathrm{t}}")
 S_m = _size("S_m", r"S_{\mathrm{m}}")
 D_o = _size("D_o", r"D_{\mathrm{o}}")
+# Llama 4's tower ends in an adapter of its own (a pixel shuffle, then two matrices: F_a wide, D_a out), and hands
+# the projector states of width D_vo (vision_output_dim).
+F_a = _size("F_a", r"F_{\mathrm{a}}")
+D_a = _size("D_a", r"D_{\mathrm{a}}")
+D_vo = _size("D_vo", r"D_{\mathrm{v,out}}")
 # A ratio, not a size: Meta's ffn_dim_multiplier (1.3 for Llama-2-70B).
 r = sympy.Symbol("r", positive=True)
 
@@ -295,6 +300,12 @@ NOTATION: tuple[Notation, ...] = (
              ("spatial_merge_size",), "Qwen2.5-VL's report: adjacent 2 x 2 patches"),
     Notation(D_o, "width a vision tower's merger outputs: the language model's D in every release",
              ("out_hidden_size",), ""),
+    Notation(F_a, "outputs of the first matrix of Llama 4's vision adapter (after the pixel shuffle, which makes "
+                  "each token F_v wide)", ("vision_config.projector_input_dim",), "4096 in both releases"),
+    Notation(D_a, "width Llama 4's vision adapter outputs (its second matrix is D_a by D_a)",
+             ("vision_config.projector_output_dim",), "4096 in both releases"),
+    Notation(D_vo, "width of the states Llama 4's projector maps to the language model's D",
+             ("vision_config.vision_output_dim",), "4096 in both releases (7680 by the config class's default)"),
     Notation(N_i, "tokens one image becomes in a language model's sequence, after the projector (among the s tokens "
                   "of the sequence)", ("mm_tokens_per_image",),
              "Gemma 3's report: 256 soft tokens an image; LLaVA: one per patch of its vision tower"),

@@ -338,6 +338,13 @@ NARROW_SUB = {"text_config": {"hidden_size": 64, "intermediate_size": 64, "num_a
 # 16, as the released [16, 24, 24] are of 128; its layers, which Qwen2_5_VLTextConfig's default makes 80).
 NARROW_EXTRA = {"qwen2_5_vl": {"text_config": {"rope_scaling": {"type": "mrope", "mrope_section": [2, 3, 3]},
                                                "num_hidden_layers": 1}}}
+# ... and the widths a composite names otherwise, set over the narrowed ones: Llama 4's tower folds each 2 x 2 patches
+# into one token of 4 D_v features, which its adapter's first matrix reads (intermediate_size: 4 x 64), and its
+# adapter's and projector's widths (projector_input_dim, projector_output_dim, vision_output_dim) and the dense
+# layers' (intermediate_size_mlp) narrowed.
+NARROW_OVER = {"llama4": {"vision_config": {"intermediate_size": 256, "projector_input_dim": 64,
+                                            "projector_output_dim": 64, "vision_output_dim": 64},
+                          "text_config": {"intermediate_size_mlp": 64}}}
 
 
 def composite(config: Mapping) -> bool:
@@ -364,6 +371,7 @@ def shallow(config: dict, depth: int = 2) -> dict:
             out["image_token_index"] = vocabulary - 1
         extra = NARROW_EXTRA.get(config.get("model_type"), {})
         out |= {k: {**extra.get(k, {}), **out[k]} if k in out else v for k, v in extra.items()}
+        out |= {k: {**out[k], **v} for k, v in NARROW_OVER.get(config.get("model_type"), {}).items()}
     out |= {k: out[k][:depth] for k in PER_LAYER_FIELDS if isinstance(out.get(k), list)}
     if mixture(config.get("model_type")):
         out |= {k: v for k, v in NARROW.items() if out.get(k) is not None}
