@@ -468,7 +468,8 @@ def forward_flops(model: torch.nn.Module, architecture: str, tokens: int, target
     accepted = inspect.signature(model.forward).parameters
     # A class that reads images is given one of its config's size (its vision tower's tokens are the image's).
     pixels = {"pixel_values": image(model.config, device)} if "pixel_values" in accepted else {}
-    if model.main_input_name == "pixel_values":  # an image alone
+    # An image alone (Llama4VisionModel keeps the default main_input_name, but its forward takes no ids).
+    if model.main_input_name == "pixel_values" or ("pixel_values" in accepted and "input_ids" not in accepted):
         with torch.no_grad(), FlopCounterMode(display=False) as counter:
             model(**pixels)
         return counter.get_total_flops()

@@ -22,7 +22,8 @@ from dataclasses import replace
 import sympy
 
 from ..claims import Rounded
-from ..components import AttentionLayout, Part, attention, feed_forward, group, layer_norm, leaf, linear
+from ..components import (AttentionLayout, Part, attention, column_parallel, feed_forward, group, layer_norm, leaf,
+                          linear, row_parallel)
 from ..contract import Family, Headline
 from ..readers import llama4 as reader
 from ..sources import Citation
@@ -37,8 +38,11 @@ from . import llama4_text
 # no bias); then the class token (class_embedding) after them and one learned position a token, the class token's
 # included (positional_embedding_vlm: N_p + 1 rows)
 # $$N_\mathrm{emb} = C_\mathrm{in} p^2 D_\mathrm{v} + D_\mathrm{v} + (N_\mathrm{p} + 1) D_\mathrm{v}$$
-patch_embedding = replace(linear("patch_embedding", "patch embedding (unfolded patches, one matrix, no bias)",
-                                 C_i * p**2, D_v, False, "patch_embedding.linear"), kind="embeddings", tokens=N_p)
+# Tensor parallelism cuts its outputs (transformers' plan: colwise_gather_output), as it does the adapter's two
+# matrices (colwise, rowwise) and the projector's (colwise_gather_output).
+patch_embedding = column_parallel(replace(
+    linear("patch_embedding", "patch embedding (unfolded patches, one matrix, no bias)", C_i * p**2, D_v, False,
+           "patch_embedding.linear"), kind="embeddings", tokens=N_p), "inner", D_v)
 class_token = leaf("class_token", "class token (after the patches)", D_v, "class_embedding", kind="embeddings")
 positions = leaf("positions", "learned position embeddings (N_p + 1 rows)", (N_p + 1) * D_v,
                  "positional_embedding_vlm", kind="embeddings")
@@ -61,9 +65,10 @@ layer = group(
 # no biases, on the N_i tokens
 # $$N_\mathrm{adapter} = F_\mathrm{v} F_\mathrm{a} + D_\mathrm{a}^2$$
 adapter = group("adapter", "vision adapter (pixel shuffle to N_i tokens, then two matrices, no biases)",
-                linear("fc1", "first matrix of the folded patches (F_v to F_a)", F_v, F_a, False, "fc1"),
-                linear("fc2", "second matrix (D_a to D_a)", D_a, D_a, False, "fc2"),
-                path="vision_adapter.mlp", tokens=N_i, symbol=r"N_{\mathrm{adapter}}")
+                column_parallel(linear("fc1", "first matrix of the folded patches (F_v to F_a)", F_v, F_a, False,
+                                       "fc1"), "inner", F_a),
+                row_parallel(linear("fc2", "second matrix (D_a to D_a)", D_a, D_a, False, "fc2"), "inner", D_a),
+                path="vision_adapter.mlp", kind="heads", tokens=N_i, symbol=r"N_{\mathrm{adapter}}")
 
 
 def vision_model(path: str | None) -> Part:
@@ -82,8 +87,8 @@ def vision_model(path: str | None) -> Part:
 # ---------------------------------------------------------------------------------------------
 
 projector = group("projector", "multimodal projector (one matrix to the language model's width, no bias)",
-                  linear("linear_1", "projection to the language model's width (no bias)", D_vo, D, False,
-                         "linear_1"),
+                  column_parallel(linear("linear_1", "projection to the language model's width (no bias)", D_vo, D,
+                                         False, "linear_1"), "inner", D),
                   path="multi_modal_projector", kind="heads", tokens=N_i, symbol=r"N_{\mathrm{proj}}")
 
 
