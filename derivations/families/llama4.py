@@ -99,9 +99,11 @@ def architectures(attention_bias: bool = False, tied: bool = False, stored: symp
     derivations.llama4_text's); ``stored`` routed experts counted."""
     text = llama4_text.architectures(attention_bias, tied, stored)
     active = "" if stored == X else "^{\\mathrm{active}}"
+    # Its body named by its path (model), not its class: the rows' names stay within a terminal's 100 columns.
+    body, head = text["Llama4ForCausalLM"].children
     language_model = replace(text["Llama4ForCausalLM"], name="language_model",
                              label="language model (Llama4ForCausalLM, its head included)", path="language_model",
-                             symbol=r"N_{\mathrm{LM}}" + active)
+                             children=(replace(body, name="model"), head), symbol=r"N_{\mathrm{LM}}" + active)
     return {
         "Llama4ForConditionalGeneration": group(
             "Llama4ForConditionalGeneration", "Llama 4: vision tower, projector, language model",
