@@ -184,11 +184,11 @@ def active_part(family, variant: str, name: str):
     from .components import active_per_token
     from .symbols import X, X_a
 
-    if family.active:
-        return family.active[variant][name]
     part = family.variants[variant][name]
     if X not in part.total.free_symbols:
-        return None
+        return None  # no experts (a family's class without them: Llama 4's vision tower alone)
+    if family.active:
+        return family.active[variant][name]
     active = active_per_token(part, X, X_a)
     # Experts stacked in tensors (X a factor of a leaf, not a repeat) are not cut: the family must say.
     assert active.total != part.total, f"{name}: no expert repeat to cut; declare its active counts"

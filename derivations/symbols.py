@@ -172,6 +172,11 @@ D_o = _size("D_o", r"D_{\mathrm{o}}")
 # beside its main one, one for each block whose states DeepStack adds into the language model's first layers.
 P_v = _size("P_v", r"P_{\mathrm{v}}")
 L_ds = _size("L_ds", r"L_{\mathrm{ds}}")
+# Llama 4's tower ends in an adapter of its own (a pixel shuffle, then two matrices: F_a wide, D_a out), and hands
+# the projector states of width D_vo (vision_output_dim).
+F_a = _size("F_a", r"F_{\mathrm{a}}")
+D_a = _size("D_a", r"D_{\mathrm{a}}")
+D_vo = _size("D_vo", r"D_{\mathrm{v,out}}")
 # A ratio, not a size: Meta's ffn_dim_multiplier (1.3 for Llama-2-70B).
 r = sympy.Symbol("r", positive=True)
 
@@ -304,6 +309,12 @@ NOTATION: tuple[Notation, ...] = (
     Notation(L_ds, "mergers beside a vision tower's main one: one for each block whose states DeepStack adds to the "
                    "language model's first layers (0 where none)", ("deepstack_visual_indexes",),
              "Qwen3-VL: three blocks"),
+    Notation(F_a, "outputs of the first matrix of Llama 4's vision adapter (after the pixel shuffle, which makes "
+                  "each token F_v wide)", ("vision_config.projector_input_dim",), "4096 in both releases"),
+    Notation(D_a, "width Llama 4's vision adapter outputs (its second matrix is D_a by D_a)",
+             ("vision_config.projector_output_dim",), "4096 in both releases"),
+    Notation(D_vo, "width of the states Llama 4's projector maps to the language model's D",
+             ("vision_config.vision_output_dim",), "4096 in both releases (7680 by the config class's default)"),
     Notation(N_i, "tokens one image becomes in a language model's sequence, after the projector (among the s tokens "
                   "of the sequence)", ("mm_tokens_per_image",),
              "Gemma 3's report: 256 soft tokens an image; LLaVA: one per patch of its vision tower"),

@@ -338,10 +338,16 @@ NARROW_SUB = {"text_config": {"hidden_size": 64, "intermediate_size": 64, "num_a
 # 16, as the released [16, 24, 24] are of 128; its layers, which Qwen2_5_VLTextConfig's default makes 80).
 NARROW_EXTRA = {"qwen2_5_vl": {"text_config": {"rope_scaling": {"type": "mrope", "mrope_section": [2, 3, 3]},
                                                "num_hidden_layers": 1}}}
-# ... and what replaces a released sub-config's own (Qwen3-VL's text_config writes its rotary sections, [24, 20, 20] of a
-# head of 128, which transformers prefers to rope_parameters: half of the narrowed head of 16).
+# ... and what replaces a released sub-config's own, set over the narrowed widths: Qwen3-VL's text_config writes its
+# rotary sections, [24, 20, 20] of a head of 128, which transformers prefers to rope_parameters (half of the narrowed
+# head of 16); Llama 4's tower folds each 2 x 2 patches into one token of 4 D_v features, which its adapter's first
+# matrix reads (intermediate_size: 4 x 64), and its adapter's and projector's widths (projector_input_dim,
+# projector_output_dim, vision_output_dim) and the dense layers' (intermediate_size_mlp) narrowed.
 NARROW_OVER = {"qwen3_vl": {"text_config": {"rope_scaling": {"rope_type": "default", "mrope_interleaved": True,
-                                                             "mrope_section": [2, 3, 3]}}}}
+                                                             "mrope_section": [2, 3, 3]}}},
+               "llama4": {"vision_config": {"intermediate_size": 256, "projector_input_dim": 64,
+                                            "projector_output_dim": 64, "vision_output_dim": 64},
+                          "text_config": {"intermediate_size_mlp": 64}}}
 
 
 def composite(config: Mapping) -> bool:
@@ -465,7 +471,8 @@ def forward_flops(model: torch.nn.Module, architecture: str, tokens: int, target
     accepted = inspect.signature(model.forward).parameters
     # A class that reads images is given one of its config's size (its vision tower's tokens are the image's).
     pixels = {"pixel_values": image(model.config, device)} if "pixel_values" in accepted else {}
-    if model.main_input_name == "pixel_values":  # an image alone
+    # An image alone (Llama4VisionModel keeps the default main_input_name, but its forward takes no ids).
+    if model.main_input_name == "pixel_values" or ("pixel_values" in accepted and "input_ids" not in accepted):
         with torch.no_grad(), FlopCounterMode(display=False) as counter:
             model(**pixels)
         return counter.get_total_flops()

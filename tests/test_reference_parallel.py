@@ -261,6 +261,10 @@ COMPLETED["gemma3"] = {f"vision_tower.encoder.layers.*.{m}": s for m, s in {
     "mlp.fc1": "colwise", "mlp.fc2": "rowwise"}.items()}
 # LLaVA's vision tower is CLIP's, under LlavaModel's vision_tower, split the same way.
 COMPLETED["llava"] = COMPLETED["gemma3"]
+# Llama 4's vision tower: transformers' plan splits its attention, adapter and patch map; Megatron splits its layers'
+# feed-forward too (fc1 by outputs, fc2 by inputs).
+COMPLETED["llama4"] = {"vision_model.model.layers.*.mlp.fc1": "colwise",
+                       "vision_model.model.layers.*.mlp.fc2": "rowwise"}
 # Qwen2.5-VL's vision transformer (visual): its fused qkv by outputs, proj by inputs, the gated feed-forward as
 # LLaMA's; the merger stays whole, as the projectors.
 COMPLETED["qwen2_5_vl"] = {f"visual.blocks.*.{m}": s for m, s in {
