@@ -176,7 +176,7 @@ L_ds = _size("L_ds", r"L_{\mathrm{ds}}")
 # the projector states of width D_vo (vision_output_dim).
 F_a = _size("F_a", r"F_{\mathrm{a}}")
 D_a = _size("D_a", r"D_{\mathrm{a}}")
-D_vo = _size("D_vo", r"D_{\mathrm{v,out}}")
+D_vo = _size("D_vo", r"D_{\mathrm{vo}}")
 # A ratio, not a size: Meta's ffn_dim_multiplier (1.3 for Llama-2-70B).
 r = sympy.Symbol("r", positive=True)
 

@@ -16,8 +16,8 @@ def configs(draw: st.DrawFn) -> dict:
     vision |= {"patch_size": patch, "image_size": draw(st.integers(patch, 5 * patch + 3)),
                "num_channels": draw(st.integers(1, 4))}
     # SiglipModel compares the text head's output with the vision tower's pooled state: as wide, as released
-    # configs have them (the head's default width is the text tower's).
-    if draw(st.booleans()):
+    # configs have them (the head's default width, the text tower's, is left only where the towers are as wide).
+    if text["hidden_size"] != vision["hidden_size"] or draw(st.booleans()):
         text["projection_size"] = vision["hidden_size"]
     if draw(st.booleans()):
         vision["vision_use_head"] = draw(st.booleans())
