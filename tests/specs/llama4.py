@@ -87,7 +87,7 @@ SPEC = Spec(
         ({"vision_config": SMALL_TOWER | {"pixel_shuffle_ratio": 0}}, "pixel_shuffle_ratio"),
         ({"vision_config": SMALL_TOWER | {"pixel_shuffle_ratio": 0.1}}, "into no token"),
         ({"vision_config": SMALL_TOWER | {"patch_size": 40}}, "no patch to embed"),
-        ({"text_config": SIZES | {"num_key_value_heads": 3}}, "text_config: num_attention_heads (8) is not a multiple of num_key_value_heads"),
+        ({"text_config": SIZES | {"num_key_value_heads": 3}}, "text_config: num_attention_heads .8. is not a multiple of num_key_value_heads"),
     ),
     accepted=({"vision_config": SMALL_TOWER | {"pixel_shuffle_ratio": 1.0, "intermediate_size": 32}},
               {"tie_word_embeddings": False}),
