@@ -36,6 +36,12 @@ def example(family: str) -> tuple[str, dict]:
     config = shallow(configs.load(module.example), DEPTH)
     if reference.mixture(config["model_type"]):
         config |= FEW_EXPERTS
+        # On CPU a length past a window costs its tokens through every layer: windows of at most 64 tokens (Llama 4's
+        # chunks are 8,192), the check the same below, at and past them.
+        for where in (config, config.get("text_config")):  # a composite's are its language model's
+            if isinstance(where, dict):
+                where |= {field: min(where[field], 64) for field in ("sliding_window", "attention_chunk_size")
+                          if isinstance(where.get(field), int)}
     return module.main, config
 
 
