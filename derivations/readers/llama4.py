@@ -82,8 +82,10 @@ def text(config: Mapping) -> Mapping:
 LAYOUT = Layout(inside("text_config", llama4_text.READER))
 
 # Llama4Config's fields that set no size (configuration_llama4.py, 5.23).
+# (The forward reads output_hidden_states as a truth value alone, as the other composites'.)
 CHECKS = validation.fields(text_config="dict | None", vision_config="dict | None", boi_token_index="int",
-                           eoi_token_index="int", image_token_index="int", tie_word_embeddings="bool")
+                           eoi_token_index="int", image_token_index="int", tie_word_embeddings="bool",
+                           output_hidden_states="object")
 
 # The key/value cache is the language model's: its layers' chunks as text_config sets them.
 READER = Reader("llama4", read, LAYOUT, FIELD_OF, (*llama4_text.READER.rules, VISION_HEADS),
