@@ -2,7 +2,7 @@
 language model's sizes and random configs are Gemma's (tests/specs/gemma.py), its tower's SigLIP's
 (tests/specs/clip.py's tower)."""
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 from hypothesis import strategies as st
 
@@ -36,21 +36,28 @@ def configs(draw: st.DrawFn) -> dict:
     return config
 
 
-def runs(config: Mapping) -> bool:
-    """Whether transformers builds Gemma3ForConditionalGeneration from a config (on the CPU) and runs it on one image
-    of the config's size among its N_i image tokens and three text tokens."""
-    import torch
-    import transformers
+def runs_with_image(model_class: str, tokens: Callable) -> Callable[[Mapping], bool]:
+    """Whether transformers builds ``model_class`` from a config (on the CPU) and runs it on one image of the config's
+    size, its ``tokens(config)`` placeholder tokens first, and a text token: Gemma 3's, LLaVA's and Llama 4's."""
+    def runs(config: Mapping) -> bool:
+        import torch
+        import transformers
 
-    try:
-        model = transformers.Gemma3ForConditionalGeneration(transformers.AutoConfig.for_model(**config))
-        vision, tokens = model.config.vision_config, model.config.mm_tokens_per_image
-        ids = torch.tensor([[1, 2] + [model.config.image_token_id] * tokens + [3]])
-        with torch.no_grad():
-            model(input_ids=ids, pixel_values=torch.zeros(1, vision.num_channels, vision.image_size, vision.image_size))
-    except Exception:  # the config class, the constructor or the forward pass refuses it
-        return False
-    return True
+        try:
+            model = getattr(transformers, model_class)(transformers.AutoConfig.for_model(**config))
+            vision = model.config.vision_config
+            ids = torch.tensor([[model.config.image_token_id] * tokens(model.config) + [0]])
+            with torch.no_grad():
+                model(input_ids=ids,
+                      pixel_values=torch.zeros(1, vision.num_channels, vision.image_size, vision.image_size))
+        except Exception:  # the config class, the constructor or the forward pass refuses it
+            return False
+        return True
+    return runs
+
+
+# Gemma 3: the image is mm_tokens_per_image tokens.
+runs = runs_with_image("Gemma3ForConditionalGeneration", lambda config: config.mm_tokens_per_image)
 
 
 SMALL_TOWER = {"num_hidden_layers": 2, "hidden_size": 32, "num_attention_heads": 4, "intermediate_size": 64,

@@ -2,11 +2,11 @@
 model's sizes and random configs are llama4_text's (tests/specs/llama4_text.py); the model cards' figures are in
 tests/test_llama4.py."""
 
-from collections.abc import Mapping
 
 from hypothesis import strategies as st
 
 from spec import Spec
+from specs.gemma3 import runs_with_image
 from specs.llama4_text import SIZES, configs as text_configs
 
 CLASSES = ("Llama4ForConditionalGeneration",)
@@ -50,22 +50,9 @@ def configs(draw: st.DrawFn) -> dict:
     return config
 
 
-def runs(config: Mapping) -> bool:
-    """Whether transformers builds Llama4ForConditionalGeneration from a config (on the CPU) and runs it on one image
-    of the config's size among its N_i image tokens and one text token."""
-    import torch
-    import transformers
-
-    try:
-        model = transformers.Llama4ForConditionalGeneration(transformers.AutoConfig.for_model(**config))
-        vision = model.config.vision_config
-        side = int(vision.image_size // vision.patch_size * vision.pixel_shuffle_ratio)
-        ids = torch.tensor([[model.config.image_token_id] * side**2 + [0]])
-        with torch.no_grad():
-            model(input_ids=ids, pixel_values=torch.zeros(1, vision.num_channels, vision.image_size, vision.image_size))
-    except Exception:  # the config class, the constructor or the forward pass refuses it
-        return False
-    return True
+# Llama 4: the patches a side, folded by the pixel shuffle, squared.
+runs = runs_with_image("Llama4ForConditionalGeneration", lambda config: int(
+    config.vision_config.image_size // config.vision_config.patch_size * config.vision_config.pixel_shuffle_ratio) ** 2)
 
 
 SMALL_TOWER = {"hidden_size": 32, "num_attention_heads": 4, "num_hidden_layers": 2, "intermediate_size": 128,

@@ -1,12 +1,12 @@
 """LLaVA: what the reference harness checks (tests/test_reference_families.py). Its language model's random configs
 are LLaMA's (tests/specs/llama.py), its tower's CLIP's (tests/specs/clip.py's tower)."""
 
-from collections.abc import Mapping
 
 from hypothesis import strategies as st
 
 from spec import Spec
 from specs.clip import tower
+from specs.gemma3 import runs_with_image
 from specs.llama import configs as text_configs
 from strategies import maybe_flags
 
@@ -35,23 +35,10 @@ def configs(draw: st.DrawFn) -> dict:
     return config
 
 
-def runs(config: Mapping) -> bool:
-    """Whether transformers builds LlavaForConditionalGeneration from a config (on the CPU) and runs it on one image
-    of the config's size among its N_i image tokens (a patch each, and the class token's with "full") and a text
-    token."""
-    import torch
-    import transformers
-
-    try:
-        model = transformers.LlavaForConditionalGeneration(transformers.AutoConfig.for_model(**config))
-        vision = model.config.vision_config
-        tokens = (vision.image_size // vision.patch_size) ** 2 + (model.config.vision_feature_select_strategy == "full")
-        ids = torch.tensor([[model.config.image_token_id] * tokens + [0]])
-        with torch.no_grad():
-            model(input_ids=ids, pixel_values=torch.zeros(1, vision.num_channels, vision.image_size, vision.image_size))
-    except Exception:  # the config class, the constructor or the forward pass refuses it
-        return False
-    return True
+# LLaVA: a patch a token, and the class token's with "full".
+runs = runs_with_image("LlavaForConditionalGeneration", lambda config: (
+    config.vision_config.image_size // config.vision_config.patch_size) ** 2
+    + (config.vision_feature_select_strategy == "full"))
 
 
 TEXT = {"model_type": "llama", "vocab_size": 1000, "hidden_size": 64, "intermediate_size": 96, "num_hidden_layers": 2,
