@@ -2,7 +2,6 @@
 model's sizes and random configs are llama4_text's (tests/specs/llama4_text.py); the model cards' figures are in
 tests/test_llama4.py."""
 
-
 from hypothesis import strategies as st
 
 from spec import Spec

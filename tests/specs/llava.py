@@ -1,7 +1,6 @@
 """LLaVA: what the reference harness checks (tests/test_reference_families.py). Its language model's random configs
 are LLaMA's (tests/specs/llama.py), its tower's CLIP's (tests/specs/clip.py's tower)."""
 
-
 from hypothesis import strategies as st
 
 from spec import Spec
