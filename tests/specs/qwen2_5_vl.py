@@ -2,7 +2,7 @@
 configs are Qwen2's grouped-query decoders (tests/strategies.grouped_query), written at the top level (as the released
 configs do) or inside text_config; its vision transformer's sizes are drawn here."""
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 from hypothesis import strategies as st
 
@@ -43,19 +43,24 @@ def configs(draw: st.DrawFn) -> dict:
     return config
 
 
-def runs(config: Mapping) -> bool:
-    """Whether transformers builds Qwen2_5_VLForConditionalGeneration from a config (on the CPU) and runs it on
-    three text tokens."""
-    import torch
-    import transformers
+def runs_on_text(model_class: str) -> Callable[[Mapping], bool]:
+    """Whether transformers builds ``model_class`` from a config (on the CPU) and runs it on three text tokens:
+    Qwen2.5-VL's and Qwen3-VL's (their images' grids are no config's)."""
+    def runs(config: Mapping) -> bool:
+        import torch
+        import transformers
 
-    try:
-        model = transformers.Qwen2_5_VLForConditionalGeneration(transformers.AutoConfig.for_model(**config))
-        with torch.no_grad():
-            model(input_ids=torch.tensor([[1, 2, 3]]))
-    except Exception:  # the config class, the constructor or the forward pass refuses it
-        return False
-    return True
+        try:
+            model = getattr(transformers, model_class)(transformers.AutoConfig.for_model(**config))
+            with torch.no_grad():
+                model(input_ids=torch.tensor([[1, 2, 3]]))
+        except Exception:  # the config class, the constructor or the forward pass refuses it
+            return False
+        return True
+    return runs
+
+
+runs = runs_on_text("Qwen2_5_VLForConditionalGeneration")
 
 
 SMALL_TOWER = {"depth": 2, "hidden_size": 32, "intermediate_size": 48, "num_heads": 4, "patch_size": 4,

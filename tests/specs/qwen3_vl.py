@@ -3,12 +3,11 @@ are Qwen3's grouped-query decoders (tests/strategies.grouped_query) inside text_
 must fill half a head for the forward) drawn to fit; its vision transformer's sizes, positions and DeepStack blocks
 are drawn here."""
 
-from collections.abc import Mapping
-
 from hypothesis import strategies as st
 
 from derivations import configs
 from spec import Spec
+from specs.qwen2_5_vl import runs_on_text
 from strategies import grouped_query
 
 CLASSES = ("Qwen3VLForConditionalGeneration", "Qwen3VLModel")
@@ -53,19 +52,7 @@ def configs_(draw: st.DrawFn) -> dict:
     return config
 
 
-def runs(config: Mapping) -> bool:
-    """Whether transformers builds Qwen3VLForConditionalGeneration from a config (on the CPU) and runs it on three
-    text tokens."""
-    import torch
-    import transformers
-
-    try:
-        model = transformers.Qwen3VLForConditionalGeneration(transformers.AutoConfig.for_model(**config))
-        with torch.no_grad():
-            model(input_ids=torch.tensor([[1, 2, 3]]))
-    except Exception:  # the config class, the constructor or the forward pass refuses it
-        return False
-    return True
+runs = runs_on_text("Qwen3VLForConditionalGeneration")
 
 
 def shrunk(checkpoint: str) -> dict:
