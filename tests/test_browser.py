@@ -4,6 +4,7 @@ instant navigation, dark mode and the addresses of earlier versions work."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 from collections.abc import Iterator
@@ -131,8 +132,23 @@ def kind(name: str) -> tuple[bool, ...]:
             any(memory.per_token(part, cross=True) != 0 for part in family.architectures.values()))
 
 
-# The first family of each kind, in the navigation's order.
-KINDS = list({kind(name): name for name in reversed(registry.families())}.values())[::-1]
+def covering(kinds: dict[str, tuple[bool, ...]]) -> list[str]:
+    """The fewest of ``kinds`` (the first such, in their order) among which each feature is seen present and absent,
+    wherever some kind has it and some lacks it: the pages a light run loads to meet every branch of the template."""
+    seen = [set(values) for values in zip(*kinds.values())]
+    for size in range(1, len(kinds) + 1):
+        for chosen in itertools.combinations(kinds, size):
+            if all({kinds[name][i] for name in chosen} == values for i, values in enumerate(seen)):
+                return list(chosen)
+    raise AssertionError("unreachable: all the kinds cover themselves")
+
+
+# The first family of each kind, in the navigation's order: every one in CI; in `make test`, the fewest that show each
+# feature present and absent (a family page in Chromium is two seconds of CPU, its calculator's arithmetic is
+# checked for every family in node, tests/test_calculator.py, and its HTML in tests/test_site.py).
+ALL_KINDS = {kind(name): name for name in reversed(registry.families())}
+ALL_KINDS = {name: features for features, name in reversed(ALL_KINDS.items())}
+KINDS = profiles.cases(list(ALL_KINDS), covering(ALL_KINDS))
 FAMILY_PAGES = {page_url(name) for name in registry.families()}
 # Pages of one template beside the family pages: a notebook and a family's common mistakes, one of each kind.
 # (The notebooks of every kind in CI, of two in `make test`: a notebook page has no script of its family's.)
@@ -142,13 +158,18 @@ TEMPLATED = {"notebooks/": {page_url(f"notebooks/{name}") for name in profiles.c
 
 def served_pages() -> list[str]:
     """The pages loaded in Chromium: every page but the family pages (loaded with their calculators) and, of the
-    notebooks and the families' mistakes pages, those of :data:`TEMPLATED`."""
-    return [page for page in source_pages() if page not in FAMILY_PAGES and
-            all(not page.startswith(prefix) or page in chosen for prefix, chosen in TEMPLATED.items())]
+    notebooks and the families' mistakes pages, those of :data:`TEMPLATED`; in `make test` one in two of them, the
+    home page among them (each page's HTML is checked without a browser in tests/test_site.py, every one in CI)."""
+    pages = [page for page in source_pages() if page not in FAMILY_PAGES and
+             all(not page.startswith(prefix) or page in chosen for prefix, chosen in TEMPLATED.items())]
+    return sorted(set(profiles.spread(pages, 2, group=lambda _: "page")) | {"index.html"})
 
 
 def test_a_page_of_each_kind_is_served():
-    assert len(KINDS) >= 4 and set(KINDS) <= set(registry.families())
+    assert len(ALL_KINDS) >= 4 and set(KINDS) <= set(ALL_KINDS) <= set(registry.families())
+    # Each feature of a kind that some kinds have and some lack is, among the pages loaded, present and absent.
+    assert all({ALL_KINDS[name][i] for name in KINDS} == set(values)
+               for i, values in enumerate(zip(*ALL_KINDS.values())))
     assert all(chosen and chosen <= set(source_pages()) for chosen in TEMPLATED.values())
 
 
@@ -495,7 +516,11 @@ PAGE_RULES = [
 ]
 
 
-@pytest.mark.parametrize("name, says, sizes, counts", PAGE_RULES, ids=[p[0] for p in PAGE_RULES])
+# A calculator that refuses and one that counts in `make test`; each page's in CI.
+RULES_LOADED = profiles.cases(PAGE_RULES, PAGE_RULES[:2])
+
+
+@pytest.mark.parametrize("name, says, sizes, counts", RULES_LOADED, ids=[p[0] for p in RULES_LOADED])
 def test_calculators_apply_the_rules_their_pages_state(served, watched, name, says, sizes, counts):
     page = watched.page
     page.goto(served + page_url(name), wait_until="load")
@@ -677,8 +702,8 @@ def test_a_search_result_shows_the_list_item_or_the_table_row_that_matched(searc
 def test_search_lists_a_family_page_before_its_notebook_and_the_mistakes_page(searching):
     # For the family's name (its page's title; its notebook's title starts with it too), and for a term
     # of its own that its notebook and its page of common mistakes also write (Mixtral's router).
-    # Every family in CI; one in two in `make test` (a search is a fifth of a second in Chromium).
-    for name in profiles.spread(sorted(registry.families()), 2, group=lambda _: "family"):
+    # Every family in CI; one in four in `make test` (a search is a fifth of a second in Chromium).
+    for name in profiles.spread(sorted(registry.families()), 4, group=lambda _: "family"):
         title = (DOCS / f"{name}.md").read_text(encoding="utf-8").splitlines()[0].removeprefix("# ")
         listed = search(searching.page, title)
         # Its page first (a title may also be another's start: "Gemma" lists Gemma 2 and 3 too), then its notebook
