@@ -223,8 +223,8 @@ def select(config: Mapping, requested: str | None, architectures: Callable[[str,
         values = values | sizes
     unsized = sorted(set(known[name]) - set(values))
     if unsized:  # an input no config sizes (Qwen2.5-VL's images, each its own grid of patches): asked for
-        raise ConfigError(f"{name}: needs {reader.field(unsized[0])}, each image's own (not in a config): "
-                          f"give --image HxW (an image's height and width in pixels)")
+        # The last named: the patches (image_grid_thw), where A_v's field names more than fits a line.
+        raise ConfigError(f"{name}: needs {reader.field(unsized[-1])}, not in a config: give --image HxW")
     for symbol in sorted(known[name]):
         if values[symbol] < 1 and symbol not in reader.zero:  # e.g. num_labels 0 for a class with a classifier
             raise ConfigError(f"{name} needs {reader.field(symbol)} >= 1, got {values[symbol]}")
