@@ -1,6 +1,7 @@
 """Command line: ``python -m derivations count CONFIG [--arch ARCH] [--json]``,
-``python -m derivations flops CONFIG --seq T [--target T] [--arch ARCH] [--batch B] [--gpu NAME] [--json]``,
-``python -m derivations memory CONFIG [--arch ARCH] [--seq T] [--target T] [--batch B] [--dtype DTYPE]
+``python -m derivations flops CONFIG --seq T [--target T] [--image HxW] [--arch ARCH] [--batch B] [--gpu NAME]
+[--json]``, ``python -m derivations memory CONFIG [--arch ARCH] [--seq T] [--target T] [--image HxW] [--batch B]
+[--dtype DTYPE]
 [--attention eager|sdpa] [--json]`` and ``python -m derivations fit CONFIG [--memory SIZE | --gpu NAME] [--seq T]
 [--batch B] [--dtype DTYPE] [--attention eager|sdpa] [--json]``.
 
@@ -98,14 +99,14 @@ def accelerator(text: str) -> str:
 
 def flops(args: argparse.Namespace) -> tuple[dict, answers.Table]:
     result, rows = answers.flops(args.loaded, args.arch, args.seq, args.target, args.batch,
-                                 getattr(args, "gpu", None))
+                                 getattr(args, "gpu", None), args.image)
     return result, answers.flops_cells(result, rows)
 
 
 def memory(args: argparse.Namespace) -> tuple[dict, answers.Table]:
     config = args.loaded
     result = answers.memory(config, args.arch, args.seq, args.target, args.batch, args.dtype,
-                            attention=args.attention)
+                            attention=args.attention, image=args.image)
     # Splitting: the largest layer, and with --tp, --devices, --memory or --gpu what each device holds.
     result |= parallel.answer(config, args.arch, result, args.tp, args.devices,
                               parallel.capacity(args.memory, args.gpu))
@@ -130,6 +131,24 @@ def count_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--json", action="store_true", help="print one JSON object")
 
 
+def image(text: str) -> tuple[int, int]:
+    """An image's HxW in pixels (reading.image_size), refused as argparse refuses an argument's value."""
+    from .reading import image_size
+
+    try:
+        return image_size(text)
+    except configs.ConfigError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
+def image_argument(p: argparse.ArgumentParser) -> None:
+    """flops' and memory's --image: one image's size, for a model whose config does not size its images."""
+    p.add_argument("--image", metavar="HxW", type=image,
+                   help="one image's height and width in pixels (1024x768), for Qwen2.5-VL and Qwen3-VL, whose "
+                        "configs do not size their images: resized as their processor resizes it, its tokens among "
+                        "the sequence's")
+
+
 def flops_arguments(f: argparse.ArgumentParser) -> None:
     f.add_argument("config", metavar="CONFIG", help="a config.json or a bundled checkpoint name (as for count)")
     f.add_argument("--seq", metavar="T", type=tokens,
@@ -137,6 +156,7 @@ def flops_arguments(f: argparse.ArgumentParser) -> None:
                         "unless --target); required, except for a class whose input has the size its config sets (an "
                         "image's patches and class token, a window of audio's frames)")
     f.add_argument("--target", metavar="T", type=tokens, help="an encoder-decoder's target length (default: --seq)")
+    image_argument(f)
     f.add_argument("--arch", metavar="ARCH", help="architecture class (default: architectures[0], else the base model)")
     f.add_argument("--revision", metavar="REV", help="a model id's branch, tag or commit (default main)")
     f.add_argument("--batch", metavar="B", type=positive, default=1, help="sequences in the batch (default 1)")
@@ -155,6 +175,7 @@ def memory_arguments(m: argparse.ArgumentParser) -> None:
                    help="tokens in a sequence, as 4096 or 4k (k = 1024) (default: the config's max_position_embeddings, "
                         "else 2048)")
     m.add_argument("--target", metavar="T", type=tokens, help="an encoder-decoder's target length (default: --seq)")
+    image_argument(m)
     m.add_argument("--batch", metavar="B", type=positive, default=1, help="sequences in the batch (default 1)")
     m.add_argument("--dtype", metavar="DTYPE",
                    help="the weights' data type: " + ", ".join(storage.FORMATS) + ", or torch's name (bfloat16, "

@@ -178,15 +178,26 @@ def image_among(chosen, values: Mapping[str, int], tokens: int) -> None:
                           f"--seq {tokens:,} cannot hold it (give at least {values['N_i']:,})")
 
 
-def flop_components(config: Mapping, architecture: str | None, tokens: int | None, target: int | None
-                    ) -> tuple[str, list[dict], dict[str, int]]:
-    """The architecture, one row per component with its forward FLOPs for one sequence (and the causal half
-    where there is one), and the values the polynomials were evaluated at."""
-    def known(model_type: str, layout: str) -> dict[str, set[str]]:
-        return {name: {symbol for row in rows for _, powers in row["terms"] for symbol in powers} - {"s", "s_d"}
-                for name, rows in compiled.section(model_type, "flops")["flops"][layout].items()}
+def flop_symbols(model_type: str, layout: str) -> dict[str, set[str]]:
+    """Per class, the symbols of its forward FLOPs other than the lengths."""
+    return {name: {symbol for row in rows for _, powers in row["terms"] for symbol in powers} - {"s", "s_d"}
+            for name, rows in compiled.section(model_type, "flops")["flops"][layout].items()}
 
-    chosen = configs.select(config, architecture, known, base)
+
+def with_image(chosen, image: tuple[int, int] | None) -> None:
+    """``--image`` (an image's height and width) is for a class that reads an image whose size no config gives
+    (configs.select reads it): refused for a class that reads none."""
+    if image is not None and not {"N_p", "N_i"} & flop_symbols(chosen.model_type, chosen.layout)[chosen.architecture]:
+        raise ConfigError(f"{chosen.architecture} reads no image: leave out --image")
+
+
+def flop_components(config: Mapping, architecture: str | None, tokens: int | None, target: int | None,
+                    image: tuple[int, int] | None = None) -> tuple[str, list[dict], dict[str, int]]:
+    """The architecture, one row per component with its forward FLOPs for one sequence (and the causal half
+    where there is one), and the values the polynomials were evaluated at (with ``image``, an image's height and
+    width, what the processor makes of it under "image")."""
+    chosen = configs.select(config, architecture, flop_symbols, base, image)
+    with_image(chosen, image)
     rows = compiled.section(chosen.model_type, "flops")["flops"][chosen.layout][chosen.architecture]
     values = dict(chosen.values)
     image = image_tokens(chosen, values, tokens)
@@ -199,14 +210,16 @@ def flop_components(config: Mapping, architecture: str | None, tokens: int | Non
     values |= {"s": tokens, "s_d": target or tokens}
     out = [{**row, "flops": compiled.count(row["terms"], values),
             "causal_flops": None if row["causal"] is None else compiled.count(row["causal"], values)} for row in rows]
-    return chosen.architecture, out, values
+    return chosen.architecture, out, values | ({"image": chosen.image} if chosen.image is not None else {})
 
 
 def flops(config: Mapping, architecture: str | None, tokens: int | None, target: int | None = None, batch: int = 1,
-          accelerator: str | None = None) -> tuple[dict, list[dict]]:
+          accelerator: str | None = None, image: tuple[int, int] | None = None) -> tuple[dict, list[dict]]:
     """``flops --json``'s object, and the rows behind it (with their formulas, for the table); with an
-    ``accelerator`` (a name of :mod:`derivations.accelerators`), the roofline's lower bounds on its time."""
-    architecture, rows, values = flop_components(config, architecture, tokens, target)
+    ``accelerator`` (a name of :mod:`derivations.accelerators`), the roofline's lower bounds on its time; with
+    ``image`` (height, width), of one image of that size among the tokens (what the processor made of it: "image")."""
+    architecture, rows, values = flop_components(config, architecture, tokens, target, image)
+    picture = values.pop("image", None)
     tokens = values["s"]
     forward = batch * sum(r["flops"] for r in rows)
     # derivations.flops: the backward of each product is two of its size; full recomputation runs the layers'
@@ -222,6 +235,8 @@ def flops(config: Mapping, architecture: str | None, tokens: int | None, target:
     }
     if values["s_d"] != values["s"] or target is not None:
         result["target"] = values["s_d"]
+    if picture is not None:
+        result["image"] = picture.json()
     result["decode"] = decode(config, architecture, rows, values, tokens, target, batch)
     if accelerator is not None:
         result["roofline"] = roofline(config, result, accelerator)
@@ -335,7 +350,17 @@ def flops_cells(result: dict, rows: list[dict]) -> Table:
                   f"{storage.in_unit(step['bytes_read'], storage.DECIMAL)}")]
     if "roofline" in result:
         foot += roofline_cells(result["roofline"])
-    return Table(result["architecture"], head, body, foot)
+    return Table(titled(result), head, body, foot)
+
+
+def titled(result: dict) -> str:
+    """A table's title: the class, and the image it read where one was given (--image), as the processor made it."""
+    image = result.get("image")
+    if image is None:
+        return result["architecture"]
+    (height, width), (_, rows, columns) = image["resized"], image["grid_thw"]
+    return (f"{result['architecture']}, image {image['height']}x{image['width']} resized to {height}x{width}: "
+            f"grid (1, {rows}, {columns})")
 
 
 def roofline_cells(bounds: dict) -> list[tuple[str, str, str]]:
@@ -363,7 +388,8 @@ def roofline_cells(bounds: dict) -> list[tuple[str, str, str]]:
 # ---------------------------------------------------------------------------------------------
 
 def memory(config: Mapping, architecture: str | None, tokens: int | None, target: int | None = None, batch: int = 1,
-           dtype: str | None = None, quantized: bool = True, attention: str | None = None) -> dict:
+           dtype: str | None = None, quantized: bool = True, attention: str | None = None,
+           image: tuple[int, int] | None = None) -> dict:
     """What the model holds, in bytes (derivations.memory, on the compiled polynomials): the weights in every
     format, the key/value cache, the forward's transient peak and their sum at inference, training state for each
     optimizer, activations, and the training total. Where the config names a quantization_config (and
@@ -371,7 +397,7 @@ def memory(config: Mapping, architecture: str | None, tokens: int | None, target
     transient assumes (:data:`ATTENTIONS`; by default transformers' own, :func:`attention_of`)."""
     fmt = storage.FORMATS[_dtype(DEFAULT_DTYPE if dtype is None else dtype)]
     scheme = quantization.read(config) if quantized else None
-    chosen, held, values, tokens = _held(config, architecture, tokens, target)
+    chosen, held, values, tokens = _held(config, architecture, tokens, target, image)
     tensors = [(compiled.count(size, values), compiled.count(copies, values), quantizable)
                for size, copies, quantizable in held["tensors"]]
     parameters = sum(size * copies for size, copies, _ in tensors)
@@ -387,6 +413,8 @@ def memory(config: Mapping, architecture: str | None, tokens: int | None, target
         "kv_cache_bytes": elements * _cache_bits(fmt) // 8,
         "kv_cache_windows": sorted({w for w in windows if w is not None}),
     }
+    if chosen.image is not None:
+        result["image"] = chosen.image.json()
     if scheme is not None:
         result["quantization"] = weights_format(scheme, held, values, tensors, fmt)
         result["weights_bytes"] = result["quantization"]["weights_bytes"]
@@ -485,10 +513,12 @@ def _dtype(dtype: str) -> str:
     return storage.format_name(dtype)
 
 
-def _held(config: Mapping, architecture: str | None, tokens: int | None, target: int | None):
-    """The class a config asks for, its compiled memory rows, its sizes by name, and the tokens (the context the
-    config declares where none is given)."""
-    chosen = configs.select(config, architecture, parameter_symbols, base)
+def _held(config: Mapping, architecture: str | None, tokens: int | None, target: int | None,
+          image: tuple[int, int] | None = None):
+    """The class a config asks for, its compiled memory rows, its sizes by name (with ``image``'s, an image's height
+    and width), and the tokens (the context the config declares where none is given)."""
+    chosen = configs.select(config, architecture, parameter_symbols, base, image)
+    with_image(chosen, image)
     section = compiled.section(chosen.model_type, "memory")
     held = section["memory"][chosen.layout][chosen.architecture]
     # Kept once for all the layouts: eager's and sdpa's rows.
@@ -695,7 +725,7 @@ def memory_cells(result: dict) -> Table:
                   storage.both_units(result["training_total_bytes"]))]
     head = ("held", "what", "bytes")
     foot = [("parameters", "each tensor once", f"{result['parameters']:,}")]
-    return Table(result["architecture"], head, body, foot)
+    return Table(titled(result), head, body, foot)
 
 
 # ---------------------------------------------------------------------------------------------

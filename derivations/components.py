@@ -37,6 +37,9 @@ class Op:
     per_pair: Expr
     keys: Expr | None = None
     causal: bool = False
+    # The query rows, where they are not the part's own: 1 where ``keys`` counts the query-key pairs themselves
+    # (attention within windows, whose pairs are no rows-by-keys square: Qwen2.5-VL's tower).
+    queries: Expr | None = None
 
 
 # How tensor parallelism divides a tensor, as Megatron's layers do [cite: shoeybi2019]: the slices it shares out.
@@ -232,7 +235,8 @@ class Part:
         cuts = dict(shards=tuple(c.subs(mapping) for c in self.shards),
                     cache_shard=None if self.cache_shard is None else self.cache_shard.subs(mapping))
         computes = dict(matrix=sub(self.matrix), tokens=sub(self.tokens), applied=sub(self.applied),
-                        ops=tuple(replace(op, per_pair=sub(op.per_pair), keys=sub(op.keys)) for op in self.ops),
+                        ops=tuple(replace(op, per_pair=sub(op.per_pair), keys=sub(op.keys), queries=sub(op.queries))
+                                  for op in self.ops),
                         cache=sub(self.cache), tensors=tuple(sub(t) for t in self.tensors),
                         shape=tuple(sub(t) for t in self.shape))
         if self.expr is not None:

@@ -191,14 +191,17 @@ class Selection(NamedTuple):
     layout: str
     architecture: str
     values: dict[str, int]
+    # The image asked for (--image HxW) as the model's processor makes it (Reader.image), or None.
+    image: object = None
 
 
 def select(config: Mapping, requested: str | None, architectures: Callable[[str, str], Mapping],
-           base: Callable[[str], str]) -> Selection:
+           base: Callable[[str], str], image: tuple[int, int] | None = None) -> Selection:
     """Read ``config`` and pick the class: ``requested``, else ``architectures[0]``, else the base model.
 
     ``architectures(model_type, layout)`` gives the classes (and the symbols each uses) and
-    ``base(model_type)`` the base class: the compiled derivations or the SymPy ones.
+    ``base(model_type)`` the base class: the compiled derivations or the SymPy ones. ``image``: an image's
+    (height, width) in pixels, for a model whose config does not size its images (Reader.image).
     """
     model_type = read_model_type(config)
     reader = READERS[model_type]
@@ -211,13 +214,21 @@ def select(config: Mapping, requested: str | None, architectures: Callable[[str,
     if name not in known:
         raise ConfigError(f"unknown architecture {shown(name)} for model_type {model_type!r} (known: {', '.join(known)})")
     reader.check(config, name)  # what only this class checks (first: it names the field at fault)
+    picture = None
+    if image is not None:
+        if reader.image is None:
+            raise ConfigError(f"--image is for a model whose config does not size its images (Qwen2.5-VL, Qwen3-VL); "
+                              f"{model_type}'s config sizes what it reads: leave out --image")
+        picture, sizes = reader.image(config, values, *image)
+        values = values | sizes
     unsized = sorted(set(known[name]) - set(values))
-    if unsized:  # an input no config sizes (Qwen2.5-VL's images, each its own grid of patches): refused
-        raise ConfigError(f"{name}: needs {reader.field(unsized[0])}, each image's own (not in a config)")
+    if unsized:  # an input no config sizes (Qwen2.5-VL's images, each its own grid of patches): asked for
+        # The last named: the patches (image_grid_thw), where A_v's field names more than fits a line.
+        raise ConfigError(f"{name}: needs {reader.field(unsized[-1])}, not in a config: give --image HxW")
     for symbol in sorted(known[name]):
         if values[symbol] < 1 and symbol not in reader.zero:  # e.g. num_labels 0 for a class with a classifier
             raise ConfigError(f"{name} needs {reader.field(symbol)} >= 1, got {values[symbol]}")
-    return Selection(model_type, layout, name, values)
+    return Selection(model_type, layout, name, values, picture)
 
 
 def sizes(config: Mapping) -> dict[str, int]:

@@ -96,7 +96,9 @@ def rows(part: Part, tokens: Expr = s) -> list[FlopRow]:
         # After the projections that make their operands.
         for op in p.ops:
             keys = tokens if op.keys is None else op.keys
-            whole = sympy.expand(times * op.per_pair * tokens * keys)
+            queries = tokens if op.queries is None else op.queries
+            assert op.queries is None or not op.causal, f"{name}.{op.name}: a causal product's queries are its rows"
+            whole = sympy.expand(times * op.per_pair * queries * keys)
             causal = sympy.expand(times * op.per_pair * causal_pairs.subs(s, tokens)) if op.causal else None
             # One new query: against its cache per key (causal), else against the source's keys.
             decode = sympy.expand(op.per_pair * step(tokens) * (1 if op.causal else times * keys))

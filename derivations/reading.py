@@ -203,6 +203,10 @@ class Reader(NamedTuple):
     # An encoder's: the attention window of each layer (None: full attention), which sets only the forward's masks
     # (an encoder keeps no cache: ``windows`` is a decoder's). Default: every layer full.
     encoder_windows: Callable[[Mapping, int], Sequence[int | None]] = lambda config, layers: (None,) * layers
+    # A model whose config does not size its images (Qwen2.5-VL's, Qwen3-VL's: the processor resizes each): from
+    # the config, its sizes and an image's height and width in pixels, what the processor makes of the image (an
+    # object with ``json()`` and ``line()``) and the sizes it gives (N_p, N_i, ...). None: no such input.
+    image: Callable[[Mapping, Mapping[str, int], int, int], tuple] | None = None
 
     def field(self, size: str) -> str:
         """What an error calls a size: its config field (the first, where there are several)."""
@@ -315,3 +319,22 @@ def summary_type(config: Mapping, architecture: str) -> None:
         raise ConfigError(f"summary_type must be a string, got {shown(summary)}")
     if summary == "attn" and architecture.endswith("DoubleHeadsModel"):
         raise ConfigError(f'{architecture} cannot be built with summary_type "attn" (transformers does not implement it)')
+
+
+# ---------------------------------------------------------------------------------------------
+# An image's size as a person writes it (--image HxW)
+# ---------------------------------------------------------------------------------------------
+
+# The longest side an image may be given in pixels (a bound for exact arithmetic, far above any camera's).
+MAX_IMAGE_SIDE = 1 << 20
+
+
+def image_size(text: str) -> tuple[int, int]:
+    """``HxW`` in pixels, height first (as transformers' smart_resize(height, width)): ``1024x768``."""
+    parts = text.strip().lower().split("x")
+    if len(parts) != 2 or not all(part.strip().isdigit() for part in parts):
+        raise ConfigError(f"--image must be HEIGHTxWIDTH in pixels (as 1024x768), got {shown(text)}")
+    height, width = (int(part) for part in parts)
+    if not (1 <= height <= MAX_IMAGE_SIDE and 1 <= width <= MAX_IMAGE_SIDE):
+        raise ConfigError(f"--image sides must be from 1 to {MAX_IMAGE_SIDE:,} pixels, got {height}x{width}")
+    return height, width

@@ -172,6 +172,9 @@ D_o = _size("D_o", r"D_{\mathrm{o}}")
 # beside its main one, one for each block whose states DeepStack adds into the language model's first layers.
 P_v = _size("P_v", r"P_{\mathrm{v}}")
 L_ds = _size("L_ds", r"L_{\mathrm{ds}}")
+# Qwen2.5-VL's tower attends within windows in most blocks: the query-key pairs of one image's attention, summed over
+# its blocks (each window's square, or the whole image's in a full-attention block), which its image sets.
+A_v = _size("A_v", r"A_{\mathrm{v}}")
 # Llama 4's tower ends in an adapter of its own (a pixel shuffle, then two matrices: F_a wide, D_a out), and hands
 # the projector states of width D_vo (vision_output_dim).
 F_a = _size("F_a", r"F_{\mathrm{a}}")
@@ -309,6 +312,10 @@ NOTATION: tuple[Notation, ...] = (
     Notation(L_ds, "mergers beside a vision tower's main one: one for each block whose states DeepStack adds to the "
                    "language model's first layers (0 where none)", ("deepstack_visual_indexes",),
              "Qwen3-VL: three blocks"),
+    Notation(A_v, "query-key pairs of one image's attention in a vision tower, summed over its blocks: the sum of each "
+                  "window's squared patches in a windowed block, the image's N_p^2 in a full-attention block",
+             ("window_size", "fullatt_block_indexes", "image_grid_thw"),
+             "Qwen2.5-VL's report: windows of 112 x 112 pixels, full attention in four blocks"),
     Notation(F_a, "outputs of the first matrix of Llama 4's vision adapter (after the pixel shuffle, which makes "
                   "each token F_v wide)", ("vision_config.projector_input_dim",), "4096 in both releases"),
     Notation(D_a, "width Llama 4's vision adapter outputs (its second matrix is D_a by D_a)",

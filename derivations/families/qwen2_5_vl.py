@@ -8,7 +8,8 @@ model's width), and Qwen2.5's language model (``derivations.qwen2``'s Qwen2Model
 the image's tokens among its s; then the head, tied to the token embeddings in the 3B model only.
 
 How many tokens one image is depends on the image (the processor resizes it to a grid of patches: image_grid_thw),
-not on the config: the counts here need none, and the FLOPs of the classes that read an image are refused.
+not on the config: the counts here need none; the FLOPs of the classes that read an image are of one image whose size
+the user gives (``--image HxW``: derivations.readers.qwen2_5_vl.image gives N_p, N_i and A_v).
 """
 
 from __future__ import annotations
@@ -18,11 +19,11 @@ from dataclasses import replace
 import sympy
 
 from ..claims import Rounded
-from ..components import Part, fused_attention, feed_forward, group, leaf, linear, rms_norm
+from ..components import Op, Part, fused_attention, feed_forward, group, leaf, linear, rms_norm
 from ..contract import Family, Headline
 from ..readers import qwen2_5_vl as reader
 from ..sources import Citation, Source, declare
-from ..symbols import C_i, D, D_o, D_v, F_v, H, L, L_v, N_i, N_p, S_m, V, d_h, p, p_t
+from ..symbols import A_v, C_i, D, D_o, D_v, F_v, H, L, L_v, N_i, N_p, S_m, V, d_h, p, p_t
 from . import _composite, qwen2
 
 # ---------------------------------------------------------------------------------------------
@@ -40,8 +41,11 @@ patch_embedding = leaf("patch_embedding", "patch embedding (a Conv3d over p_t fr
 #   + 3 D_\mathrm{v} F_\mathrm{v} + 2 F_\mathrm{v} + D_\mathrm{v}$$
 block = group("block", "vision block",
               rms_norm("attention_norm", D_v, "norm1", label="RMSNorm before attention"),
-              fused_attention(D_v, qkv="qkv", output="proj", path="attn",
-                              label="self-attention (q, k, v fused; windowed or full: the same tensors)"),
+              # Its products between activations are the tower's (window_attention below): a block attends within
+              # windows or over the whole image, as fullatt_block_indexes says.
+              replace(fused_attention(D_v, qkv="qkv", output="proj", path="attn",
+                                      label="self-attention (q, k, v fused; windowed or full: the same tensors)"),
+                      ops=()),
               rms_norm("feed_forward_norm", D_v, "norm2", label="RMSNorm before the feed-forward"),
               feed_forward(D_v, F_v, up="up_proj", down="down_proj", gate="gate_proj", path="mlp",
                            label="gated (SwiGLU) feed-forward, with biases"),
@@ -60,12 +64,22 @@ projector = group("projector", "merger (RMSNorm, then an MLP over each S_m x S_m
                   path="merger", kind="heads", tokens=N_i, symbol=r"N_{\mathrm{merger}}")
 
 
+# The blocks' attention products, over the A_v query-key pairs of one image summed over the L_v blocks (a windowed
+# block's windows each attend alone, as the eager attention splits them by cu_seqlens; a full block's image whole):
+# the heads split D_v, so each pair costs 2 D_v FLOPs for the scores and as many for the weighted values
+# $$C_\mathrm{scores} = C_\mathrm{values} = 2 D_\mathrm{v} A_\mathrm{v}$$
+window_attention = (Op("attention_scores", "the blocks' attention scores (each patch against the patches of its "
+                       "window, or of the image in a full-attention block)", 2 * D_v, A_v, queries=1),
+                    Op("attention_values", "the blocks' weighted sums of the values (over the same pairs)",
+                       2 * D_v, A_v, queries=1))
+
+
 def vision_transformer(path: str | None) -> Part:
     """Qwen2_5_VisionTransformerPretrainedModel, on one image's N_p patches (rotary positions: a buffer, no
     parameter); the merger, its last module, is the composite's projector."""
     return group("vision_tower", "vision transformer (patch embedding, blocks; its merger is the projector)",
                  patch_embedding, replace(block, repeat=L_v), projector, path=path, tokens=N_p,
-                 symbol=r"N_{\mathrm{visual}}")
+                 symbol=r"N_{\mathrm{visual}}", ops=window_attention)
 
 
 def architectures(tied: bool = False) -> dict[str, Part]:

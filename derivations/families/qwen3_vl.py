@@ -11,7 +11,9 @@ outputs are added to the image's tokens in the language model's first L_ds layer
 (``derivations.qwen3``'s Qwen3Model: query and key norms, no biases), as Qwen3VLTextModel.
 
 How many tokens one image is depends on the image (the processor's image_grid_thw), not on the config: the counts
-need none, and the FLOPs of the classes that read an image are refused.
+need none; the FLOPs of the classes that read an image are of one image whose size the user gives (``--image HxW``:
+derivations.readers.qwen3_vl.image gives N_p and N_i). Every block attends over the whole image (N_p^2 pairs); the
+learned positions are interpolated to the image's grid by weighted sums (no matrix product: 0 FLOPs).
 """
 
 from __future__ import annotations

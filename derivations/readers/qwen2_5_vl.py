@@ -12,15 +12,17 @@ default). Qwen2_5_VLAttention ignores ``head_dim`` (its heads are hidden_size //
 a width the heads do not divide).
 
 What one image costs is not in the config: the processor sizes each image (its grid of patches, image_grid_thw), so
-the reader gives no N_p and no N_i; the FLOPs of a class that reads images are refused (derivations.configs.select).
+the reader gives no N_p and no N_i; the FLOPs of a class that reads images need an image's size (``--image HxW``:
+:func:`image`, the processor's grid, and the pairs its tower's windowed and full attention compare).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 
-from ..reading import ConfigError, Fields, Layout, Reader, Switch, flag, qwen_windows
+from ..reading import ConfigError, Fields, Layout, Reader, Switch, flag, qwen_windows, shown
 from .. import validation
+from . import _qwen_image
 from ._composite import VISION, model_type, vision, within
 from .clip import sub_config
 from ..rules import divides
@@ -42,8 +44,9 @@ TOWER_SYMBOLS = {"L": "depth", "D": "hidden_size", "F": "intermediate_size", "H"
 FIELD_OF = {"V": "vocab_size", "D": "hidden_size", "H": "num_attention_heads", "K": "num_key_value_heads",
             "d_h": "hidden_size / num_attention_heads", "F": "intermediate_size", "L": "num_hidden_layers",
             **{VISION.get(name, name): f"vision_config.{field}" for name, field in TOWER_SYMBOLS.items()},
-            # Not in the config: the processor sizes each image (the FLOPs of the classes that read one are refused).
-            "N_p": "image_grid_thw", "N_i": "image_grid_thw"}
+            # Not in the config: the processor sizes each image (--image HxW gives them).
+            "N_p": "image_grid_thw", "N_i": "image_grid_thw",
+            "A_v": "image_grid_thw, vision_config.window_size and fullatt_block_indexes"}
 
 
 def text_of(config: Mapping) -> Mapping:
@@ -91,6 +94,37 @@ def tied(config: Mapping) -> bool:
 
 LAYOUT = Layout((Switch("tied", tied),))
 
+# Qwen2_5_VLVisionConfig's defaults (5.23): windows of 112 pixels a side; full attention in blocks 7, 15, 23 and 31.
+WINDOW_SIZE, FULL_ATTENTION_BLOCKS = 112, (7, 15, 23, 31)
+
+
+def attention_layout(tower: Mapping) -> tuple[int, tuple[int, ...]]:
+    """vision_config's window_size (pixels a side) and fullatt_block_indexes, as the tower reads them."""
+    window = tower.get("window_size", WINDOW_SIZE)
+    if not isinstance(window, int) or isinstance(window, bool) or window < 1:
+        raise ConfigError(f"vision_config.window_size must be a positive integer, got {shown(window)}")
+    full = tower.get("fullatt_block_indexes", FULL_ATTENTION_BLOCKS)
+    if not isinstance(full, (list, tuple)) or not all(isinstance(i, int) and not isinstance(i, bool) for i in full):
+        raise ConfigError(f"vision_config.fullatt_block_indexes must be a list of integers, got {shown(full)}")
+    return window, tuple(full)
+
+
+def image(config: Mapping, values: Mapping[str, int], height: int, width: int) -> tuple:
+    """One image of height x width pixels (derivations.readers._qwen_image): its grid, N_p, N_i, and A_v, the
+    query-key pairs of its tower's attention summed over the L_v blocks. A block listed in fullatt_block_indexes
+    attends over the whole image (N_p^2 pairs); the others within windows of window_size // S_m // p merged tokens a
+    side (get_vision_window_index), each window on its own (the eager attention splits by cu_seqlens)."""
+    window, full = attention_layout(sub_config(config, "vision_config"))
+    grid, sizes = _qwen_image.image(values, _qwen_image.QWEN2_5_VL, height, width)
+    merged = window // values["S_m"] // values["p"]
+    if merged < 1:  # the tower divides by it
+        raise ConfigError(f"vision_config.window_size ({window}) is smaller than a merged patch (spatial_merge_size x "
+                          f"patch_size = {values['S_m'] * values['p']} pixels): no window to attend in")
+    full_blocks = sum(1 for block in range(values["L_v"]) if block in full)
+    pairs = ((values["L_v"] - full_blocks) * _qwen_image.window_pairs(grid, values["S_m"], merged)
+             + full_blocks * sizes["N_p"] ** 2)
+    return grid, sizes | {"A_v": pairs}
+
 # The forward reads output_hidden_states as a truth value alone (as CLIP's).
 CHECKS = validation.fields(DECODER_CHECKS, text_config="dict | None", vision_config="dict | None",
                            image_token_id="int", video_token_id="int", vision_start_token_id="int",
@@ -104,4 +138,5 @@ HEADS_DIVIDE_WIDTH = divides("H", "D", "`Qwen2_5_VLAttention` requires the heads
 
 READER = Reader("qwen2_5_vl", read, LAYOUT, FIELD_OF, (HEADS_DIVIDE_WIDTH, KV_HEADS_DIVIDE_HEADS, EVEN_HEAD),
                 checks=CHECKS,
-                windows=lambda config, layers: qwen_windows({"max_window_layers": 80, **text_of(config)}, layers))
+                windows=lambda config, layers: qwen_windows({"max_window_layers": 80, **text_of(config)}, layers),
+                image=image)

@@ -11,7 +11,8 @@ model is Qwen3VLTextConfig's defaults, whatever the top level says. Its head is 
 ``tie_word_embeddings`` says so (text_config's is not read).
 
 What one image costs is not in the config (the processor sizes each image: image_grid_thw), as for Qwen2.5-VL: the
-reader gives no N_p and no N_i, and the FLOPs of a class that reads images are refused (derivations.configs.select).
+reader gives no N_p and no N_i, and the FLOPs of a class that reads images need an image's size (``--image HxW``:
+:func:`image`, the processor's grid; every block attends over the whole image).
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from collections.abc import Mapping
 
 from ..reading import ConfigError, Fields, Layout, Reader, shown, switch
 from .. import validation
-from . import qwen2_5_vl, qwen3
+from . import _qwen_image, qwen2_5_vl, qwen3
 from ._composite import VISION, fields, inside, within
 
 # Qwen3VLVisionConfig's defaults (5.23); attribute_map reads num_attention_heads as num_heads, num_hidden_layers as
@@ -35,7 +36,7 @@ TOWER_SYMBOLS = {**qwen2_5_vl.TOWER_SYMBOLS, "P_v": "num_position_embeddings"}
 FIELD_OF = ({k: v for k, v in fields("text_config", qwen3.READER).items() if k != "C"}
             | {VISION.get(name, name): f"vision_config.{field}" for name, field in TOWER_SYMBOLS.items()}
             | {"L_ds": "vision_config.deepstack_visual_indexes",
-               # Not in the config: the processor sizes each image (the FLOPs of the classes that read one are refused).
+               # Not in the config: the processor sizes each image (--image HxW gives them).
                "N_p": "image_grid_thw", "N_i": "image_grid_thw"})
 
 
@@ -68,6 +69,11 @@ def read(config: Mapping) -> dict[str, int]:
     return within("text_config", read_text, config) | within("vision_config", read_tower, config)
 
 
+def image(config: Mapping, values: Mapping[str, int], height: int, width: int) -> tuple:
+    """One image of height x width pixels, as the released processor cuts it (derivations.readers._qwen_image)."""
+    return _qwen_image.image(values, _qwen_image.QWEN3_VL, height, width)
+
+
 # Biases on q, k, v and o where text_config's attention_bias says so (false in every release); the head tied where
 # the whole config's tie_word_embeddings says so (false by default).
 LAYOUT = Layout((*inside("text_config", qwen3.READER, top=("tied", "no_token_bias")),
@@ -81,4 +87,5 @@ CHECKS = validation.fields(text_config="dict | None", vision_config="dict | None
 
 # The language model's rules (Qwen3's); the tower's heads need not divide its width to be built (its forward, which
 # would need them to, reads an image the config does not size).
-READER = Reader("qwen3_vl", read, LAYOUT, FIELD_OF, qwen3.READER.rules, checks=CHECKS, zero=frozenset({"L_ds"}))
+READER = Reader("qwen3_vl", read, LAYOUT, FIELD_OF, qwen3.READER.rules, checks=CHECKS, zero=frozenset({"L_ds"}),
+                image=image)

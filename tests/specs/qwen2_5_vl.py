@@ -10,7 +10,8 @@ from spec import Spec
 from strategies import grouped_query
 
 CLASSES = ("Qwen2_5_VLForConditionalGeneration", "Qwen2_5_VLModel")
-# The FLOPs of the classes that read an image are refused: an image's patches are the processor's, not the config's.
+# The classes that read an image: their FLOPs need its size (--image HxW; the processor sizes it, not the config),
+# which the harness does not give: tests/test_qwen_image.py checks them on one image against FlopCounterMode.
 IMAGE = (*CLASSES, "Qwen2_5_VisionTransformerPretrainedModel")
 
 

@@ -11,7 +11,8 @@ from specs.qwen2_5_vl import runs_on_text
 from strategies import grouped_query
 
 CLASSES = ("Qwen3VLForConditionalGeneration", "Qwen3VLModel")
-# The FLOPs of the classes that read an image are refused: an image's patches are the processor's, not the config's.
+# The classes that read an image: their FLOPs need its size (--image HxW; the processor sizes it, not the config),
+# which the harness does not give: tests/test_qwen_image.py checks them on one image against FlopCounterMode.
 IMAGE = (*CLASSES, "Qwen3VLVisionModel")
 
 
