@@ -313,7 +313,8 @@ NOTATION: tuple[Notation, ...] = (
                    "language model's first layers (0 where none)", ("deepstack_visual_indexes",),
              "Qwen3-VL: three blocks"),
     Notation(A_v, "query-key pairs of one image's attention in a vision tower, summed over its blocks: the sum of each "
-                  "window's squared patches in a windowed block, the image's N_p^2 in a full-attention block",
+                  "window's patches squared in a windowed block, the image's N_p patches squared in a full-attention "
+                  "block",
              ("window_size", "fullatt_block_indexes", "image_grid_thw"),
              "Qwen2.5-VL's report: windows of 112 x 112 pixels, full attention in four blocks"),
     Notation(F_a, "outputs of the first matrix of Llama 4's vision adapter (after the pixel shuffle, which makes "
