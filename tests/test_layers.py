@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 import fnmatch
+import functools
 import subprocess
 import sys
 from pathlib import Path
@@ -61,6 +62,7 @@ def _type_checking(node: ast.AST) -> bool:
     return isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test)
 
 
+@functools.cache  # parsed when a test first asks, not at collection (each worker asks for its own tests' modules)
 def imports(name: str) -> tuple[set[str], set[str]]:
     """The package's modules ``name`` imports, and the top-level names of the other modules it imports."""
     path = MODULES[name]
@@ -103,12 +105,9 @@ def imports(name: str) -> tuple[set[str], set[str]]:
     return inside, outside
 
 
-GRAPH = {name: imports(name) for name in MODULES}
-
-
 @pytest.mark.parametrize("name", sorted(MODULES))
 def test_no_module_imports_a_floor_above_its_own(name):
-    upward = {other for other in GRAPH[name][0] if floor(other) > floor(name)}
+    upward = {other for other in imports(name)[0] if floor(other) > floor(name)}
     assert not upward, (f"derivations.{name} ({FLOORS[floor(name)][0]}) imports "
                         + ", ".join(f"derivations.{o} ({FLOORS[floor(o)][0]})" for o in sorted(upward)))
 
@@ -120,7 +119,7 @@ def test_no_import_closes_a_circle():
 
     def visit(name: str, path: list[str]) -> None:
         state[name] = "open"
-        for other in sorted(GRAPH[name][0]):
+        for other in sorted(imports(name)[0]):
             if state.get(other) == "open":
                 circle = path[path.index(other):] + [name, other] if other in path else [name, other]
                 raise AssertionError("a circle: " + " -> ".join(f"derivations.{m}" for m in circle))
@@ -128,19 +127,19 @@ def test_no_import_closes_a_circle():
                 visit(other, [*path, name])
         state[name] = "done"
 
-    for name in sorted(GRAPH):
+    for name in sorted(MODULES):
         if name not in state:
             visit(name, [])
 
 
 @pytest.mark.parametrize("name", sorted(n for n in MODULES if FLOORS[floor(n)][0] in PLAIN))
 def test_the_plain_floors_import_no_sympy(name):
-    assert "sympy" not in GRAPH[name][1], f"derivations.{name} is plain Python (the command line's), and imports SymPy"
+    assert "sympy" not in imports(name)[1], f"derivations.{name} is plain Python (the command line's), and imports SymPy"
 
 
 @pytest.mark.parametrize("module, allowed", sorted(ONLY.items()))
 def test_some_libraries_are_imported_only_where_they_belong(module, allowed):
-    importers = {name for name, (_, outside) in GRAPH.items() if module in outside}
+    importers = {name for name in MODULES if module in imports(name)[1]}
     assert importers <= set(allowed), f"{module} is imported by {sorted(importers - set(allowed))}"
 
 

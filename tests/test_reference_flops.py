@@ -51,8 +51,9 @@ def test_every_class_on_its_example(family: str, architecture: str) -> None:
 # image's tokens by the ids' values, which run on CPU, narrowed, above).
 DENSE = [name for name, module in FAMILIES.items() if not reference.mixture(module.model_type)
          and module.main not in reference.spec_of(module.model_type).data_dependent]
-# In `make test`, one dense family in two at its whole depth (each meets every class at one layer above).
-WHOLE = profiles.spread(DENSE, 2, group=lambda _: "dense")
+# In `make test`, one dense family in four at its whole depth (each meets every class at one layer above; its
+# rows are each layer's times L, which the whole depth of the others checks).
+WHOLE = profiles.spread(DENSE, 4, group=lambda _: "dense")
 
 
 @pytest.mark.parametrize("family", WHOLE)

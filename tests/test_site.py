@@ -15,7 +15,7 @@ from urllib.parse import urlsplit
 
 import pytest
 import yaml
-from bs4 import BeautifulSoup, Comment, NavigableString
+from bs4 import BeautifulSoup, Comment, NavigableString, Tag
 
 from derivations.site.syntax import SHORTCODE
 from site_build import (DOCS, LOCAL_HOSTS, MAX_PAGE_BYTES, RAW_TEX, ROOT, built_page, hook, html_files,
@@ -28,6 +28,23 @@ FORMULA_SHORTCODES = {"eq", "math", "sym"}  # each renders exactly one formula; 
 def soup(path: Path) -> BeautifulSoup:
     """A built page, parsed once per session (tests read it, and never change it)."""
     return BeautifulSoup(path.read_text(encoding="utf-8"), "html.parser")
+
+
+@cache
+def by_class(path: Path) -> dict[str, list[Tag]]:
+    """A built page's elements by each of their classes, in the page's order: one walk of the page for the checks
+    that look for a class on every page (a CSS selector walks the whole page each time it is asked)."""
+    index: dict[str, list[Tag]] = {}
+    for tag in soup(path).find_all(class_=True):
+        for name in tag["class"]:
+            index.setdefault(name, []).append(tag)
+    return index
+
+
+def of_class(path: Path, *names: str) -> list[Tag]:
+    """The elements of ``path`` with any of ``names`` for a class."""
+    index = by_class(path)
+    return [tag for name in names for tag in index.get(name, ())]
 
 
 # The checks that read every page run once a page, each case named by its page.
@@ -56,7 +73,7 @@ def test_docs_use_shortcodes():
 @pytest.mark.parametrize("md, names", pages_with_shortcodes(),
                          ids=[md.relative_to(DOCS).with_suffix(".html").as_posix() for md, _ in pages_with_shortcodes()])
 def test_pages_with_shortcodes_have_katex(site, md, names):
-    formulas = len(soup(built_page(site, md)).select(".katex"))
+    formulas = len(of_class(built_page(site, md), "katex"))
     # A page of numbers only (num, architectures) has no formula to render.
     expected = sum(k in FORMULA_SHORTCODES for k in names)
     assert formulas >= expected, f"{md.name}: {formulas} .katex elements for {expected} formulas"
@@ -64,13 +81,13 @@ def test_pages_with_shortcodes_have_katex(site, md, names):
 
 @pytest.mark.parametrize("page", PAGES)
 def test_formula_wrappers_hold_katex(site, page):
-    for el in soup(site / page).select(".dv-eq, .dv-math"):
-        assert el.select_one(".katex"), f"{page}: formula not rendered: {el}"
+    for el in of_class(site / page, "dv-eq", "dv-math"):
+        assert el.find(class_="katex"), f"{page}: formula not rendered: {el}"
 
 
 def test_no_katex_errors(site):
     for path in html_files(site):
-        assert not soup(path).select(".katex-error"), f"{path.relative_to(site)}: .katex-error"
+        assert not of_class(path, "katex-error"), f"{path.relative_to(site)}: .katex-error"
 
 
 # -- (b) nothing left unrendered ------------------------------------------------------
@@ -150,8 +167,7 @@ def test_no_external_resources_in_css(site):
 def test_no_mermaid(site):
     # Material's bundle loads mermaid from unpkg, but only on a page with a diagram.
     for path in html_files(site):
-        page = soup(path)
-        assert not page.select(".mermaid, .language-mermaid"), f"{path.relative_to(site)} uses mermaid"
+        assert not of_class(path, "mermaid", "language-mermaid"), f"{path.relative_to(site)} uses mermaid"
 
 
 # -- (d) KaTeX's CSS and fonts ship with the site -------------------------------------
@@ -181,7 +197,7 @@ def test_numbers_match_package(site):
     seen = 0
     for path in html_files(site):
         # Formulas carry data-ref too (the name they render); numbers are .dv-num.
-        for el in soup(path).select(".dv-num[data-ref]"):
+        for el in (el for el in of_class(path, "dv-num") if el.has_attr("data-ref")):
             seen += 1
             assert el.get_text() == number_text(el["data-ref"]), f"{path.relative_to(site)}: {el}"
     assert seen, "no page shows a number from the package"
@@ -211,7 +227,7 @@ def test_formulas_match_package(site):
 
     seen = 0
     for path in html_files(site):
-        for el in soup(path).select(".dv-eq[data-ref], .dv-math[data-ref]"):
+        for el in (el for el in of_class(path, "dv-eq", "dv-math") if el.has_attr("data-ref")):
             seen += 1
             # A formula is labelled with its TeX (KaTeX's HTML is hidden from screen readers).
             shown = el.select_one('.katex[role="math"]')["aria-label"]
@@ -366,10 +382,9 @@ def test_a_published_entry_carries_the_page_address_and_the_repository():
 
 def test_every_displayed_formula_has_a_permanent_anchor(site):
     for path in html_files(site):
-        page = soup(path)
-        ids = [el.get("id") for el in page.select(".dv-eq")]
+        ids = [el.get("id") for el in of_class(path, "dv-eq")]
         assert all(ids) and len(ids) == len(set(ids)), f"{path.relative_to(site)}: formula anchors {ids}"
-        for el in page.select(".dv-eq"):
+        for el in of_class(path, "dv-eq"):
             assert el.select_one(f'a.headerlink[href="#{el["id"]}"]'), f"{path.relative_to(site)}: {el['id']}"
 
 

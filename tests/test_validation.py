@@ -42,8 +42,8 @@ def _cases() -> list[tuple[str, str, object, str]]:
 
 
 CASES = _cases()
-# All of them under CI; in `make test` one in fifteen of each model_type's (each family keeps some).
-DRAWN = profiles.spread(CASES, 15, group=lambda case: bundled(case[0])["model_type"])
+# All of them under CI; in `make test` one in thirty of each model_type's (each family keeps its first).
+DRAWN = profiles.spread(CASES, 30, group=lambda case: bundled(case[0])["model_type"])
 
 
 # Refusals of a config that transformers builds but whose forward cannot run at the checkpoint's own layout, which the
