@@ -10,11 +10,13 @@ fails it instead under CI (``CI`` set), where the cross-check must run.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import importlib
 import inspect
 import re
-from collections.abc import Collection, Mapping
+import sys
+from collections.abc import Collection, Iterator, Mapping
 from types import ModuleType
 
 import pytest
@@ -43,6 +45,7 @@ transformers = require("transformers")
 # What every model class imports (about two seconds), imported with this module: a cost of each worker's start, not
 # of the first family whose test a worker happens to run (benchmarks/suite.py tells the two apart).
 require("transformers.modeling_utils")
+hf_init = require("transformers.initialization")
 # One thread a process: the suite runs a process a core, and the models it runs on CPU are small (threads that
 # outnumber the cores cost more than they bring).
 torch.set_num_threads(1)
@@ -85,8 +88,37 @@ def build(architecture: str, config: Mapping, device: str = "meta") -> torch.nn.
         hf_config = own[0] if own else hf_config
     hf_config._attn_implementation = "eager"
     hf_config._experts_implementation = "eager"
-    with torch.device(device):
+    with torch.device(device), (_drawing_nothing() if device == "meta" else contextlib.nullcontext()):
         return model_class(hf_config, **kwargs)
+
+
+@contextlib.contextmanager
+def _drawing_nothing() -> Iterator[None]:
+    """torch's and transformers' initializers made to do nothing: on the meta device a tensor holds no data, so they
+    draw nothing, yet they took four fifths of a build's time (a call each tensor). Only the initializers: the model's
+    own post_init still runs (it ties the head to the embeddings, and gathers the tied keys)."""
+    def nothing(tensor, *args, **kwargs):
+        return tensor
+
+    kept: list[tuple[object, str, object]] = []
+    modules = [sys.modules[name] for name in hf_init.TORCH_MODULES_TO_PATCH if name in sys.modules]
+    try:
+        for module in modules:
+            for name in hf_init.TORCH_INIT_FUNCTIONS:
+                if hasattr(module, name):
+                    kept.append((module, name, getattr(module, name)))
+                    setattr(module, name, nothing)
+        # transformers' own initializers call the originals it recorded at import.
+        for name, function in list(hf_init.TORCH_INIT_FUNCTIONS.items()):
+            kept.append((hf_init.TORCH_INIT_FUNCTIONS, name, function))
+            hf_init.TORCH_INIT_FUNCTIONS[name] = nothing
+        yield
+    finally:
+        for owner, name, original in reversed(kept):
+            if isinstance(owner, dict):
+                owner[name] = original
+            else:
+                setattr(owner, name, original)
 
 
 def builds_and_runs(config: Mapping) -> bool:
