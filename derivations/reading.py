@@ -205,7 +205,7 @@ class Reader(NamedTuple):
     encoder_windows: Callable[[Mapping, int], Sequence[int | None]] = lambda config, layers: (None,) * layers
     # A model whose config does not size its images (Qwen2.5-VL's, Qwen3-VL's: the processor resizes each): from
     # the config, its sizes and an image's height and width in pixels, what the processor makes of the image (an
-    # object with ``json()`` and ``line()``) and the sizes it gives (N_p, N_i, ...). None: no such input.
+    # object with ``json()``, what --json prints of it) and the sizes it gives (N_p, N_i, ...). None: no such input.
     image: Callable[[Mapping, Mapping[str, int], int, int], tuple] | None = None
 
     def field(self, size: str) -> str:

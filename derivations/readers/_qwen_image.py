@@ -71,11 +71,6 @@ class Image(NamedTuple):
         return {"height": self.height, "width": self.width,
                 "resized": [self.resized_height, self.resized_width], "grid_thw": [1, self.grid_h, self.grid_w]}
 
-    def line(self) -> str:
-        """The image as the tables' header says it."""
-        return (f"image {self.height}x{self.width} resized to {self.resized_height}x{self.resized_width}: "
-                f"grid (1, {self.grid_h}, {self.grid_w})")
-
 
 def image(values: Mapping[str, int], limits: Limits, height: int, width: int) -> tuple[Image, dict[str, int]]:
     """One image of height x width pixels for a tower of patch side p merging S_m x S_m patches (the reader's
