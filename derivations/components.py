@@ -40,6 +40,9 @@ class Op:
     # The query rows, where they are not the part's own: 1 where ``keys`` counts the query-key pairs themselves
     # (attention within windows, whose pairs are no rows-by-keys square: Qwen2.5-VL's tower).
     queries: Expr | None = None
+    # The product runs in the repeated layers, though it sits on the part that holds them, its pairs summed over
+    # them (Qwen2.5-VL's tower): recomputation runs it again, as the layers' own.
+    in_layers: bool = False
 
 
 # How tensor parallelism divides a tensor, as Megatron's layers do [cite: shoeybi2019]: the slices it shares out.

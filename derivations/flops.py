@@ -102,8 +102,8 @@ def rows(part: Part, tokens: Expr = s) -> list[FlopRow]:
             causal = sympy.expand(times * op.per_pair * causal_pairs.subs(s, tokens)) if op.causal else None
             # One new query: against its cache per key (causal), else against the source's keys.
             decode = sympy.expand(op.per_pair * step(tokens) * (1 if op.causal else times * keys))
-            out.append(FlopRow(f"{name}.{op.name}", op.label, whole, kind, causal, in_layer, product=True,
-                               decode=decode, copies=times if op.causal else None))
+            out.append(FlopRow(f"{name}.{op.name}", op.label, whole, kind, causal, in_layer or op.in_layers,
+                               product=True, decode=decode, copies=times if op.causal else None))
 
     visit(part, part.name, sympy.Integer(1), tokens, False, "")
     return out

@@ -6,6 +6,7 @@ command's refusals are one line each."""
 from __future__ import annotations
 
 import functools
+import re
 
 import pytest
 
@@ -95,6 +96,19 @@ def test_flops_of_an_image_are_flop_counter_modes(architecture):
     tower = sum(r["flops"] for r in rows if r["name"].startswith("model.vision_tower."))
     assert tower == by_module[f"{architecture}.model.visual"] if f"{architecture}.model.visual" in by_module \
         else by_module["model.visual"]
+
+
+def test_full_recomputation_runs_the_blocks_and_the_layers_again():
+    """Qwen2.5-VL's tower holds its blocks' attention products, summed over the blocks (its windows' pairs): a full
+    recomputation runs them again with the rest of each block, as FlopCounterMode counts the modules
+    model.visual.blocks.i and model.language_model.layers.i."""
+    architecture = "Qwen2_5_VLForConditionalGeneration"
+    config, (height, width) = IMAGES[architecture]
+    _, sizes = _qwen_image.image({"p": 4, "S_m": 2}, _qwen_image.QWEN2_5_VL, height, width)
+    result, _ = answers.flops(config, architecture, sizes["N_i"] + TEXT_TOKENS, image=(height, width))
+    _, by_module = measured(architecture)
+    repeated = re.compile(rf"{architecture}\.model\.(visual\.blocks|language_model\.layers)\.\d+")
+    assert result["full_recomputation"] == sum(flops for name, flops in by_module.items() if repeated.fullmatch(name))
 
 
 def test_windowed_pairs_are_fewer_than_the_square():

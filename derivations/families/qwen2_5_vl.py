@@ -69,9 +69,9 @@ projector = group("projector", "merger (RMSNorm, then an MLP over each S_m x S_m
 # the heads split D_v, so each pair costs 2 D_v FLOPs for the scores and as many for the weighted values
 # $$C_\mathrm{scores} = C_\mathrm{values} = 2 D_\mathrm{v} A_\mathrm{v}$$
 window_attention = (Op("attention_scores", "the blocks' attention scores (each patch against the patches of its "
-                       "window, or of the image in a full-attention block)", 2 * D_v, A_v, queries=1),
+                       "window, or of the image in a full-attention block)", 2 * D_v, A_v, queries=1, in_layers=True),
                     Op("attention_values", "the blocks' weighted sums of the values (over the same pairs)",
-                       2 * D_v, A_v, queries=1))
+                       2 * D_v, A_v, queries=1, in_layers=True))
 
 
 def vision_transformer(path: str | None) -> Part:
