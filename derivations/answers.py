@@ -192,25 +192,25 @@ def with_image(chosen, image: tuple[int, int] | None) -> None:
 
 
 def flop_components(config: Mapping, architecture: str | None, tokens: int | None, target: int | None,
-                    image: tuple[int, int] | None = None) -> tuple[str, list[dict], dict[str, int]]:
+                    image: tuple[int, int] | None = None) -> tuple[str, list[dict], dict[str, int], object]:
     """The architecture, one row per component with its forward FLOPs for one sequence (and the causal half
-    where there is one), and the values the polynomials were evaluated at (with ``image``, an image's height and
-    width, what the processor makes of it under "image")."""
+    where there is one), the values the polynomials were evaluated at, and with ``image`` (an image's height and
+    width) what the processor makes of it (else None)."""
     chosen = configs.select(config, architecture, flop_symbols, base, image)
     with_image(chosen, image)
     rows = compiled.section(chosen.model_type, "flops")["flops"][chosen.layout][chosen.architecture]
     values = dict(chosen.values)
-    image = image_tokens(chosen, values, tokens)
-    if image is None and tokens is None:
+    alone = image_tokens(chosen, values, tokens)
+    if alone is None and tokens is None:
         raise ConfigError("the following arguments are required: --seq")
-    if image is None:  # an image's tokens are its vision tower's, whose positions the config sizes
+    if alone is None:  # an image's tokens are its vision tower's, whose positions the config sizes
         _positions(values, tokens, target or tokens)
         image_among(chosen, values, tokens)
-    tokens = image or tokens
+    tokens = alone or tokens
     values |= {"s": tokens, "s_d": target or tokens}
     out = [{**row, "flops": compiled.count(row["terms"], values),
             "causal_flops": None if row["causal"] is None else compiled.count(row["causal"], values)} for row in rows]
-    return chosen.architecture, out, values | ({"image": chosen.image} if chosen.image is not None else {})
+    return chosen.architecture, out, values, chosen.image
 
 
 def flops(config: Mapping, architecture: str | None, tokens: int | None, target: int | None = None, batch: int = 1,
@@ -218,8 +218,7 @@ def flops(config: Mapping, architecture: str | None, tokens: int | None, target:
     """``flops --json``'s object, and the rows behind it (with their formulas, for the table); with an
     ``accelerator`` (a name of :mod:`derivations.accelerators`), the roofline's lower bounds on its time; with
     ``image`` (height, width), of one image of that size among the tokens (what the processor made of it: "image")."""
-    architecture, rows, values = flop_components(config, architecture, tokens, target, image)
-    picture = values.pop("image", None)
+    architecture, rows, values, picture = flop_components(config, architecture, tokens, target, image)
     tokens = values["s"]
     forward = batch * sum(r["flops"] for r in rows)
     # derivations.flops: the backward of each product is two of its size; full recomputation runs the layers'

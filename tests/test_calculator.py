@@ -356,7 +356,7 @@ def test_the_forward_flops_are_the_command_lines(script):
         # A model that reads images: the form's FLOPs are of one image, whatever the length (it asks for none).
         tokens = None if answers.reads_images(config, case["cls"]) else case["seq"]
         try:
-            _, rows, _ = flop_components(config, case["cls"], tokens, None)
+            _, rows, _, _ = flop_components(config, case["cls"], tokens, None)
         except configs.ConfigError as error:  # a sequence longer than the position table, or shorter than the
             # image it reads among its text: refused, not counted
             assert ("position table" in str(error) and case["seq"] == 2048) or "cannot hold it" in str(error) \

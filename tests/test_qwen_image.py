@@ -115,8 +115,8 @@ def test_windowed_pairs_are_fewer_than_the_square():
     """Qwen2.5-VL's windows: with every block full (fullatt_block_indexes all), the pairs are the image's square."""
     config, (height, width) = IMAGES["Qwen2_5_VLForConditionalGeneration"]
     every = config | {"vision_config": config["vision_config"] | {"fullatt_block_indexes": [0, 1, 2]}}
-    _, _, values = answers.flop_components(every, None, 300, None, (height, width))
-    _, _, windowed = answers.flop_components(config, None, 300, None, (height, width))
+    _, _, values, _ = answers.flop_components(every, None, 300, None, (height, width))
+    _, _, windowed, _ = answers.flop_components(config, None, 300, None, (height, width))
     assert values["A_v"] == 3 * values["N_p"] ** 2 > windowed["A_v"]
 
 
